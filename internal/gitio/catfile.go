@@ -1,0 +1,108 @@
+package gitio
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+)
+
+// catFile is a long-running `git cat-file --batch`: one process answers
+// every blob read of a check (about 20 us a blob once running, against an
+// exec of 2-5 ms per `git show`).
+type catFile struct {
+	cmd *exec.Cmd
+	in  io.WriteCloser
+	out *bufio.Reader
+}
+
+func startCatFile(dir string) (*catFile, error) {
+	cmd := exec.Command("git", append(append([]string{}, baseArgs...), "cat-file", "--batch")...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), baseEnv...)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("git cat-file: %w", err)
+	}
+	return &catFile{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 64<<10)}, nil
+}
+
+func (c *catFile) close() error {
+	c.in.Close()
+	return c.cmd.Wait()
+}
+
+// ErrNotExist is returned for a path that is absent from a tree.
+var ErrNotExist = errors.New("file does not exist")
+
+// read returns the object named by spec ("REV:path"); typ is its type.
+func (c *catFile) read(spec string) (typ string, data []byte, err error) {
+	if strings.ContainsAny(spec, "\n") {
+		return "", nil, fmt.Errorf("invalid object name %q", spec)
+	}
+	if _, err := io.WriteString(c.in, spec+"\n"); err != nil {
+		return "", nil, err
+	}
+	header, err := c.out.ReadString('\n')
+	if err != nil {
+		return "", nil, err
+	}
+	header = strings.TrimSuffix(header, "\n")
+	if strings.HasSuffix(header, " missing") || strings.HasSuffix(header, " ambiguous") {
+		return "", nil, ErrNotExist
+	}
+	f := strings.Fields(header)
+	if len(f) != 3 {
+		return "", nil, fmt.Errorf("git cat-file: unexpected header %q", header)
+	}
+	size, err := strconv.Atoi(f[2])
+	if err != nil {
+		return "", nil, fmt.Errorf("git cat-file: unexpected header %q", header)
+	}
+	data = make([]byte, size+1) // content and the trailing newline
+	if _, err := io.ReadFull(c.out, data); err != nil {
+		return "", nil, err
+	}
+	return f[1], data[:size], nil
+}
+
+// ReadBlob returns the content of path at commit rev.
+func (r *Repo) ReadBlob(ctx context.Context, rev, path string) ([]byte, error) {
+	r.catMu.Lock()
+	defer r.catMu.Unlock()
+	if r.closed {
+		return nil, errors.New("repository closed")
+	}
+	if r.cat == nil {
+		c, err := startCatFile(r.Top)
+		if err != nil {
+			return nil, err
+		}
+		r.cat = c
+	}
+	typ, data, err := r.cat.read(rev + ":" + path)
+	if err != nil {
+		if !errors.Is(err, ErrNotExist) {
+			// the process is in an unknown state: restart it next time
+			r.cat.close()
+			r.cat = nil
+		}
+		return nil, fmt.Errorf("%s at %s: %w", path, short(rev), err)
+	}
+	if typ != "blob" {
+		return nil, fmt.Errorf("%s at %s is a %s, not a file", path, short(rev), typ)
+	}
+	return data, nil
+}

@@ -1,0 +1,24 @@
+// Package gitio is everything Ripple asks of git: resolving revisions,
+// the changed files and hunks between two states, file contents at a
+// revision or in the work tree, and a whole-word prefilter over a tree.
+//
+// Two back-ends, chosen by measurement (../shared/design/dependencies.md,
+// re-measured on hashicorp/terraform, 700k lines, 2026-11):
+//
+//   - go-git reads what needs no object lookup: opening the repository,
+//     references, symbolic references, branch tracking configuration and
+//     the shallow list. Opening and reading config take under 1 ms.
+//   - The git CLI does the rest. go-git's first object lookup in a process
+//     loads the pack indexes (220 ms on terraform, where `git cat-file
+//     --batch` answers in 19 ms), its diffs and rev-list walks are 10-100x
+//     slower than the CLI, it refuses repositories with
+//     extensions.worktreeConfig (sparse checkouts, go-git#1943) and it
+//     fails on shallow and partial clones with "object not found". A
+//     pre-push hook always has git at hand; an exec costs 2-5 ms.
+//
+// Unified diffs from the CLI are parsed with sourcegraph/go-diff.
+//
+// Errors name their cause in terms a developer can act on ("unknown
+// revision", "shallow clone: base is not in the history"). Nothing in this
+// package writes to the work tree, the index or the refs.
+package gitio

@@ -1,0 +1,135 @@
+package gitio
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Tree is one state of the repository's files: a commit, or the work tree.
+// Front-ends read the head and base states only through it.
+type Tree interface {
+	// Rev is the commit, or "" for the work tree.
+	Rev() string
+	// ReadFile returns a file's content; ErrNotExist if absent.
+	ReadFile(ctx context.Context, path string) ([]byte, error)
+	// List returns the paths of the files matching the pathspecs
+	// (git pathspec syntax, e.g. "*.go").
+	List(ctx context.Context, pathspecs ...string) ([]string, error)
+	// Grep returns the paths of the files matching the pathspecs that
+	// contain at least one of words as a whole word.
+	Grep(ctx context.Context, words []string, pathspecs ...string) ([]string, error)
+}
+
+// RevTree is the tree of a commit.
+type RevTree struct {
+	R   *Repo
+	SHA string
+}
+
+func (t *RevTree) Rev() string { return t.SHA }
+
+func (t *RevTree) ReadFile(ctx context.Context, path string) ([]byte, error) {
+	return t.R.ReadBlob(ctx, t.SHA, path)
+}
+
+func (t *RevTree) List(ctx context.Context, pathspecs ...string) ([]string, error) {
+	out, err := t.R.Git(ctx, append([]string{"ls-tree", "-r", "-z", "--name-only", "--full-tree", t.SHA, "--"}, pathspecs...)...)
+	if err != nil {
+		return nil, err
+	}
+	return splitZ(out), nil
+}
+
+func (t *RevTree) Grep(ctx context.Context, words []string, pathspecs ...string) ([]string, error) {
+	paths, err := grep(ctx, t.R, words, t.SHA, pathspecs)
+	if err != nil {
+		return nil, err
+	}
+	prefix := t.SHA + ":"
+	for i, p := range paths {
+		paths[i] = strings.TrimPrefix(p, prefix)
+	}
+	return paths, nil
+}
+
+// WorkTree is the files on disk: tracked files plus untracked files that
+// are not ignored.
+type WorkTree struct {
+	R *Repo
+}
+
+func (t *WorkTree) Rev() string { return "" }
+
+func (t *WorkTree) ReadFile(ctx context.Context, path string) ([]byte, error) {
+	b, err := os.ReadFile(filepath.Join(t.R.Top, filepath.FromSlash(path)))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("%s in the work tree: %w", path, ErrNotExist)
+	}
+	return b, err
+}
+
+func (t *WorkTree) List(ctx context.Context, pathspecs ...string) ([]string, error) {
+	out, err := t.R.Git(ctx, append([]string{"ls-files", "-z", "--cached", "--others", "--exclude-standard", "--deduplicate", "--"}, pathspecs...)...)
+	if err != nil {
+		return nil, err
+	}
+	var paths []string
+	for _, p := range splitZ(out) {
+		// a tracked file deleted in the work tree is still listed by --cached
+		if _, err := os.Lstat(filepath.Join(t.R.Top, filepath.FromSlash(p))); err == nil {
+			paths = append(paths, p)
+		}
+	}
+	return paths, nil
+}
+
+func (t *WorkTree) Grep(ctx context.Context, words []string, pathspecs ...string) ([]string, error) {
+	return grep(ctx, t.R, words, "", pathspecs)
+}
+
+// grep runs `git grep -l -w -F` for any of words. A rev of "" searches the
+// work tree, untracked files included.
+func grep(ctx context.Context, r *Repo, words []string, rev string, pathspecs []string) ([]string, error) {
+	if len(words) == 0 {
+		return nil, nil
+	}
+	args := []string{"grep", "-l", "-z", "-w", "-F", "-I", "--no-color"}
+	if rev == "" {
+		args = append(args, "--untracked")
+	}
+	var pat bytes.Buffer
+	for _, w := range words {
+		pat.WriteString(w)
+		pat.WriteByte('\n')
+	}
+	args = append(args, "-f", "-")
+	if rev != "" {
+		args = append(args, rev)
+	}
+	args = append(args, "--")
+	args = append(args, pathspecs...)
+	out, err := r.gitIn(ctx, pat.Bytes(), args...)
+	if err != nil {
+		var ee *ExitError
+		if errors.As(err, &ee) && ee.Code == 1 && ee.Stderr == "" {
+			return nil, nil // nothing found
+		}
+		return nil, err
+	}
+	return splitZ(out), nil
+}
+
+func splitZ(b []byte) []string {
+	var out []string
+	for _, p := range bytes.Split(b, []byte{0}) {
+		if len(p) > 0 {
+			out = append(out, string(p))
+		}
+	}
+	return out
+}

@@ -1,0 +1,224 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Relation is how an impacted site depends on a changed block, read from
+// the site to the block: a site related by CalledBy is a caller of the
+// block.
+type Relation string
+
+const (
+	CalledBy       Relation = "CalledBy"       // calls the block, or takes it as a function value
+	OverriddenBy   Relation = "OverriddenBy"   // implements or overrides the changed method
+	Overrides      Relation = "Overrides"      // the method the changed one implements or overrides
+	UsedBy         Relation = "UsedBy"         // reads, writes or keys a field, variable or constant
+	InstantiatedBy Relation = "InstantiatedBy" // constructs the type (literal, constructor call)
+	ImportedBy     Relation = "ImportedBy"     // imports the changed package or module member
+	EmbeddedBy     Relation = "EmbeddedBy"     // embeds or derives from the type (Go embedding, subclassing)
+	ReferencedBy   Relation = "ReferencedBy"   // names the type (declarations, conversions, assertions)
+)
+
+// Relations lists every relation.
+var Relations = []Relation{CalledBy, OverriddenBy, Overrides, UsedBy, InstantiatedBy, ImportedBy, EmbeddedBy, ReferencedBy}
+
+// Impacts is the may-impact table: which relations of a changed block a
+// label reaches (CodePlan Table 1, with ReferencedBy for deleted and
+// changed types). Front-ends answer queries for these relations only.
+var Impacts = map[Label][]Relation{
+	MMB: {CalledBy}, // only when the change escapes; see Change.Escapes
+	MMS: {CalledBy, OverriddenBy, Overrides},
+	MF:  {UsedBy, InstantiatedBy, EmbeddedBy},
+	MC:  {InstantiatedBy, ReferencedBy, EmbeddedBy, OverriddenBy},
+	MCC: {CalledBy, InstantiatedBy},
+	MI:  {ImportedBy},
+	AM:  {EmbeddedBy, OverriddenBy},
+	AF:  {InstantiatedBy, EmbeddedBy},
+	AC:  nil,
+	ACC: {InstantiatedBy},
+	AI:  nil,
+	DM:  {CalledBy, OverriddenBy, Overrides},
+	DF:  {UsedBy, InstantiatedBy, EmbeddedBy},
+	DC:  {InstantiatedBy, ReferencedBy, EmbeddedBy},
+	DCC: {CalledBy, InstantiatedBy},
+	DI:  {ImportedBy},
+}
+
+// Verdict is what Ripple concludes about one impacted site.
+type Verdict int
+
+const (
+	// Consistent: the site was updated in the same diff, or is proven to
+	// agree with the change. Shown only in verbose output.
+	Consistent Verdict = iota
+	// MayBeImpacted: related to the change but not provably broken.
+	MayBeImpacted
+	// Inconsistent: provably broken by the change.
+	Inconsistent
+)
+
+func (v Verdict) String() string {
+	switch v {
+	case Consistent:
+		return "consistent"
+	case MayBeImpacted:
+		return "may be impacted"
+	case Inconsistent:
+		return "inconsistent"
+	}
+	return fmt.Sprintf("verdict(%d)", int(v))
+}
+
+// Level is the severity a finding is reported with; it derives from the
+// verdict and the configured severity of the relation.
+type Level string
+
+const (
+	LevelError   Level = "error"
+	LevelWarning Level = "warning"
+	LevelNote    Level = "note"
+	LevelNone    Level = "none" // not reported (consistent, or switched off)
+)
+
+// Rank orders levels: none < note < warning < error.
+func (l Level) Rank() int {
+	switch l {
+	case LevelError:
+		return 3
+	case LevelWarning:
+		return 2
+	case LevelNote:
+		return 1
+	}
+	return 0
+}
+
+// ParseLevel accepts error, warning, note and none.
+func ParseLevel(s string) (Level, error) {
+	switch l := Level(strings.ToLower(strings.TrimSpace(s))); l {
+	case LevelError, LevelWarning, LevelNote, LevelNone:
+		return l, nil
+	}
+	return "", fmt.Errorf("unknown level %q (want error, warning, note or none)", s)
+}
+
+// Precision says how a finding was established, from strongest to
+// weakest. Reports show it so that a reader knows what to trust.
+type Precision string
+
+const (
+	// PrecisionTypes: resolved and checked by a type checker on the head
+	// state (Go: go/types).
+	PrecisionTypes Precision = "types"
+	// PrecisionSyntax: resolved through scopes and imports on syntax
+	// trees; the receiver of a method or field was inferred syntactically.
+	PrecisionSyntax Precision = "syntax"
+	// PrecisionName: matched by name only; the receiver could not be
+	// resolved. Never an error on its own.
+	PrecisionName Precision = "name"
+)
+
+// Site is a place in the head state.
+type Site struct {
+	Path string `json:"path"`
+	Line int    `json:"line"`
+	Col  int    `json:"col,omitempty"`
+	// Enclosing names the declaration the site lies in ("func run",
+	// "method (*Terminal).Loop"), empty at top level.
+	Enclosing string `json:"enclosing,omitempty"`
+	// EnclosingSpan is that declaration's span, when known.
+	EnclosingSpan Span `json:"enclosing_span,omitzero"`
+	// Text is the site's whole source line, without the line terminator
+	// and untrimmed (Col indexes into it); writers trim it for display.
+	Text string `json:"text,omitempty"`
+}
+
+// Step is one hop of a relation path from the seed to a site.
+type Step struct {
+	Relation Relation `json:"relation"`
+	// Display and Path/Line locate the block reached by this hop.
+	Display string `json:"display"`
+	Path    string `json:"path"`
+	Line    int    `json:"line"`
+}
+
+// Finding is one impacted site.
+type Finding struct {
+	Change    *Change   `json:"-"`
+	Relation  Relation  `json:"relation"`
+	Site      Site      `json:"site"`
+	Verdict   Verdict   `json:"-"`
+	Precision Precision `json:"precision"`
+	// Message says why the site is impacted, in terms of the site: "call
+	// passes 2 arguments; notifyOnResize now takes 3".
+	Message string `json:"message"`
+	// Trail is the relation path: the seed block first, the site's
+	// enclosing block last. A direct dependent has one step.
+	Trail []Step `json:"trail,omitempty"`
+	// Level is filled by the driver from the verdict and the config.
+	Level Level `json:"level"`
+	// Updated is set when the site's lines were edited by the diff too.
+	Updated bool `json:"updated,omitempty"`
+}
+
+// Rule is the stable rule identifier of a finding, used by SARIF and as a
+// fingerprint component: "ripple/MMS/CalledBy".
+func (f *Finding) Rule() string {
+	l := Label("")
+	if f.Change != nil {
+		l = f.Change.Label
+	}
+	return "ripple/" + string(l) + "/" + string(f.Relation)
+}
+
+// Diagnostic is a problem Ripple met that lowers what it can say without
+// aborting the check: a file that does not parse, a package whose types
+// could not be loaded, a binary file in the diff.
+type Diagnostic struct {
+	Path    string `json:"path,omitempty"`
+	Line    int    `json:"line,omitempty"`
+	Message string `json:"message"`
+}
+
+func (d Diagnostic) String() string {
+	switch {
+	case d.Path != "" && d.Line > 0:
+		return fmt.Sprintf("%s:%d: %s", d.Path, d.Line, d.Message)
+	case d.Path != "":
+		return d.Path + ": " + d.Message
+	}
+	return d.Message
+}
+
+// Result is the outcome of one check: what changed, what it impacts, and
+// what limited the analysis.
+type Result struct {
+	Base        string       `json:"base"`
+	Head        string       `json:"head"` // a commit, or "" for the work tree
+	Changes     []*Change    `json:"changes"`
+	Findings    []*Finding   `json:"findings"`
+	Diagnostics []Diagnostic `json:"diagnostics,omitempty"`
+	// Precision is the weakest precision any finding was established with,
+	// and PrecisionNotes say why it is not stronger.
+	PrecisionNotes []string `json:"precision_notes,omitempty"`
+	Stats          Stats    `json:"stats"`
+}
+
+// Stats describes the work a check did.
+type Stats struct {
+	ChangedFiles  int   `json:"changed_files"`
+	ParsedFiles   int   `json:"parsed_files"`
+	TypedPackages int   `json:"typed_packages"`
+	Millis        int64 `json:"millis"`
+}
+
+// Count returns the number of findings at each level.
+func (r *Result) Count() map[Level]int {
+	m := map[Level]int{}
+	for _, f := range r.Findings {
+		m[f.Level]++
+	}
+	return m
+}

@@ -1,0 +1,183 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Span is a range of lines, 1-based and inclusive.
+type Span struct {
+	StartLine int `json:"start_line"`
+	EndLine   int `json:"end_line"`
+}
+
+// Contains reports whether line lies within s.
+func (s Span) Contains(line int) bool { return s.StartLine <= line && line <= s.EndLine }
+
+// Kind is what sort of declaration a Block is. The set is shared by all
+// languages; a front-end maps its own constructs onto it (a Go struct type
+// is a KindType, a Python class is a KindType, a Go NewT function is a
+// KindConstructor).
+type Kind string
+
+const (
+	KindFunc        Kind = "func"        // free function
+	KindMethod      Kind = "method"      // method with a receiver or enclosing class
+	KindConstructor Kind = "constructor" // constructor, or a Go NewT function
+	KindType        Kind = "type"        // named type, class, struct
+	KindInterface   Kind = "interface"   // interface or protocol type
+	KindIfaceMethod Kind = "interface method"
+	KindField       Kind = "field" // struct field, class attribute
+	KindVar         Kind = "var"   // package- or module-level variable
+	KindConst       Kind = "const" // package- or module-level constant
+	KindImport      Kind = "import"
+)
+
+// Block is one declaration of one state of a file.
+type Block struct {
+	Lang string `json:"lang"` // front-end name: "go", "python", ...
+	Kind Kind   `json:"kind"`
+	Path string `json:"path"` // repository-relative, forward slashes
+	// Package identifies the unit that scopes Name: a Go import path, a
+	// Python module. Unit is a finer split the front-end may need (a Go
+	// external test package); it is empty otherwise.
+	Package string `json:"package"`
+	Unit    string `json:"unit,omitempty"`
+	// Container is the enclosing type or class for methods and fields.
+	Container string `json:"container,omitempty"`
+	Name      string `json:"name"`
+	// Display is how a person names the block: "func (*Client).Do",
+	// "field Options.Hidden".
+	Display string `json:"display"`
+	// Signature is the declaration's header as written (no body).
+	Signature string `json:"signature,omitempty"`
+	Span      Span   `json:"span"`
+	// NameLine is the line of the declared name (for reports).
+	NameLine int `json:"name_line"`
+}
+
+// Key identifies the block within its package: the same key in the old and
+// the new state of a package means "the same declaration".
+func (b *Block) Key() string {
+	if b.Container != "" {
+		return b.Container + "." + b.Name
+	}
+	return b.Name
+}
+
+// Label is an atomic-change label of CodePlan's Table 1.
+type Label string
+
+const (
+	MMB Label = "MMB" // body of a method or function modified
+	MMS Label = "MMS" // signature of a method or function modified
+	MF  Label = "MF"  // field modified (type, tag, encoded name)
+	MC  Label = "MC"  // type or class declaration modified
+	MCC Label = "MCC" // constructor signature modified
+	MI  Label = "MI"  // import modified
+	AM  Label = "AM"  // method added
+	AF  Label = "AF"  // field added
+	AC  Label = "AC"  // type or class added
+	ACC Label = "ACC" // constructor added
+	AI  Label = "AI"  // import added
+	DM  Label = "DM"  // method or function deleted (or renamed)
+	DF  Label = "DF"  // field deleted (or renamed)
+	DC  Label = "DC"  // type or class deleted (or renamed)
+	DCC Label = "DCC" // constructor deleted (or renamed)
+	DI  Label = "DI"  // import deleted
+)
+
+// Labels lists every label, in the order of the CodePlan table.
+var Labels = []Label{MMB, MMS, MF, MC, MCC, MI, AM, AF, AC, ACC, AI, DM, DF, DC, DCC, DI}
+
+// Change is one atomic change of the seed diff.
+type Change struct {
+	Label Label `json:"label"`
+	// Old is the block in the base state (nil when added), New in the head
+	// state (nil when deleted). A rename is a D* label with both set.
+	Old *Block `json:"old,omitempty"`
+	New *Block `json:"new,omitempty"`
+	// Details are the facets of the change, each a short phrase such as
+	// "parameter ctx context.Context added" or "renamed to IndexByteTwo".
+	Details []string `json:"details,omitempty"`
+	// Escapes lists how a body change (MMB) reaches callers: "return
+	// values", "errors", "receiver mutated", ... Empty means the change is
+	// internal to the body.
+	Escapes []string `json:"escapes,omitempty"`
+	// Derived is set on changes that Ripple inferred (a wrapper whose
+	// signature must follow the seed) rather than read from the diff.
+	Derived bool `json:"derived,omitempty"`
+	// Cause is the change a derived change follows from.
+	Cause *Change `json:"-"`
+}
+
+// Block returns the block the change is about: the new block if any, else
+// the old one.
+func (c *Change) Block() *Block {
+	if c.New != nil {
+		return c.New
+	}
+	return c.Old
+}
+
+// Renamed reports whether the change is a rename (old and new present,
+// names differ).
+func (c *Change) Renamed() bool {
+	return c.Old != nil && c.New != nil && c.Old.Name != c.New.Name
+}
+
+// Summary is the one-line description used as a report heading:
+// "func (*Client).Do: parameter ctx context.Context added".
+func (c *Change) Summary() string {
+	b := c.Old
+	if b == nil {
+		b = c.New
+	}
+	var what string
+	switch {
+	case len(c.Details) > 0:
+		what = strings.Join(c.Details, "; ")
+	default:
+		what = c.Label.Describe()
+	}
+	return fmt.Sprintf("%s: %s", b.Display, what)
+}
+
+// Describe is a phrase for a label without details.
+func (l Label) Describe() string {
+	switch l {
+	case MMB:
+		return "body changed"
+	case MMS:
+		return "signature changed"
+	case MF:
+		return "field changed"
+	case MC:
+		return "type declaration changed"
+	case MCC:
+		return "constructor changed"
+	case MI:
+		return "import changed"
+	case AM:
+		return "method added"
+	case AF:
+		return "field added"
+	case AC:
+		return "type added"
+	case ACC:
+		return "constructor added"
+	case AI:
+		return "import added"
+	case DM:
+		return "deleted"
+	case DF:
+		return "field deleted"
+	case DC:
+		return "type deleted"
+	case DCC:
+		return "constructor deleted"
+	case DI:
+		return "import deleted"
+	}
+	return string(l)
+}
