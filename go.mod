@@ -5,6 +5,8 @@ go 1.26.0
 require (
 	github.com/go-git/go-git/v5 v5.19.3
 	github.com/sourcegraph/go-diff v0.9.0
+	go.yaml.in/yaml/v3 v3.0.4
+	golang.org/x/mod v0.42.0
 )
 
 require (

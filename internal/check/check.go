@@ -1,0 +1,146 @@
+package check
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/ripple-dev/ripple/internal/config"
+	"github.com/ripple-dev/ripple/internal/diffclassify"
+	"github.com/ripple-dev/ripple/internal/gitio"
+	"github.com/ripple-dev/ripple/internal/lang"
+	"github.com/ripple-dev/ripple/internal/lang/golang"
+	"github.com/ripple-dev/ripple/internal/model"
+	"github.com/ripple-dev/ripple/internal/propagate"
+)
+
+// Options selects what to compare.
+type Options struct {
+	Base string // revision; "" = default base
+	Head string // revision; "" = HEAD (ignored with WorkTree)
+	// WorkTree compares the work tree (uncommitted changes, untracked
+	// files included) with Base, by default HEAD.
+	WorkTree bool
+	Config   *config.Config
+	// Now is the clock, for tests; nil = time.Now.
+	Now func() time.Time
+}
+
+// Frontends returns the language front-ends of one check, fresh (they
+// keep per-check state).
+func Frontends() []lang.Frontend {
+	return []lang.Frontend{golang.New()}
+}
+
+// MaxDepth bounds the walk over derived changes (wrapper chains).
+const MaxDepth = 3
+
+// Run checks one range.
+func Run(ctx context.Context, repo *gitio.Repo, o Options) (*model.Result, error) {
+	now := o.Now
+	if now == nil {
+		now = time.Now
+	}
+	start := now()
+	cfg := o.Config
+	if cfg == nil {
+		cfg = config.Default()
+	}
+	res := &model.Result{}
+	var head gitio.Tree
+	headRev := ""
+	if o.WorkTree {
+		head = &gitio.WorkTree{R: repo}
+	} else {
+		h := o.Head
+		if h == "" {
+			h = "HEAD"
+		}
+		sha, err := repo.Resolve(ctx, h)
+		if err != nil {
+			return nil, fmt.Errorf("head: %w", err)
+		}
+		headRev = sha
+		head = &gitio.RevTree{R: repo, SHA: sha}
+	}
+	base := o.Base
+	var err error
+	switch {
+	case base != "":
+		if base, err = repo.Resolve(ctx, base); err != nil {
+			return nil, fmt.Errorf("base: %w", err)
+		}
+	case o.WorkTree:
+		if base, err = repo.Resolve(ctx, "HEAD"); err != nil {
+			return nil, fmt.Errorf("base: %w", err)
+		}
+	default:
+		var why string
+		if base, why, err = repo.DefaultBase(ctx, headRev); err != nil {
+			return nil, err
+		}
+		res.PrecisionNotes = append(res.PrecisionNotes, "base: "+why)
+	}
+	res.Base, res.Head = base, headRev
+
+	fes := Frontends()
+	var specs []string
+	for _, fe := range fes {
+		specs = append(specs, fe.Pathspecs()...)
+	}
+	files, err := repo.Diff(ctx, base, headRev, cfg.MaxFiles, specs...)
+	if err != nil {
+		return nil, err
+	}
+	res.Stats.ChangedFiles = len(files)
+	ignored := func(p string) bool { return cfg.Ignored(p) }
+	baseTree := &gitio.RevTree{R: repo, SHA: base}
+	cl, err := diffclassify.Classify(ctx, diffclassify.Input{Files: files, Base: baseTree, Head: head, Frontends: fes, Ignored: ignored})
+	if err != nil {
+		return nil, err
+	}
+	res.Changes = cl.Changes
+	res.Diagnostics = append(res.Diagnostics, cl.Diagnostics...)
+
+	changed := map[string]*gitio.FileChange{}
+	for _, f := range files {
+		changed[f.Path()] = f
+	}
+	var mu sync.Mutex // analyzers report from several goroutines
+	env := &lang.Env{
+		Base: baseTree, Head: head, Changed: changed, Ignored: ignored,
+		Precision: cfg.Precision,
+		Diag: func(d model.Diagnostic) {
+			mu.Lock()
+			res.Diagnostics = append(res.Diagnostics, d)
+			mu.Unlock()
+		},
+		Note: func(s string) {
+			mu.Lock()
+			res.PrecisionNotes = append(res.PrecisionNotes, s)
+			mu.Unlock()
+		},
+	}
+	if cfg.Budget > 0 {
+		env.Deadline = start.Add(cfg.Budget)
+	}
+	out, err := propagate.Walk(ctx, propagate.Input{
+		Changes: cl.Changes, Frontend: cl.Frontend, Env: env,
+		MayLevel: cfg.MayLevel, MaxDepth: MaxDepth,
+	})
+	if err != nil {
+		return nil, err
+	}
+	res.Changes = append(res.Changes, out.Derived...)
+	res.Findings = out.Findings
+	for _, f := range res.Findings {
+		if cfg.IsGeneratedPath(f.Site.Path) {
+			f.Message += "; generated file: regenerate it"
+		}
+	}
+	res.Stats.ParsedFiles = cl.Parsed + out.Parsed
+	res.Stats.TypedPackages = out.Typed
+	res.Stats.Millis = now().Sub(start).Milliseconds()
+	return res, nil
+}

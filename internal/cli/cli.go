@@ -1,0 +1,202 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"time"
+
+	"github.com/ripple-dev/ripple/internal/check"
+	"github.com/ripple-dev/ripple/internal/config"
+	"github.com/ripple-dev/ripple/internal/gitio"
+	"github.com/ripple-dev/ripple/internal/hookinstall"
+	"github.com/ripple-dev/ripple/internal/model"
+	"github.com/ripple-dev/ripple/internal/report"
+)
+
+// Exit codes.
+const (
+	ExitOK       = 0
+	ExitFindings = 1
+	ExitFailure  = 2
+)
+
+// Version is set at build time with -ldflags "-X ...cli.Version=v1.2.3".
+var Version = "dev"
+
+const usage = `usage: hook [-C dir] <command> [flags]
+
+Ripple finds the code your diff left inconsistent.
+
+commands:
+  check       check a range of commits, or the uncommitted work tree
+  pre-push    the git pre-push hook entry (reads git's ref lines on stdin)
+  install     install the pre-push hook in this repository
+  uninstall   remove it (restoring a hook it chained)
+  version     print the version
+
+Run 'hook <command> -h' for a command's flags.
+`
+
+// Main runs the command line with the process's streams and returns the
+// exit code.
+func Main() int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	return Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+}
+
+// Run runs one command line.
+func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	dir := "."
+	for len(args) >= 2 && args[0] == "-C" {
+		dir, args = args[1], args[2:]
+	}
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return ExitFailure
+	}
+	cmd, rest := args[0], args[1:]
+	switch cmd {
+	case "check":
+		return runCheck(ctx, dir, rest, stdout, stderr)
+	case "pre-push":
+		return runPrePush(ctx, dir, rest, stdin, stderr)
+	case "install", "uninstall":
+		return runInstall(ctx, dir, cmd, rest, stdout, stderr)
+	case "version", "--version":
+		fmt.Fprintln(stdout, "ripple", Version)
+		return ExitOK
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return ExitOK
+	}
+	fmt.Fprintf(stderr, "hook: unknown command %q\n\n%s", cmd, usage)
+	return ExitFailure
+}
+
+func openRepo(ctx context.Context, dir string) (*gitio.Repo, error) {
+	r, err := gitio.Open(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// isTerminal reports whether w is a character device (for colour).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok || os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+func runCheck(ctx context.Context, dir string, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	base := fs.String("base", "", "base `revision` (default: merge-base with the upstream, else with the default branch; HEAD with -worktree)")
+	head := fs.String("head", "", "head `revision` (default: HEAD)")
+	work := fs.Bool("worktree", false, "check the uncommitted work tree (untracked files included) against -base, default HEAD")
+	preCommit := fs.Bool("pre-commit", false, "take the range from the pre-commit framework (PRE_COMMIT_FROM_REF, PRE_COMMIT_TO_REF)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: hook check [-base REV] [-head REV | -worktree] [flags]")
+		fs.PrintDefaults()
+	}
+	repo, err := openRepo(ctx, dir)
+	if err != nil {
+		fmt.Fprintln(stderr, "ripple:", err)
+		return ExitFailure
+	}
+	defer repo.Close()
+	cfg, _, err := config.Resolve(repo.Top, fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return ExitOK
+		}
+		fmt.Fprintln(stderr, "ripple:", err)
+		return ExitFailure
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "ripple: unexpected argument %q (revisions go in -base and -head)\n", fs.Arg(0))
+		return ExitFailure
+	}
+	if *work && *head != "" {
+		fmt.Fprintln(stderr, "ripple: -worktree and -head exclude each other")
+		return ExitFailure
+	}
+	if *preCommit {
+		*base, *head = os.Getenv("PRE_COMMIT_FROM_REF"), os.Getenv("PRE_COMMIT_TO_REF")
+	}
+	ctx, cancel := context.WithTimeout(ctx, cfg.Budget+30*time.Second)
+	defer cancel()
+	res, err := check.Run(ctx, repo, check.Options{Base: *base, Head: *head, WorkTree: *work, Config: cfg})
+	if err != nil {
+		fmt.Fprintln(stderr, "ripple:", err)
+		return ExitFailure
+	}
+	opts := report.Options{Verbose: cfg.Verbose, Color: cfg.Format == "text" && isTerminal(stdout), ToolVersion: Version, RepoRoot: repo.Top}
+	if err := report.Write(stdout, cfg.Format, res, opts); err != nil {
+		fmt.Fprintln(stderr, "ripple:", err)
+		return ExitFailure
+	}
+	if failing(res, cfg) {
+		return ExitFindings
+	}
+	return ExitOK
+}
+
+// failing reports whether a result fails under the config's fail_on.
+func failing(res *model.Result, cfg *config.Config) bool {
+	for _, f := range res.Findings {
+		if cfg.Fails(f.Level) {
+			return true
+		}
+	}
+	return false
+}
+
+func runInstall(ctx context.Context, dir, cmd string, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	force := fs.Bool("force", false, "replace a Ripple hook of another version")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return ExitOK
+		}
+		return ExitFailure
+	}
+	repo, err := openRepo(ctx, dir)
+	if err != nil {
+		fmt.Fprintln(stderr, "ripple:", err)
+		return ExitFailure
+	}
+	defer repo.Close()
+	var msg string
+	if cmd == "install" {
+		exe, err := os.Executable()
+		if err != nil {
+			fmt.Fprintln(stderr, "ripple: cannot locate the ripple binary:", err)
+			return ExitFailure
+		}
+		msg, err = hookinstall.Install(ctx, repo, hookinstall.Options{Exe: exe, Force: *force})
+		if err != nil {
+			fmt.Fprintln(stderr, "ripple:", err)
+			return ExitFailure
+		}
+	} else {
+		msg, err = hookinstall.Uninstall(ctx, repo)
+		if err != nil {
+			fmt.Fprintln(stderr, "ripple:", err)
+			return ExitFailure
+		}
+	}
+	fmt.Fprintln(stdout, strings.TrimRight(msg, "\n"))
+	return ExitOK
+}

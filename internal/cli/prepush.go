@@ -1,0 +1,114 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/ripple-dev/ripple/internal/check"
+	"github.com/ripple-dev/ripple/internal/config"
+	"github.com/ripple-dev/ripple/internal/model"
+	"github.com/ripple-dev/ripple/internal/prepush"
+	"github.com/ripple-dev/ripple/internal/report"
+)
+
+// runPrePush is the hook: git passes the remote's name and URL as
+// arguments and one line per pushed ref on stdin. Everything goes to
+// stderr, the first line saying what blocked the push.
+func runPrePush(ctx context.Context, dir string, args []string, stdin io.Reader, stderr io.Writer) int {
+	fs := flag.NewFlagSet("pre-push", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	repo, err := openRepo(ctx, dir)
+	if err != nil {
+		// not even a repository: never block a push for that
+		fmt.Fprintln(stderr, "ripple: push not checked:", err)
+		return ExitOK
+	}
+	defer repo.Close()
+	cfg, _, cfgErr := config.Resolve(repo.Top, fs, args)
+	if cfgErr != nil {
+		cfg = config.Default()
+	}
+	fail := func(err error) int {
+		if cfg.OnToolError == config.OnToolErrorBlock {
+			fmt.Fprintf(stderr, "ripple: push blocked: the check failed: %v\n(on_tool_error: block; fix the cause, or push with --no-verify)\n", err)
+			return ExitFailure
+		}
+		fmt.Fprintf(stderr, "ripple: push not checked: %v\n(on_tool_error: allow lets the push through; set it to block to stop pushes when Ripple fails)\n", err)
+		return ExitOK
+	}
+	if cfgErr != nil {
+		return fail(fmt.Errorf("config: %w", cfgErr))
+	}
+	remote := ""
+	if fs.NArg() > 0 {
+		remote = fs.Arg(0)
+	}
+	updates, err := prepush.Parse(stdin)
+	if err != nil {
+		return fail(err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, cfg.Budget+30*time.Second)
+	defer cancel()
+	ranges, skips, err := prepush.Plan(ctx, repo, remote, updates)
+	if err != nil {
+		return fail(err)
+	}
+	if cfg.Verbose {
+		for _, s := range skips {
+			fmt.Fprintf(stderr, "ripple: %s: not checked: %s\n", s.Ref, s.Why)
+		}
+	}
+	if len(ranges) == 0 {
+		return ExitOK
+	}
+	merged := &model.Result{}
+	var why []string
+	for _, rg := range ranges {
+		res, err := check.Run(ctx, repo, check.Options{Base: rg.Base, Head: rg.Head, Config: cfg})
+		if err != nil {
+			return fail(fmt.Errorf("%s: %w", rg.Ref, err))
+		}
+		merge(merged, res)
+		why = append(why, rg.Why)
+	}
+	merged.PrecisionNotes = append(merged.PrecisionNotes, "checked: "+strings.Join(why, "; "))
+	blocked := failing(merged, cfg)
+	reportedAny := false
+	for _, f := range merged.Findings {
+		if f.Level.Rank() > 0 {
+			reportedAny = true
+		}
+	}
+	if !blocked && !reportedAny && !cfg.Verbose {
+		return ExitOK
+	}
+	fmt.Fprintln(stderr, report.Headline(merged, blocked))
+	opts := report.Options{Verbose: cfg.Verbose, Color: isTerminal(stderr), ToolVersion: Version, RepoRoot: repo.Top}
+	if err := report.Text(stderr, merged, opts); err != nil {
+		return fail(err)
+	}
+	if blocked {
+		fmt.Fprintln(stderr, "ripple: fix the sites above, or push with --no-verify to skip the check")
+		return ExitFindings
+	}
+	return ExitOK
+}
+
+// merge adds one range's result to the push's.
+func merge(dst, src *model.Result) {
+	if dst.Base == "" {
+		dst.Base, dst.Head = src.Base, src.Head
+	}
+	dst.Changes = append(dst.Changes, src.Changes...)
+	dst.Findings = append(dst.Findings, src.Findings...)
+	dst.Diagnostics = append(dst.Diagnostics, src.Diagnostics...)
+	dst.PrecisionNotes = append(dst.PrecisionNotes, src.PrecisionNotes...)
+	dst.Stats.ChangedFiles += src.Stats.ChangedFiles
+	dst.Stats.ParsedFiles += src.Stats.ParsedFiles
+	dst.Stats.TypedPackages += src.Stats.TypedPackages
+	dst.Stats.Millis += src.Stats.Millis
+}

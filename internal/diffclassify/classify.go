@@ -1,0 +1,396 @@
+package diffclassify
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/ripple-dev/ripple/internal/gitio"
+	"github.com/ripple-dev/ripple/internal/lang"
+	"github.com/ripple-dev/ripple/internal/model"
+)
+
+// MaxFileSize is the largest file state that is parsed; larger ones are
+// skipped with a diagnostic (generated tables, vendored blobs).
+const MaxFileSize = 4 << 20
+
+// Input is what Classify reads.
+type Input struct {
+	Files      []*gitio.FileChange
+	Base, Head gitio.Tree
+	Frontends  []lang.Frontend
+	Ignored    func(path string) bool
+}
+
+// Output is the classified seed.
+type Output struct {
+	Changes     []*model.Change
+	Diagnostics []model.Diagnostic
+	// Frontend maps a change to the front-end that produced it.
+	Frontend map[*model.Change]lang.Frontend
+	// Parsed counts the file states that were parsed.
+	Parsed int
+}
+
+type side struct {
+	decl *lang.Decl
+	fc   *gitio.FileChange
+}
+
+// Classify computes the atomic changes of the diff.
+func Classify(ctx context.Context, in Input) (*Output, error) {
+	out := &Output{Frontend: map[*model.Change]lang.Frontend{}}
+	type bucket struct {
+		fe       lang.Frontend
+		old, new []side
+	}
+	buckets := map[string]*bucket{}
+	var order []string
+	add := func(fe lang.Frontend, d *lang.Decl, fc *gitio.FileChange, isNew bool) {
+		k := fe.Name() + "\x00" + d.Package + "\x00" + d.Unit + "\x00" + d.Key()
+		b := buckets[k]
+		if b == nil {
+			b = &bucket{fe: fe}
+			buckets[k] = b
+			order = append(order, k)
+		}
+		if isNew {
+			b.new = append(b.new, side{d, fc})
+		} else {
+			b.old = append(b.old, side{d, fc})
+		}
+	}
+	for _, fc := range in.Files {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if in.Ignored != nil && in.Ignored(fc.Path()) {
+			continue
+		}
+		for _, fe := range in.Frontends {
+			if !(fc.OldPath != "" && fe.Match(fc.OldPath)) && !(fc.NewPath != "" && fe.Match(fc.NewPath)) {
+				continue
+			}
+			if fc.Binary {
+				out.Diagnostics = append(out.Diagnostics, model.Diagnostic{Path: fc.Path(), Message: "binary file skipped"})
+				break
+			}
+			if fc.OldPath != "" && fe.Match(fc.OldPath) {
+				decls, err := readDecls(ctx, fe, in.Base, fc.OldPath, &out.Diagnostics)
+				if err != nil {
+					return nil, err
+				}
+				out.Parsed++
+				for _, d := range decls {
+					add(fe, d, fc, false)
+				}
+			}
+			if fc.NewPath != "" && fe.Match(fc.NewPath) {
+				decls, err := readDecls(ctx, fe, in.Head, fc.NewPath, &out.Diagnostics)
+				if err != nil {
+					return nil, err
+				}
+				out.Parsed++
+				for _, d := range decls {
+					add(fe, d, fc, true)
+				}
+			}
+			break
+		}
+	}
+
+	type loose struct {
+		fe lang.Frontend
+		s  side
+	}
+	var deleted, added []loose
+	for _, k := range order {
+		b := buckets[k]
+		pairs, oldLeft, newLeft := pairSides(b.old, b.new)
+		for _, p := range pairs {
+			if c := compare(b.fe, p[0], p[1]); c != nil {
+				out.add(c, b.fe)
+			}
+		}
+		for _, s := range oldLeft {
+			deleted = append(deleted, loose{b.fe, s})
+		}
+		for _, s := range newLeft {
+			added = append(added, loose{b.fe, s})
+		}
+	}
+	// renames: best-scoring pairs first
+	type cand struct {
+		i, j  int
+		score float64
+	}
+	var cands []cand
+	for i, d := range deleted {
+		for j, a := range added {
+			if d.fe != a.fe || !renameCompatible(d.s.decl, a.s.decl) {
+				continue
+			}
+			if s := renameScore(d.s.decl, a.s.decl); s > 0 {
+				cands = append(cands, cand{i, j, s})
+			}
+		}
+	}
+	sort.SliceStable(cands, func(a, b int) bool { return cands[a].score > cands[b].score })
+	usedD, usedA := map[int]bool{}, map[int]bool{}
+	renamedTo := map[int]int{}
+	for _, c := range cands {
+		if usedD[c.i] || usedA[c.j] {
+			continue
+		}
+		usedD[c.i], usedA[c.j] = true, true
+		renamedTo[c.i] = c.j
+	}
+	for i, d := range deleted {
+		if j, ok := renamedTo[i]; ok {
+			a := added[j]
+			c := &model.Change{Label: deletedLabel(d.s.decl.Kind), Old: &d.s.decl.Block, New: &a.s.decl.Block}
+			c.Details = append(c.Details, "renamed to "+a.s.decl.Name)
+			if d.s.decl.Sig != a.s.decl.Sig {
+				c.Details = append(c.Details, d.fe.Details(d.s.decl, a.s.decl)...)
+			}
+			out.add(c, d.fe)
+			continue
+		}
+		out.add(&model.Change{Label: deletedLabel(d.s.decl.Kind), Old: &d.s.decl.Block, Details: []string{"deleted"}}, d.fe)
+	}
+	for j, a := range added {
+		if usedA[j] {
+			continue
+		}
+		out.add(&model.Change{Label: addedLabel(a.s.decl.Kind), New: &a.s.decl.Block, Details: []string{"added"}}, a.fe)
+	}
+	sort.SliceStable(out.Changes, func(i, j int) bool {
+		bi, bj := out.Changes[i].Block(), out.Changes[j].Block()
+		if bi.Path != bj.Path {
+			return bi.Path < bj.Path
+		}
+		return bi.NameLine < bj.NameLine
+	})
+	return out, nil
+}
+
+func (o *Output) add(c *model.Change, fe lang.Frontend) {
+	o.Changes = append(o.Changes, c)
+	o.Frontend[c] = fe
+}
+
+func readDecls(ctx context.Context, fe lang.Frontend, t gitio.Tree, path string, diags *[]model.Diagnostic) ([]*lang.Decl, error) {
+	src, err := t.ReadFile(ctx, path)
+	if err != nil {
+		if errors.Is(err, gitio.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	if len(src) > MaxFileSize {
+		*diags = append(*diags, model.Diagnostic{Path: path, Message: fmt.Sprintf("file of %d bytes skipped (limit %d)", len(src), MaxFileSize)})
+		return nil, nil
+	}
+	if i := bytes.IndexByte(src[:min(len(src), 8000)], 0); i >= 0 {
+		*diags = append(*diags, model.Diagnostic{Path: path, Message: "binary content skipped"})
+		return nil, nil
+	}
+	decls, diag := fe.Decls(path, src)
+	if diag != nil {
+		*diags = append(*diags, *diag)
+	}
+	return decls, nil
+}
+
+// pairSides pairs the states of one declaration key. Usually one each;
+// build variants (the same function in foo_unix.go and foo_windows.go)
+// pair by path first.
+func pairSides(old, new []side) (pairs [][2]side, oldLeft, newLeft []side) {
+	if len(old) == 1 && len(new) == 1 {
+		return [][2]side{{old[0], new[0]}}, nil, nil
+	}
+	usedNew := make([]bool, len(new))
+	var unpairedOld []side
+	for _, o := range old {
+		found := false
+		for j, n := range new {
+			if !usedNew[j] && o.fc == n.fc {
+				pairs = append(pairs, [2]side{o, n})
+				usedNew[j], found = true, true
+				break
+			}
+		}
+		if !found {
+			unpairedOld = append(unpairedOld, o)
+		}
+	}
+	var unpairedNew []side
+	for j, n := range new {
+		if !usedNew[j] {
+			unpairedNew = append(unpairedNew, n)
+		}
+	}
+	// a declaration moved between files of the package
+	for len(unpairedOld) > 0 && len(unpairedNew) > 0 {
+		pairs = append(pairs, [2]side{unpairedOld[0], unpairedNew[0]})
+		unpairedOld, unpairedNew = unpairedOld[1:], unpairedNew[1:]
+	}
+	return pairs, unpairedOld, unpairedNew
+}
+
+// compare labels the change between two states of one declaration, or
+// returns nil when nothing a dependent could see changed.
+func compare(fe lang.Frontend, o, n side) *model.Change {
+	od, nd := o.decl, n.decl
+	switch {
+	case od.Sig != nd.Sig:
+		c := &model.Change{Label: modifiedLabel(od.Kind, nd.Kind), Old: &od.Block, New: &nd.Block}
+		c.Details = fe.Details(od, nd)
+		if len(c.Details) == 0 {
+			// the fingerprint moved but nothing a dependent relies on did
+			// (a parameter renamed): not a change for dependents
+			return nil
+		}
+		return c
+	case od.Body != nd.Body:
+		switch nd.Kind {
+		case model.KindFunc, model.KindMethod, model.KindConstructor, model.KindVar, model.KindConst:
+		default:
+			return nil
+		}
+		c := &model.Change{Label: model.MMB, Old: &od.Block, New: &nd.Block}
+		oldCh := func(from, to int) bool { return o.fc.OldRangeChanged(from, to) }
+		newCh := func(from, to int) bool { return n.fc.NewRangeChanged(from, to) }
+		c.Escapes = fe.Escapes(od, nd, oldCh, newCh)
+		if nd.Kind == model.KindVar || nd.Kind == model.KindConst {
+			c.Details = []string{"value changed"}
+		} else {
+			c.Details = []string{"body changed"}
+		}
+		if len(c.Escapes) > 0 {
+			c.Details[0] += " (escapes: " + strings.Join(c.Escapes, ", ") + ")"
+		}
+		return c
+	}
+	return nil
+}
+
+func modifiedLabel(old, new model.Kind) model.Label {
+	if old != new && (old == model.KindType || old == model.KindInterface || new == model.KindType || new == model.KindInterface) {
+		return model.MC
+	}
+	switch new {
+	case model.KindFunc, model.KindMethod, model.KindIfaceMethod:
+		return model.MMS
+	case model.KindConstructor:
+		return model.MCC
+	case model.KindField, model.KindVar, model.KindConst:
+		return model.MF
+	case model.KindType, model.KindInterface:
+		return model.MC
+	case model.KindImport:
+		return model.MI
+	}
+	return model.MMS
+}
+
+func deletedLabel(k model.Kind) model.Label {
+	switch k {
+	case model.KindConstructor:
+		return model.DCC
+	case model.KindField, model.KindVar, model.KindConst:
+		return model.DF
+	case model.KindType, model.KindInterface:
+		return model.DC
+	case model.KindImport:
+		return model.DI
+	}
+	return model.DM
+}
+
+func addedLabel(k model.Kind) model.Label {
+	switch k {
+	case model.KindConstructor:
+		return model.ACC
+	case model.KindField, model.KindVar, model.KindConst:
+		return model.AF
+	case model.KindType, model.KindInterface:
+		return model.AC
+	case model.KindImport:
+		return model.AI
+	}
+	return model.AM
+}
+
+// renameCompatible: same language unit and container, compatible kinds.
+func renameCompatible(d, a *lang.Decl) bool {
+	if d.Package != a.Package || d.Unit != a.Unit || d.Container != a.Container {
+		return false
+	}
+	if d.Kind == model.KindImport || a.Kind == model.KindImport {
+		return false
+	}
+	kindGroup := func(k model.Kind) int {
+		switch k {
+		case model.KindFunc, model.KindConstructor:
+			return 1
+		case model.KindType, model.KindInterface:
+			return 2
+		case model.KindVar, model.KindConst:
+			return 3
+		}
+		return 4 + len(k) // method, interface method, field: only with themselves
+	}
+	return kindGroup(d.Kind) == kindGroup(a.Kind)
+}
+
+// renameScore is > 0 when a (added) plausibly is d (deleted) renamed.
+func renameScore(d, a *lang.Decl) float64 {
+	sameFile := 0.0
+	if d.Path == a.Path {
+		sameFile = 0.01
+	}
+	if d.Body != "" && d.Body == a.Body {
+		if d.Sig == a.Sig {
+			return 3 + sameFile
+		}
+		return 2 + sameFile
+	}
+	if d.Body == "" && a.Body == "" {
+		// fields and interface methods: the same type, in the same file
+		if d.Sig == a.Sig && d.Path == a.Path {
+			return 1 + sameFile
+		}
+		return 0
+	}
+	if d.Sig == a.Sig {
+		if j := jaccard(d.Body, a.Body); j >= 0.6 {
+			return j + sameFile
+		}
+	}
+	return 0
+}
+
+// jaccard is the token-set similarity of two canonical bodies.
+func jaccard(a, b string) float64 {
+	ta, tb := map[string]bool{}, map[string]bool{}
+	for _, t := range strings.Fields(a) {
+		ta[t] = true
+	}
+	for _, t := range strings.Fields(b) {
+		tb[t] = true
+	}
+	if len(ta) == 0 && len(tb) == 0 {
+		return 1
+	}
+	inter := 0
+	for t := range ta {
+		if tb[t] {
+			inter++
+		}
+	}
+	return float64(inter) / float64(len(ta)+len(tb)-inter)
+}

@@ -1,0 +1,292 @@
+package golang
+
+import (
+	"context"
+	"go/ast"
+	"sort"
+	"strings"
+
+	"github.com/ripple-dev/ripple/internal/lang"
+	"github.com/ripple-dev/ripple/internal/model"
+)
+
+// analyzer answers impact queries for one check.
+type analyzer struct {
+	fe    *Frontend
+	env   *lang.Env
+	ix    *index
+	syms  *symbols
+	typed int
+}
+
+func (a *analyzer) Stats() (int, int) { return len(a.ix.parsed), a.typed }
+
+// pkgKeyOf is the package key of a block: its import path, with "_test"
+// for an external test package.
+func (a *analyzer) pkgKeyOf(b *model.Block) string {
+	k := a.ix.mods.importPath(b.Package)
+	if strings.HasSuffix(b.Unit, "_test") {
+		k += "_test"
+	}
+	return k
+}
+
+// targets turns changes into the declarations whose dependents are
+// searched. Changes that impact nothing in Go (an added function, an
+// import) yield none.
+func (a *analyzer) targets(changes []*model.Change) []*target {
+	var ts []*target
+	for _, c := range changes {
+		old, new := a.fe.decl(c.Old), a.fe.decl(c.New)
+		d := old
+		if d == nil {
+			d = new
+		}
+		if d == nil {
+			continue
+		}
+		t := &target{ch: c, old: old, new: new, name: d.Name, kind: d.Kind, pkgKey: a.pkgKeyOf(&d.Block), container: d.Container}
+		t.member = d.Kind == model.KindMethod || d.Kind == model.KindIfaceMethod || d.Kind == model.KindField
+		t.iface = d.Kind == model.KindIfaceMethod || d.Kind == model.KindInterface
+		switch c.Label {
+		case model.AC, model.AI, model.DI, model.MI:
+			continue
+		case model.AM:
+			if d.Kind != model.KindIfaceMethod {
+				continue
+			}
+			// a method added to an interface: its implementations must add
+			// it where they are used as the interface (the type checker
+			// says where); the interface's name leads to those uses
+			t.name, t.member, t.kind = d.Container, false, model.KindInterface
+		case model.AF:
+			if d.Kind != model.KindField {
+				continue
+			}
+		case model.MMB:
+			if len(c.Escapes) == 0 {
+				continue
+			}
+		case model.ACC:
+			continue
+		}
+		ts = append(ts, t)
+	}
+	return ts
+}
+
+func (a *analyzer) Impacted(ctx context.Context, changes []*model.Change) ([]*model.Finding, []*model.Change, error) {
+	ts := a.targets(changes)
+	if len(ts) == 0 {
+		return nil, nil, nil
+	}
+	words := map[string]bool{}
+	seedDirs := map[string]bool{}
+	for _, t := range ts {
+		words[t.name] = true
+		if t.container != "" {
+			words[t.container] = true
+		}
+		seedDirs[t.decl().Package] = true
+		if t.kind == model.KindIfaceMethod && t.old != nil {
+			// implementations are recognised by having every method
+			if it := a.ifaceMethods(t); it != nil {
+				for _, m := range it {
+					words[m] = true
+				}
+			}
+		}
+	}
+	wl := make([]string, 0, len(words))
+	for w := range words {
+		wl = append(wl, w)
+	}
+	sort.Strings(wl)
+	cands, err := a.env.Head.Grep(ctx, wl, "*.go")
+	if err != nil {
+		return nil, nil, err
+	}
+	var paths []string
+	seen := map[string]bool{}
+	for _, p := range cands {
+		if a.usable(p) && !seen[p] {
+			seen[p] = true
+			paths = append(paths, p)
+		}
+	}
+	// the seed packages are indexed whole, for resolving receivers
+	for d := range seedDirs {
+		files := a.ix.byDir[d]
+		if len(files) > 400 {
+			continue
+		}
+		for _, p := range files {
+			if !seen[p] {
+				seen[p] = true
+				paths = append(paths, p)
+			}
+		}
+	}
+	files := a.ix.parse(ctx, paths)
+	for _, f := range files {
+		a.syms.add(f)
+	}
+	byName := map[string][]*target{}
+	byType := map[tref][]*target{}
+	for _, t := range ts {
+		byName[t.name] = append(byName[t.name], t)
+		if t.kind == model.KindField && (t.ch.Label == model.AF || t.ch.Label == model.DF || t.ch.Label == model.MF) {
+			k := tref{t.pkgKey, t.container}
+			byType[k] = append(byType[k], t)
+		}
+	}
+	var refs []*ref
+	for _, f := range files {
+		if !words[""] && !a.mentions(f, words) {
+			continue
+		}
+		w := &walker{syms: a.syms, f: f, byName: byName, byType: byType}
+		w.walk()
+		refs = append(refs, w.refs...)
+	}
+	return a.judge(ctx, refs), nil, nil
+}
+
+// usable reports whether a head-state path may hold dependents.
+func (a *analyzer) usable(p string) bool {
+	if !strings.HasSuffix(p, ".go") || strings.Contains("/"+p, "/testdata/") {
+		return false
+	}
+	return a.env.Ignored == nil || !a.env.Ignored(p)
+}
+
+// mentions is a cheap check that a parsed file contains one of the words
+// (the grep matched it, but seed-package files are parsed regardless).
+func (a *analyzer) mentions(f *pfile, words map[string]bool) bool {
+	found := false
+	ast.Inspect(f.ast, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		if id, ok := n.(*ast.Ident); ok && words[id.Name] {
+			found = true
+		}
+		return true
+	})
+	return found
+}
+
+// ifaceMethods returns the method names of the interface that declares
+// an interface-method target, from its old state.
+func (a *analyzer) ifaceMethods(t *target) []string {
+	fi, ok := t.decl().Data.(*funcInfo)
+	if !ok || fi.File == nil {
+		return nil
+	}
+	var out []string
+	for _, d := range fi.File.Decls {
+		gd, ok := d.(*ast.GenDecl)
+		if !ok {
+			continue
+		}
+		for _, s := range gd.Specs {
+			ts, ok := s.(*ast.TypeSpec)
+			if !ok || ts.Name.Name != t.container {
+				continue
+			}
+			if it, ok := ts.Type.(*ast.InterfaceType); ok {
+				for _, m := range it.Methods.List {
+					for _, n := range m.Names {
+						out = append(out, n.Name)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// judge turns references into findings: syntactic verdicts first, then
+// the type checker's where it ran.
+func (a *analyzer) judge(ctx context.Context, refs []*ref) []*model.Finding {
+	var out []*model.Finding
+	tv := a.typecheck(ctx, refs)
+	seen := map[string]bool{}
+	for _, r := range refs {
+		v := a.syntacticVerdict(r)
+		prec := r.prec
+		if tv != nil {
+			if tr, ok := tv.verdictFor(r, v); ok {
+				v, prec = tr, model.PrecisionTypes
+			}
+		}
+		if v.skip || v.silent {
+			continue
+		}
+		f := a.finding(r, v, prec)
+		k := f.Site.Path + ":" + itoa(f.Site.Line) + ":" + f.Rule() + ":" + f.Change.Block().Display
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, f)
+	}
+	if tv != nil {
+		out = append(out, tv.extraFindings(a, seen)...)
+	}
+	return out
+}
+
+func (a *analyzer) finding(r *ref, v verdict, prec model.Precision) *model.Finding {
+	pos := r.f.ast.Pos()
+	switch {
+	case r.id != nil:
+		pos = r.id.Pos()
+	case r.lit != nil:
+		pos = r.lit.Lbrace
+		if r.lit.Type != nil {
+			pos = r.lit.Type.Pos()
+		}
+	}
+	line, col, text := a.ix.lineText(r.f, pos)
+	site := model.Site{Path: r.f.path, Line: line, Col: col, Text: text}
+	if d := enclosingDecl(r.stack); d != nil {
+		site.Enclosing = declName(d)
+		site.EnclosingSpan = model.Span{StartLine: a.ix.fset.Position(d.Pos()).Line, EndLine: a.ix.fset.Position(d.End()).Line}
+	}
+	seed := r.t.ch.Block()
+	f := &model.Finding{
+		Change: r.t.ch, Relation: v.rel, Site: site, Verdict: v.v, Precision: prec, Message: v.msg,
+		Trail: []model.Step{
+			{Display: seed.Display, Path: seed.Path, Line: seed.NameLine},
+			{Relation: v.rel, Display: orFile(site.Enclosing), Path: site.Path, Line: site.Line},
+		},
+	}
+	if r.via != "" {
+		f.Message += " (through " + r.via + ")"
+	}
+	if r.f.generated {
+		f.Message += "; generated file: regenerate it"
+	}
+	return f
+}
+
+func orFile(s string) string {
+	if s == "" {
+		return "file scope"
+	}
+	return s
+}
+
+func itoa(i int) string {
+	const digits = "0123456789"
+	if i == 0 {
+		return "0"
+	}
+	var b []byte
+	for i > 0 {
+		b = append([]byte{digits[i%10]}, b...)
+		i /= 10
+	}
+	return string(b)
+}

@@ -1,0 +1,331 @@
+package golang
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"sort"
+	"strings"
+
+	"github.com/ripple-dev/ripple/internal/lang"
+)
+
+// details explains a change between two states of one declaration.
+func details(old, new *lang.Decl) []string {
+	switch o := old.Data.(type) {
+	case *funcInfo:
+		n, ok := new.Data.(*funcInfo)
+		if !ok {
+			return []string{"no longer a function"}
+		}
+		return funcDetails(o, n)
+	case *fieldInfo:
+		n, ok := new.Data.(*fieldInfo)
+		if !ok {
+			return []string{"changed kind"}
+		}
+		return fieldDetails(o, n)
+	case *typeInfo:
+		n, ok := new.Data.(*typeInfo)
+		if !ok {
+			return []string{"changed kind"}
+		}
+		return typeDetails(o, n)
+	}
+	if old.Sig != new.Sig {
+		if old.Kind == "import" {
+			return []string{fmt.Sprintf("import name %s → %s", strings.TrimPrefix(old.Sig, "name "), strings.TrimPrefix(new.Sig, "name "))}
+		}
+		return []string{fmt.Sprintf("type %s → %s", orNone(old.Sig), orNone(new.Sig))}
+	}
+	return nil
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(inferred)"
+	}
+	return s
+}
+
+func describeParam(p param) string {
+	if p.Name != "" {
+		return p.Name + " " + p.Type
+	}
+	return p.Type
+}
+
+func funcDetails(o, n *funcInfo) []string {
+	var out []string
+	if o.RecvPtr != n.RecvPtr {
+		if n.RecvPtr {
+			out = append(out, "receiver changed from value to pointer")
+		} else {
+			out = append(out, "receiver changed from pointer to value")
+		}
+	}
+	if o.TypeParams != n.TypeParams {
+		out = append(out, fmt.Sprintf("type parameters %s → %s", orEmpty(o.TypeParams), orEmpty(n.TypeParams)))
+	}
+	out = append(out, listDetails("parameter", o.Params, n.Params)...)
+	out = append(out, listDetails("result", o.Results, n.Results)...)
+	return out
+}
+
+func orEmpty(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+// listDetails describes how a parameter or result list changed, aligning
+// the two lists on their longest common subsequence of types.
+func listDetails(what string, o, n []param) []string {
+	if typesOf(o) == typesOf(n) {
+		return nil
+	}
+	var out []string
+	if len(o) == len(n) {
+		for i := range o {
+			if o[i].Type != n[i].Type {
+				name := n[i].Name
+				if name == "" {
+					name = fmt.Sprintf("%d", i+1)
+				}
+				out = append(out, fmt.Sprintf("%s %s: type %s → %s", what, name, o[i].Type, n[i].Type))
+			}
+		}
+		return out
+	}
+	// LCS on types
+	lcs := make([][]int, len(o)+1)
+	for i := range lcs {
+		lcs[i] = make([]int, len(n)+1)
+	}
+	for i := len(o) - 1; i >= 0; i-- {
+		for j := len(n) - 1; j >= 0; j-- {
+			if o[i].Type == n[j].Type {
+				lcs[i][j] = lcs[i+1][j+1] + 1
+			} else {
+				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+			}
+		}
+	}
+	i, j := 0, 0
+	for i < len(o) || j < len(n) {
+		switch {
+		case i < len(o) && j < len(n) && o[i].Type == n[j].Type:
+			i++
+			j++
+		case j < len(n) && (i == len(o) || lcs[i][j+1] >= lcs[i+1][j]):
+			out = append(out, fmt.Sprintf("%s %s added", what, describeParam(n[j])))
+			j++
+		default:
+			out = append(out, fmt.Sprintf("%s %s removed", what, describeParam(o[i])))
+			i++
+		}
+	}
+	return out
+}
+
+func fieldDetails(o, n *fieldInfo) []string {
+	var out []string
+	if o.Type != n.Type {
+		out = append(out, fmt.Sprintf("type %s → %s", o.Type, n.Type))
+	}
+	if o.Embedded != n.Embedded {
+		if n.Embedded {
+			out = append(out, "now embedded")
+		} else {
+			out = append(out, "no longer embedded")
+		}
+	}
+	for _, k := range encodingKeys {
+		ov, oo := o.Names[k]
+		nv, no := n.Names[k]
+		switch {
+		case oo && no && ov != nv:
+			out = append(out, fmt.Sprintf("%s name %q → %q", k, ov, nv))
+		case oo && !no:
+			out = append(out, fmt.Sprintf("%s tag %q removed", k, ov))
+		case !oo && no:
+			out = append(out, fmt.Sprintf("%s name %q set", k, nv))
+		}
+	}
+	return out
+}
+
+func typeDetails(o, n *typeInfo) []string {
+	var out []string
+	if o.Alias != n.Alias {
+		out = append(out, "alias status changed")
+	}
+	if o.Underlying != n.Underlying {
+		out = append(out, fmt.Sprintf("underlying type %s → %s", headerOf(o.Underlying), headerOf(n.Underlying)))
+	}
+	if o.TypeParams != n.TypeParams {
+		out = append(out, fmt.Sprintf("type parameters %s → %s", orEmpty(o.TypeParams), orEmpty(n.TypeParams)))
+	}
+	oe, ne := strings.Join(o.Embeds, ", "), strings.Join(n.Embeds, ", ")
+	if oe != ne {
+		out = append(out, fmt.Sprintf("embedded %s → %s", orEmpty(oe), orEmpty(ne)))
+	}
+	return out
+}
+
+// escapes finds how a body change reaches callers, looking at the
+// statements on changed lines of both states.
+func escapes(old, new *lang.Decl, oldChanged, newChanged func(from, to int) bool) []string {
+	set := map[string]bool{}
+	if fi, ok := old.Data.(*funcInfo); ok && fi.Decl != nil && fi.Decl.Body != nil {
+		bodyEscapes(fi, oldChanged, set)
+	}
+	if fi, ok := new.Data.(*funcInfo); ok && fi.Decl != nil && fi.Decl.Body != nil {
+		bodyEscapes(fi, newChanged, set)
+	}
+	if _, ok := new.Data.(*funcInfo); !ok {
+		// a variable's or constant's value
+		return []string{"value"}
+	}
+	out := make([]string, 0, len(set))
+	for k := range set {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func bodyEscapes(fi *funcInfo, changed func(from, to int) bool, set map[string]bool) {
+	d := fi.Decl
+	line := func(p token.Pos) int { return fi.Fset.Position(p).Line }
+	params := map[*ast.Object]bool{}
+	var recv *ast.Object
+	if d.Recv != nil {
+		for _, f := range d.Recv.List {
+			for _, n := range f.Names {
+				recv = n.Obj
+			}
+		}
+	}
+	for _, f := range d.Type.Params.List {
+		switch f.Type.(type) {
+		case *ast.StarExpr, *ast.MapType, *ast.ArrayType, *ast.ChanType:
+			for _, n := range f.Names {
+				params[n.Obj] = true
+			}
+		}
+	}
+	top := map[*ast.Object]bool{}
+	if fi.File.Scope != nil {
+		for _, o := range fi.File.Scope.Objects {
+			top[o] = true
+		}
+	}
+	root := func(e ast.Expr) (id *ast.Ident, through bool) {
+		for {
+			switch x := e.(type) {
+			case *ast.Ident:
+				return x, through
+			case *ast.SelectorExpr:
+				e, through = x.X, true
+			case *ast.IndexExpr:
+				e, through = x.X, true
+			case *ast.StarExpr:
+				e, through = x.X, true
+			case *ast.ParenExpr:
+				e = x.X
+			default:
+				return nil, false
+			}
+		}
+	}
+	mutates := func(lhs ast.Expr) {
+		id, through := root(lhs)
+		if id == nil || id.Name == "_" {
+			return
+		}
+		switch {
+		case recv != nil && id.Obj == recv && through:
+			set["receiver mutated"] = true
+		case id.Obj != nil && params[id.Obj] && through:
+			set["arguments mutated"] = true
+		case id.Obj == nil || top[id.Obj]:
+			if _, isSel := lhs.(*ast.SelectorExpr); !isSel || id.Obj != nil {
+				set["package state mutated"] = true
+			}
+		}
+	}
+	ast.Inspect(d.Body, func(n ast.Node) bool {
+		if n == nil {
+			return false
+		}
+		if !changed(line(n.Pos()), line(n.End())) {
+			return false // nothing inside this node changed
+		}
+		switch s := n.(type) {
+		case *ast.ReturnStmt:
+			if changed(line(s.Pos()), line(s.End())) && len(s.Results) > 0 {
+				set["return values"] = true
+				for _, r := range s.Results {
+					if isErrorExpr(r) {
+						set["errors"] = true
+					}
+				}
+			}
+		case *ast.AssignStmt:
+			if changed(line(s.Pos()), line(s.End())) && s.Tok != token.DEFINE {
+				for _, l := range s.Lhs {
+					mutates(l)
+				}
+			}
+		case *ast.IncDecStmt:
+			if changed(line(s.Pos()), line(s.End())) {
+				mutates(s.X)
+			}
+		case *ast.SendStmt:
+			if changed(line(s.Pos()), line(s.End())) {
+				set["channel sends"] = true
+			}
+		case *ast.CallExpr:
+			if id, ok := s.Fun.(*ast.Ident); ok && id.Obj == nil && changed(line(s.Pos()), line(s.End())) {
+				switch id.Name {
+				case "panic":
+					set["panics"] = true
+				case "close":
+					set["channel sends"] = true
+				}
+			}
+			if sel, ok := s.Fun.(*ast.SelectorExpr); ok && changed(line(s.Pos()), line(s.End())) {
+				if x, ok := sel.X.(*ast.Ident); ok && x.Obj == nil && (x.Name == "os" && sel.Sel.Name == "Exit" || x.Name == "log" && strings.HasPrefix(sel.Sel.Name, "Fatal")) {
+					set["exits"] = true
+				}
+			}
+		case *ast.FuncLit:
+			return true
+		}
+		return true
+	})
+}
+
+func isErrorExpr(e ast.Expr) bool {
+	switch x := e.(type) {
+	case *ast.Ident:
+		return x.Name == "err" || strings.HasPrefix(x.Name, "Err") || strings.HasPrefix(x.Name, "err")
+	case *ast.CallExpr:
+		if sel, ok := x.Fun.(*ast.SelectorExpr); ok {
+			n := sel.Sel.Name
+			return n == "Errorf" || n == "New" && isIdent(sel.X, "errors") || n == "Wrap" || n == "Wrapf" || strings.HasSuffix(n, "Error")
+		}
+	case *ast.UnaryExpr:
+		return isErrorExpr(x.X)
+	case *ast.CompositeLit:
+		return strings.HasSuffix(exprString(x.Type), "Error")
+	}
+	return false
+}
+
+func isIdent(e ast.Expr, name string) bool {
+	id, ok := e.(*ast.Ident)
+	return ok && id.Name == name
+}

@@ -1,0 +1,248 @@
+package golang
+
+import (
+	"bytes"
+	"context"
+	"go/ast"
+	"go/build/constraint"
+	"go/parser"
+	"go/token"
+	"path"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/ripple-dev/ripple/internal/gitio"
+	"github.com/ripple-dev/ripple/internal/model"
+)
+
+// pfile is one parsed Go file of the head state.
+type pfile struct {
+	path    string
+	dir     string
+	src     []byte
+	ast     *ast.File
+	pkgName string
+	pkgKey  string // import path, with "_test" for external test packages
+	// imports maps the name an import binds in this file to its path;
+	// dot imports are listed separately.
+	imports    map[string]string
+	dotImports []string
+	top        map[*ast.Object]bool // file-scope objects
+	generated  bool
+	build      constraint.Expr // the //go:build line, nil if none
+	parseErr   bool
+}
+
+// index holds the head state's Go files: the list of all of them, and the
+// ones parsed so far.
+type index struct {
+	tree gitio.Tree
+	mods *modules
+	fset *token.FileSet
+
+	all    []string            // every .go file of the head state
+	byDir  map[string][]string // dir -> files
+	dirSet map[string]bool
+
+	mu      sync.Mutex
+	parsed  map[string]*pfile
+	pkgName map[string]string // dir -> package name of its non-test files
+	diag    func(model.Diagnostic)
+	ignored func(string) bool
+}
+
+func newIndex(ctx context.Context, t gitio.Tree, ignored func(string) bool, diag func(model.Diagnostic)) (*index, error) {
+	mods, err := loadModules(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	all, err := t.List(ctx, "*.go")
+	if err != nil {
+		return nil, err
+	}
+	ix := &index{tree: t, mods: mods, fset: token.NewFileSet(), byDir: map[string][]string{}, dirSet: map[string]bool{},
+		parsed: map[string]*pfile{}, pkgName: map[string]string{}, diag: diag, ignored: ignored}
+	for _, p := range all {
+		if !strings.HasSuffix(p, ".go") || ignored != nil && ignored(p) || strings.Contains("/"+p, "/testdata/") {
+			continue
+		}
+		ix.all = append(ix.all, p)
+		d := dirOf(p)
+		ix.byDir[d] = append(ix.byDir[d], p)
+		ix.dirSet[d] = true
+	}
+	return ix, nil
+}
+
+func dirOf(p string) string {
+	d := path.Dir(p)
+	if d == "." {
+		return ""
+	}
+	return d
+}
+
+// parse parses the given files concurrently (those not parsed yet).
+func (ix *index) parse(ctx context.Context, paths []string) []*pfile {
+	out := make([]*pfile, len(paths))
+	var todo []int
+	ix.mu.Lock()
+	for i, p := range paths {
+		if f, ok := ix.parsed[p]; ok {
+			out[i] = f
+		} else {
+			todo = append(todo, i)
+		}
+	}
+	ix.mu.Unlock()
+	if len(todo) == 0 {
+		return out
+	}
+	// reading goes through one git process; parsing fans out
+	srcs := make([][]byte, len(paths))
+	for _, i := range todo {
+		b, err := ix.tree.ReadFile(ctx, paths[i])
+		if err != nil {
+			continue
+		}
+		srcs[i] = b
+	}
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				if srcs[i] != nil {
+					out[i] = ix.parseOne(paths[i], srcs[i])
+				}
+			}
+		}()
+	}
+	for _, i := range todo {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	ix.mu.Lock()
+	for _, i := range todo {
+		if out[i] != nil {
+			ix.parsed[paths[i]] = out[i]
+		}
+	}
+	ix.mu.Unlock()
+	var res []*pfile
+	for _, f := range out {
+		if f != nil {
+			res = append(res, f)
+		}
+	}
+	return res
+}
+
+func (ix *index) parseOne(p string, src []byte) *pfile {
+	if bytes.IndexByte(src[:min(len(src), 8000)], 0) >= 0 {
+		return nil
+	}
+	f, err := parser.ParseFile(ix.fset, p, src, parser.ParseComments|parser.AllErrors)
+	if f == nil || f.Name == nil {
+		if err != nil && ix.diag != nil {
+			ix.diag(*parseDiag(p, err))
+		}
+		return nil
+	}
+	pf := &pfile{path: p, dir: dirOf(p), src: src, ast: f, pkgName: f.Name.Name, imports: map[string]string{}, top: map[*ast.Object]bool{}}
+	if err != nil {
+		pf.parseErr = true
+		if ix.diag != nil {
+			ix.diag(*parseDiag(p, err))
+		}
+	}
+	pf.pkgKey = ix.mods.importPath(pf.dir)
+	if strings.HasSuffix(pf.pkgName, "_test") {
+		pf.pkgKey += "_test"
+	}
+	for _, o := range f.Scope.Objects {
+		pf.top[o] = true
+	}
+	for _, im := range f.Imports {
+		ip, _ := strconv.Unquote(im.Path.Value)
+		switch {
+		case im.Name == nil:
+			pf.imports[ix.importName(ip, pf.dir)] = ip
+		case im.Name.Name == ".":
+			pf.dotImports = append(pf.dotImports, ip)
+		case im.Name.Name == "_":
+		default:
+			pf.imports[im.Name.Name] = ip
+		}
+	}
+	pf.generated = ast.IsGenerated(f)
+	for _, cg := range f.Comments {
+		if cg.Pos() > f.Package {
+			break
+		}
+		for _, c := range cg.List {
+			if constraint.IsGoBuild(c.Text) {
+				if e, err := constraint.Parse(c.Text); err == nil {
+					pf.build = e
+				}
+			}
+		}
+	}
+	return pf
+}
+
+// importName is the name an import of ip binds by default: the package
+// clause of the directory when it is in the repository, else a guess.
+func (ix *index) importName(ip, fromDir string) string {
+	if d, ok := ix.mods.dirOf(ip, fromDir, ix.dirSet); ok {
+		ix.mu.Lock()
+		n, known := ix.pkgName[d]
+		ix.mu.Unlock()
+		if known {
+			return n
+		}
+		n = ix.readPkgName(d)
+		ix.mu.Lock()
+		ix.pkgName[d] = n
+		ix.mu.Unlock()
+		return n
+	}
+	return defaultImportName(ip)
+}
+
+// readPkgName reads the package clause of one non-test file of dir.
+func (ix *index) readPkgName(d string) string {
+	for _, p := range ix.byDir[d] {
+		if strings.HasSuffix(p, "_test.go") {
+			continue
+		}
+		src, err := ix.tree.ReadFile(context.Background(), p)
+		if err != nil {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), p, src, parser.PackageClauseOnly)
+		if err == nil && f.Name != nil && f.Name.Name != "documentation" {
+			return f.Name.Name
+		}
+	}
+	return path.Base(d)
+}
+
+// line returns the 1-based line of pos and the line's text.
+func (ix *index) lineText(f *pfile, pos token.Pos) (int, int, string) {
+	p := ix.fset.Position(pos)
+	start := p.Offset - (p.Column - 1)
+	if start < 0 || start > len(f.src) {
+		return p.Line, p.Column, ""
+	}
+	end := bytes.IndexByte(f.src[start:], '\n')
+	if end < 0 {
+		end = len(f.src) - start
+	}
+	return p.Line, p.Column, strings.TrimRight(string(f.src[start:start+end]), "\r")
+}

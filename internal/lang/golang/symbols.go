@@ -1,0 +1,384 @@
+package golang
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// tref names a declared type: its package key and name.
+type tref struct {
+	pkg, name string
+}
+
+// typeSym is what the syntactic tier knows of a named type.
+type typeSym struct {
+	file    *pfile
+	spec    *ast.TypeSpec
+	fields  map[string]fieldSym
+	embeds  []fieldSym
+	methods map[string]*funcSym
+	iface   map[string]*ast.Field // interface methods
+	ifaceEm []fieldSym            // embedded interfaces
+}
+
+type fieldSym struct {
+	file *pfile
+	expr ast.Expr
+}
+
+type funcSym struct {
+	file *pfile
+	decl *ast.FuncDecl
+}
+
+// pkgSyms are the package-level declarations of one package, read from
+// the files parsed so far.
+type pkgSyms struct {
+	types map[string]*typeSym
+	funcs map[string]*funcSym
+	vars  map[string]fieldSym // type expression, or value when untyped
+	vals  map[string]bool     // vars whose fieldSym is a value, not a type
+}
+
+// symbols indexes the parsed files by package key.
+type symbols struct {
+	pkgs map[string]*pkgSyms
+}
+
+func newSymbols() *symbols { return &symbols{pkgs: map[string]*pkgSyms{}} }
+
+func (s *symbols) pkg(key string) *pkgSyms {
+	p := s.pkgs[key]
+	if p == nil {
+		p = &pkgSyms{types: map[string]*typeSym{}, funcs: map[string]*funcSym{}, vars: map[string]fieldSym{}, vals: map[string]bool{}}
+		s.pkgs[key] = p
+	}
+	return p
+}
+
+func (p *pkgSyms) typ(name string) *typeSym {
+	t := p.types[name]
+	if t == nil {
+		t = &typeSym{fields: map[string]fieldSym{}, methods: map[string]*funcSym{}, iface: map[string]*ast.Field{}}
+		p.types[name] = t
+	}
+	return t
+}
+
+// add records a file's package-level declarations.
+func (s *symbols) add(f *pfile) {
+	p := s.pkg(f.pkgKey)
+	for _, d := range f.ast.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if d.Recv != nil && len(d.Recv.List) > 0 {
+				base, _ := recvBase(d.Recv.List[0].Type)
+				if base != "" {
+					p.typ(base).methods[d.Name.Name] = &funcSym{f, d}
+				}
+				continue
+			}
+			p.funcs[d.Name.Name] = &funcSym{f, d}
+		case *ast.GenDecl:
+			for _, spec := range d.Specs {
+				switch sp := spec.(type) {
+				case *ast.TypeSpec:
+					t := p.typ(sp.Name.Name)
+					t.file, t.spec = f, sp
+					switch st := sp.Type.(type) {
+					case *ast.StructType:
+						for _, fl := range st.Fields.List {
+							if len(fl.Names) == 0 {
+								t.embeds = append(t.embeds, fieldSym{f, fl.Type})
+								if n := embeddedName(fl.Type); n != "" {
+									t.fields[n] = fieldSym{f, fl.Type}
+								}
+							}
+							for _, n := range fl.Names {
+								t.fields[n.Name] = fieldSym{f, fl.Type}
+							}
+						}
+					case *ast.InterfaceType:
+						for _, m := range st.Methods.List {
+							if len(m.Names) == 0 {
+								t.ifaceEm = append(t.ifaceEm, fieldSym{f, m.Type})
+							}
+							for _, n := range m.Names {
+								t.iface[n.Name] = m
+							}
+						}
+					}
+				case *ast.ValueSpec:
+					for i, n := range sp.Names {
+						switch {
+						case sp.Type != nil:
+							p.vars[n.Name] = fieldSym{f, sp.Type}
+						case i < len(sp.Values):
+							p.vars[n.Name] = fieldSym{f, sp.Values[i]}
+							p.vals[n.Name] = true
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func embeddedName(e ast.Expr) string {
+	e = unstar(e)
+	switch t := e.(type) {
+	case *ast.Ident:
+		return t.Name
+	case *ast.SelectorExpr:
+		return t.Sel.Name
+	case *ast.IndexExpr:
+		return embeddedName(t.X)
+	case *ast.IndexListExpr:
+		return embeddedName(t.X)
+	}
+	return ""
+}
+
+// lookupType returns the symbol of a named type, if its package was
+// indexed.
+func (s *symbols) lookupType(t *tref) *typeSym {
+	if t == nil {
+		return nil
+	}
+	p := s.pkgs[t.pkg]
+	if p == nil {
+		return nil
+	}
+	ts := p.types[t.name]
+	if ts == nil || ts.spec == nil {
+		return nil
+	}
+	return ts
+}
+
+// typeRef resolves a type expression written in file f to a named type.
+func (s *symbols) typeRef(e ast.Expr, f *pfile) *tref {
+	for {
+		switch t := e.(type) {
+		case *ast.StarExpr:
+			e = t.X
+			continue
+		case *ast.ParenExpr:
+			e = t.X
+			continue
+		case *ast.IndexExpr:
+			e = t.X
+			continue
+		case *ast.IndexListExpr:
+			e = t.X
+			continue
+		case *ast.Ident:
+			if t.Obj != nil && !f.top[t.Obj] {
+				return nil // a type parameter or local type
+			}
+			if t.Obj == nil && types.Universe.Lookup(t.Name) != nil {
+				return nil
+			}
+			return &tref{f.pkgKey, t.Name}
+		case *ast.SelectorExpr:
+			if x, ok := t.X.(*ast.Ident); ok && x.Obj == nil {
+				if ip, ok := f.imports[x.Name]; ok {
+					return &tref{ip, t.Sel.Name}
+				}
+			}
+		}
+		return nil
+	}
+}
+
+// exprType infers the named type of an expression, syntactically: locals
+// declared with a type or from a literal, parameters and receivers,
+// package variables, fields and results of indexed packages. nil when it
+// cannot tell.
+func (s *symbols) exprType(e ast.Expr, f *pfile, depth int) *tref {
+	if depth > 6 || e == nil {
+		return nil
+	}
+	switch x := e.(type) {
+	case *ast.ParenExpr:
+		return s.exprType(x.X, f, depth+1)
+	case *ast.StarExpr:
+		return s.exprType(x.X, f, depth+1)
+	case *ast.UnaryExpr:
+		if x.Op == token.AND {
+			return s.exprType(x.X, f, depth+1)
+		}
+	case *ast.CompositeLit:
+		return s.typeRef(x.Type, f)
+	case *ast.TypeAssertExpr:
+		return s.typeRef(x.Type, f)
+	case *ast.Ident:
+		if x.Obj != nil && !f.top[x.Obj] {
+			return s.localType(x, f, depth)
+		}
+		if p := s.pkgs[f.pkgKey]; p != nil {
+			if v, ok := p.vars[x.Name]; ok {
+				if p.vals[x.Name] {
+					return s.exprType(v.expr, v.file, depth+1)
+				}
+				return s.typeRef(v.expr, v.file)
+			}
+		}
+	case *ast.SelectorExpr:
+		if id, ok := x.X.(*ast.Ident); ok && id.Obj == nil {
+			if ip, ok := f.imports[id.Name]; ok {
+				if p := s.pkgs[ip]; p != nil {
+					if v, ok := p.vars[x.Sel.Name]; ok {
+						if p.vals[x.Sel.Name] {
+							return s.exprType(v.expr, v.file, depth+1)
+						}
+						return s.typeRef(v.expr, v.file)
+					}
+				}
+				return nil
+			}
+		}
+		recv := s.exprType(x.X, f, depth+1)
+		if fs, ok := s.fieldOf(recv, x.Sel.Name, 0); ok {
+			return s.typeRef(fs.expr, fs.file)
+		}
+	case *ast.CallExpr:
+		return s.callResult(x, f, 0, depth)
+	}
+	return nil
+}
+
+// callResult infers the type of result i of a call.
+func (s *symbols) callResult(c *ast.CallExpr, f *pfile, i, depth int) *tref {
+	var fn *funcSym
+	switch fun := c.Fun.(type) {
+	case *ast.Ident:
+		if fun.Name == "new" && fun.Obj == nil && len(c.Args) == 1 {
+			return s.typeRef(c.Args[0], f)
+		}
+		if fun.Obj != nil && !f.top[fun.Obj] {
+			return nil
+		}
+		if p := s.pkgs[f.pkgKey]; p != nil {
+			if ts := p.types[fun.Name]; ts != nil && ts.spec != nil {
+				return &tref{f.pkgKey, fun.Name} // conversion
+			}
+			fn = p.funcs[fun.Name]
+		}
+	case *ast.SelectorExpr:
+		if id, ok := fun.X.(*ast.Ident); ok && id.Obj == nil {
+			if ip, ok := f.imports[id.Name]; ok {
+				p := s.pkgs[ip]
+				if p == nil {
+					return nil
+				}
+				if ts := p.types[fun.Sel.Name]; ts != nil && ts.spec != nil {
+					return &tref{ip, fun.Sel.Name}
+				}
+				fn = p.funcs[fun.Sel.Name]
+				break
+			}
+		}
+		recv := s.exprType(fun.X, f, depth+1)
+		fn = s.methodOf(recv, fun.Sel.Name, 0)
+	}
+	if fn == nil || fn.decl.Type.Results == nil {
+		return nil
+	}
+	n := 0
+	for _, r := range fn.decl.Type.Results.List {
+		k := max(1, len(r.Names))
+		if i < n+k {
+			return s.typeRef(r.Type, fn.file)
+		}
+		n += k
+	}
+	return nil
+}
+
+func (s *symbols) localType(id *ast.Ident, f *pfile, depth int) *tref {
+	switch d := id.Obj.Decl.(type) {
+	case *ast.Field:
+		return s.typeRef(d.Type, f)
+	case *ast.ValueSpec:
+		if d.Type != nil {
+			return s.typeRef(d.Type, f)
+		}
+		for i, n := range d.Names {
+			if n.Name == id.Name && i < len(d.Values) {
+				return s.exprType(d.Values[i], f, depth+1)
+			}
+		}
+	case *ast.AssignStmt:
+		for i, l := range d.Lhs {
+			if lid, ok := l.(*ast.Ident); ok && lid.Name == id.Name {
+				if len(d.Rhs) == len(d.Lhs) {
+					return s.exprType(d.Rhs[i], f, depth+1)
+				}
+				if len(d.Rhs) == 1 {
+					if c, ok := d.Rhs[0].(*ast.CallExpr); ok {
+						return s.callResult(c, f, i, depth+1)
+					}
+					if ta, ok := d.Rhs[0].(*ast.TypeAssertExpr); ok && i == 0 {
+						return s.typeRef(ta.Type, f)
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// fieldOf finds field name of type t, through embedded fields.
+func (s *symbols) fieldOf(t *tref, name string, depth int) (fieldSym, bool) {
+	ts := s.lookupType(t)
+	if ts == nil || depth > 4 {
+		return fieldSym{}, false
+	}
+	if fs, ok := ts.fields[name]; ok {
+		return fs, true
+	}
+	for _, em := range ts.embeds {
+		if fs, ok := s.fieldOf(s.typeRef(em.expr, em.file), name, depth+1); ok {
+			return fs, true
+		}
+	}
+	return fieldSym{}, false
+}
+
+// methodOf finds method name of type t, through embedded fields.
+func (s *symbols) methodOf(t *tref, name string, depth int) *funcSym {
+	ts := s.lookupType(t)
+	if ts == nil || depth > 4 {
+		return nil
+	}
+	if m := ts.methods[name]; m != nil {
+		return m
+	}
+	for _, em := range ts.embeds {
+		if m := s.methodOf(s.typeRef(em.expr, em.file), name, depth+1); m != nil {
+			return m
+		}
+	}
+	return nil
+}
+
+// embeds reports whether type t embeds target (directly or through other
+// embedded types), so that target's members are promoted to t.
+func (s *symbols) embeds(t *tref, target tref, depth int) bool {
+	ts := s.lookupType(t)
+	if ts == nil || depth > 4 {
+		return false
+	}
+	for _, em := range append(append([]fieldSym{}, ts.embeds...), ts.ifaceEm...) {
+		r := s.typeRef(em.expr, em.file)
+		if r == nil {
+			continue
+		}
+		if *r == target || s.embeds(r, target, depth+1) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,329 @@
+package golang
+
+import (
+	"fmt"
+	"go/ast"
+	"regexp"
+	"strings"
+
+	"github.com/ripple-dev/ripple/internal/model"
+)
+
+// verdict is the outcome of judging one reference.
+type verdict struct {
+	rel     model.Relation
+	v       model.Verdict
+	msg     string
+	skip    bool // not a dependent after all
+	silent  bool // only a hook for the type checker (never reported on its own)
+	exactly bool // the syntactic verdict cannot be improved by types
+}
+
+// relationOf maps a reference's role to the relation it stands in.
+func relationOf(r *ref) model.Relation {
+	switch r.kind {
+	case rkKey, rkLiteral:
+		return model.InstantiatedBy
+	case rkImpl:
+		return model.OverriddenBy
+	case rkIfaceDcl:
+		return model.Overrides
+	case rkEmbed:
+		return model.EmbeddedBy
+	}
+	switch r.t.kind {
+	case model.KindFunc, model.KindMethod, model.KindConstructor, model.KindIfaceMethod:
+		return model.CalledBy
+	case model.KindType, model.KindInterface:
+		if len(r.stack) >= 2 {
+			switch p := r.stack[len(r.stack)-2].(type) {
+			case *ast.CompositeLit:
+				return model.InstantiatedBy
+			case *ast.SelectorExpr:
+				if len(r.stack) >= 3 {
+					if _, ok := r.stack[len(r.stack)-3].(*ast.CompositeLit); ok && p.Sel == r.id {
+						return model.InstantiatedBy
+					}
+				}
+			}
+		}
+		return model.ReferencedBy
+	}
+	return model.UsedBy
+}
+
+// syntacticVerdict judges a reference from syntax alone.
+func (a *analyzer) syntacticVerdict(r *ref) verdict {
+	t := r.t
+	rel := relationOf(r)
+	name := t.decl().Display
+	switch t.ch.Label {
+	case model.DM, model.DCC, model.DF, model.DC:
+		return a.deletedVerdict(r, rel, name)
+	case model.MMS, model.MCC:
+		return a.signatureVerdict(r, rel)
+	case model.MF:
+		return a.fieldVerdict(r, rel)
+	case model.AF:
+		if r.kind == rkLiteral {
+			if n, unkeyed := unkeyedCount(r.lit); unkeyed {
+				return verdict{rel: rel, v: model.Inconsistent, exactly: true,
+					msg: fmt.Sprintf("struct literal lists %d values without field names; %s now also has field %s", n, t.container, t.new.Name)}
+			}
+		}
+		return verdict{skip: true}
+	case model.MC:
+		if r.kind == rkImpl || r.kind == rkIfaceDcl || r.kind == rkLiteral {
+			return verdict{skip: true}
+		}
+		return verdict{rel: rel, v: model.MayBeImpacted, msg: fmt.Sprintf("uses %s, whose declaration changed (%s)", name, strings.Join(t.ch.Details, "; "))}
+	case model.AM:
+		return verdict{rel: model.OverriddenBy, silent: true}
+	case model.MMB:
+		if r.kind != rkCall && r.kind != rkValue {
+			return verdict{skip: true}
+		}
+		return verdict{rel: model.CalledBy, v: model.MayBeImpacted, msg: fmt.Sprintf("calls %s, whose body changed in a way callers can see (%s)", name, strings.Join(t.ch.Escapes, ", "))}
+	}
+	return verdict{skip: true}
+}
+
+func (a *analyzer) deletedVerdict(r *ref, rel model.Relation, name string) verdict {
+	t := r.t
+	what := "was deleted"
+	if t.ch.Renamed() {
+		what = "was renamed to " + t.ch.New.Name
+	}
+	switch r.kind {
+	case rkImpl, rkIfaceDcl:
+		return verdict{skip: true}
+	case rkLiteral:
+		if t.kind == model.KindField {
+			if n, unkeyed := unkeyedCount(r.lit); unkeyed {
+				return verdict{rel: rel, v: model.Inconsistent, exactly: true,
+					msg: fmt.Sprintf("struct literal lists %d values without field names; field %s.%s %s", n, t.container, t.name, what)}
+			}
+		}
+		return verdict{skip: true}
+	}
+	if t.member && r.via == "" {
+		// a member of the same name may still be promoted from an
+		// embedded type
+		ct := &tref{t.pkgKey, t.container}
+		if a.syms.methodOf(ct, t.name, 0) != nil {
+			return verdict{skip: true}
+		}
+		if _, ok := a.syms.fieldOf(ct, t.name, 0); ok && !(t.kind == model.KindField && a.syms.lookupType(ct) != nil && a.syms.lookupType(ct).fields[t.name].expr == nil) {
+			return verdict{skip: true}
+		}
+	}
+	if r.prec == model.PrecisionName {
+		return verdict{rel: rel, v: model.MayBeImpacted, msg: fmt.Sprintf("uses %s on a value whose type could not be resolved; %s %s", t.name, name, what)}
+	}
+	verb := "uses"
+	if r.kind == rkCall {
+		verb = "calls"
+	}
+	return verdict{rel: rel, v: model.Inconsistent, msg: fmt.Sprintf("%s %s, which %s", verb, t.name, what)}
+}
+
+func unkeyedCount(lit *ast.CompositeLit) (int, bool) {
+	if lit == nil || len(lit.Elts) == 0 {
+		return 0, false
+	}
+	if _, ok := lit.Elts[0].(*ast.KeyValueExpr); ok {
+		return 0, false
+	}
+	return len(lit.Elts), true
+}
+
+// signatureVerdict checks a use of a function whose signature changed.
+func (a *analyzer) signatureVerdict(r *ref, rel model.Relation) verdict {
+	t := r.t
+	nf, _ := t.new.Data.(*funcInfo)
+	of, _ := t.old.Data.(*funcInfo)
+	if nf == nil || of == nil {
+		return verdict{skip: true}
+	}
+	name := t.new.Name
+	switch r.kind {
+	case rkImpl:
+		return a.implVerdict(r, of, nf)
+	case rkIfaceDcl:
+		return verdict{skip: true} // answered by the type checker where the type is used as the interface
+	case rkCall:
+		if r.prec == model.PrecisionName {
+			return verdict{rel: rel, v: model.MayBeImpacted, msg: fmt.Sprintf("may call %s (receiver type not resolved), whose signature changed: %s", t.new.Display, strings.Join(t.ch.Details, "; "))}
+		}
+		if msg := bindError(r.call, nf, name); msg != "" {
+			return verdict{rel: rel, v: model.Inconsistent, msg: msg + " (" + strings.Join(t.ch.Details, "; ") + ")"}
+		}
+		if msg := resultError(r, of, nf, name); msg != "" {
+			return verdict{rel: rel, v: model.Inconsistent, msg: msg}
+		}
+		if typesOf(of.Params) == typesOf(nf.Params) && typesOf(of.Results) == typesOf(nf.Results) && of.TypeParams == nf.TypeParams {
+			// only the receiver changed
+			return verdict{skip: true}
+		}
+		return verdict{rel: rel, v: model.MayBeImpacted, msg: fmt.Sprintf("call of %s still binds, but %s", name, strings.Join(t.ch.Details, "; "))}
+	default:
+		if r.prec == model.PrecisionName {
+			return verdict{rel: rel, v: model.MayBeImpacted, msg: fmt.Sprintf("may use %s (receiver type not resolved) as a value; its signature changed", t.new.Display)}
+		}
+		return verdict{rel: rel, v: model.MayBeImpacted, msg: fmt.Sprintf("uses %s as a function value; its type changed: %s", name, strings.Join(t.ch.Details, "; "))}
+	}
+}
+
+// bindError reports a call whose arguments no longer bind to the new
+// parameters, or "".
+func bindError(c *ast.CallExpr, nf *funcInfo, name string) string {
+	if c == nil {
+		return ""
+	}
+	nargs := len(c.Args)
+	np := len(nf.Params)
+	if nargs == 1 && np > 1 {
+		if _, ok := c.Args[0].(*ast.CallExpr); ok {
+			return "" // f(g()) may spread several results
+		}
+	}
+	if c.Ellipsis.IsValid() {
+		if !nf.Variadic {
+			return fmt.Sprintf("call passes a slice with ... but %s is no longer variadic", name)
+		}
+		if nargs != np {
+			return fmt.Sprintf("call passes %d arguments; %s now takes %d", nargs, name, np)
+		}
+		return ""
+	}
+	required := np
+	if nf.Variadic {
+		required--
+	}
+	switch {
+	case nargs < required:
+		return fmt.Sprintf("call passes %d arguments; %s now takes %s", nargs, name, arity(nf))
+	case !nf.Variadic && nargs > np:
+		return fmt.Sprintf("call passes %d arguments; %s now takes %s", nargs, name, arity(nf))
+	}
+	return ""
+}
+
+func arity(f *funcInfo) string {
+	if f.Variadic {
+		return fmt.Sprintf("at least %d", len(f.Params)-1)
+	}
+	return fmt.Sprintf("%d", len(f.Params))
+}
+
+// resultError reports a call whose use of the results no longer fits.
+func resultError(r *ref, of, nf *funcInfo, name string) string {
+	if len(of.Results) == len(nf.Results) {
+		return ""
+	}
+	// the node holding the call: skip parens
+	i := len(r.stack) - 1
+	for i >= 0 && r.stack[i] != r.call {
+		i--
+	}
+	if i <= 0 {
+		return ""
+	}
+	parent := r.stack[i-1]
+	nr := len(nf.Results)
+	switch p := parent.(type) {
+	case *ast.ExprStmt, *ast.GoStmt, *ast.DeferStmt:
+		return ""
+	case *ast.AssignStmt:
+		if len(p.Rhs) == 1 && len(p.Lhs) != nr {
+			return fmt.Sprintf("assigns %d results; %s now returns %d", len(p.Lhs), name, nr)
+		}
+	case *ast.ValueSpec:
+		if len(p.Values) == 1 && len(p.Names) != nr {
+			return fmt.Sprintf("assigns %d results; %s now returns %d", len(p.Names), name, nr)
+		}
+	case *ast.ReturnStmt:
+		if len(p.Results) == 1 && len(of.Results) > 1 {
+			return "" // return f(): depends on the enclosing function, left to types
+		}
+		if nr != 1 {
+			return fmt.Sprintf("uses the result as a single value; %s now returns %d values", name, nr)
+		}
+	default:
+		if nr != 1 && len(of.Results) == 1 {
+			return fmt.Sprintf("uses the result as a single value; %s now returns %d values", name, nr)
+		}
+	}
+	return ""
+}
+
+var qualifier = regexp.MustCompile(`\b[a-zA-Z_][a-zA-Z0-9_]*\.`)
+
+// looseSig is a signature with package qualifiers dropped, so that an
+// interface in one package and its implementation in another compare.
+func looseSig(f *funcInfo) string {
+	return qualifier.ReplaceAllString("("+typesOf(f.Params)+")("+typesOf(f.Results)+")", "")
+}
+
+// implVerdict judges a method that may implement a changed interface
+// method.
+func (a *analyzer) implVerdict(r *ref, of, nf *funcInfo) verdict {
+	if r.decl == nil {
+		return verdict{skip: true}
+	}
+	t := r.t
+	impl := &funcInfo{}
+	impl.Params, impl.Variadic = fieldList(r.decl.Type.Params)
+	impl.Results, _ = fieldList(r.decl.Type.Results)
+	if !a.implementsOld(r) {
+		return verdict{skip: true}
+	}
+	switch looseSig(impl) {
+	case looseSig(nf):
+		return verdict{rel: model.OverriddenBy, v: model.Consistent, msg: fmt.Sprintf("implements %s with the new signature", t.new.Display)}
+	case looseSig(of):
+		return verdict{rel: model.OverriddenBy, v: model.Inconsistent,
+			msg: fmt.Sprintf("%s.%s implements %s with the old signature: %s", r.implRcv, t.name, t.new.Display, strings.Join(t.ch.Details, "; "))}
+	}
+	return verdict{rel: model.OverriddenBy, v: model.MayBeImpacted, msg: fmt.Sprintf("%s.%s may implement %s, whose signature changed", r.implRcv, t.name, t.new.Display)}
+}
+
+// implementsOld reports whether the receiver type of an rkImpl reference
+// has every method of the interface (by name, as known from the parsed
+// files), i.e. plausibly implemented it before the change.
+func (a *analyzer) implementsOld(r *ref) bool {
+	it := a.syms.lookupType(&tref{r.t.pkgKey, r.t.container})
+	if it == nil {
+		return true // the interface is not indexed: assume so
+	}
+	rt := &tref{r.f.pkgKey, r.implRcv}
+	for m := range it.iface {
+		if m == r.t.name {
+			continue
+		}
+		if a.syms.methodOf(rt, m, 0) == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// fieldVerdict judges a use of a field (or package variable) whose type
+// or tag changed.
+func (a *analyzer) fieldVerdict(r *ref, rel model.Relation) verdict {
+	t := r.t
+	of, _ := t.old.Data.(*fieldInfo)
+	nf, _ := t.new.Data.(*fieldInfo)
+	if of != nil && nf != nil && of.Type == nf.Type && of.Embedded == nf.Embedded {
+		return verdict{skip: true} // only the tag changed: Go code is unaffected
+	}
+	if r.kind == rkLiteral {
+		if _, unkeyed := unkeyedCount(r.lit); !unkeyed {
+			return verdict{skip: true}
+		}
+	}
+	if r.prec == model.PrecisionName {
+		return verdict{rel: rel, v: model.MayBeImpacted, msg: fmt.Sprintf("may use %s (receiver type not resolved), whose type changed: %s", t.decl().Display, strings.Join(t.ch.Details, "; "))}
+	}
+	return verdict{rel: rel, v: model.MayBeImpacted, msg: fmt.Sprintf("uses %s, whose %s", t.decl().Display, strings.Join(t.ch.Details, "; "))}
+}

@@ -1,0 +1,80 @@
+package lang
+
+import (
+	"context"
+	"time"
+
+	"github.com/ripple-dev/ripple/internal/gitio"
+	"github.com/ripple-dev/ripple/internal/model"
+)
+
+// Decl is one declaration of one state of a file, with the fingerprints
+// the classifier compares.
+type Decl struct {
+	model.Block
+	// Sig is the canonical text of what dependents rely on; two states
+	// with equal Sig are interchangeable for every dependent.
+	Sig string
+	// Body is the canonical text of the rest (a function body, a constant's
+	// value), comments and layout excluded.
+	Body string
+	// Data is private to the front-end (syntax nodes, parsed tags).
+	Data any
+}
+
+// Frontend is one language's analysis.
+type Frontend interface {
+	// Name is the language name used in model.Block.Lang ("go").
+	Name() string
+	// Match reports whether the front-end handles a file.
+	Match(path string) bool
+	// Pathspecs are git pathspecs selecting the files Match accepts, so
+	// that diffs and greps read nothing else ("*.go").
+	Pathspecs() []string
+	// Decls parses one state of a file. A file that does not parse yields
+	// the declarations that could be read and a diagnostic; it never
+	// aborts the check.
+	Decls(path string, src []byte) ([]*Decl, *model.Diagnostic)
+	// Details explains the change between two states of the same
+	// declaration (or a rename pair) whose Sig differ, as short phrases.
+	Details(old, new *Decl) []string
+	// Escapes says how a body change reaches callers ("return values",
+	// "errors", "receiver mutated", ...). oldChanged and newChanged report
+	// whether a line range of the old or new state was touched by the diff.
+	Escapes(old, new *Decl, oldChanged, newChanged func(from, to int) bool) []string
+	// NewAnalyzer prepares impact analysis for one check.
+	NewAnalyzer(ctx context.Context, env *Env) (Analyzer, error)
+}
+
+// Env is what an analyzer may read during one check.
+type Env struct {
+	Base, Head gitio.Tree
+	// Changed maps a head-state path to its diff (hunks), for marking
+	// sites updated by the diff. Deleted files are keyed by old path.
+	Changed map[string]*gitio.FileChange
+	// Ignored reports paths that must be neither analysed nor reported.
+	Ignored func(path string) bool
+	// Precision is "auto", "syntax" or "types"; Deadline bounds the
+	// precise tier in "auto" mode (zero: no bound).
+	Precision string
+	Deadline  time.Time
+	// Diag records a problem that lowers precision without aborting.
+	Diag func(model.Diagnostic)
+	// Note records why precision is lower than it could be.
+	Note func(string)
+}
+
+// Analyzer answers impact queries for one check.
+type Analyzer interface {
+	// Impacted returns the findings for a batch of changes of this
+	// front-end's language, and the changes they imply (Derived set, Cause
+	// pointing at the change they follow). Findings carry Change, Relation,
+	// Site, Verdict, Precision, Message and Trail; Level is left to the
+	// driver.
+	Impacted(ctx context.Context, changes []*model.Change) (findings []*model.Finding, derived []*model.Change, err error)
+}
+
+// Stats is an optional capability of an Analyzer: what it did.
+type Stats interface {
+	Stats() (parsedFiles, typedPackages int)
+}

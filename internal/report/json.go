@@ -1,0 +1,242 @@
+package report
+
+import (
+	"encoding/json"
+	"io"
+
+	"github.com/ripple-dev/ripple/internal/model"
+)
+
+// JSONVersion is the version of the JSON format written by JSON. It
+// changes only when a field is removed or changes meaning; fields may be
+// added without a new version.
+const JSONVersion = 1
+
+// JSON writes the result as one JSON object, indented with two spaces.
+// Every key is always present (empty strings, zeros, empty arrays and
+// null where there is nothing to say), so consumers need no existence
+// checks:
+//
+//	{
+//	  "version": 1,
+//	  "base": "<base revision>", "head": "<head revision, or \"\" for the work tree>",
+//	  "changes": [{
+//	    "id": 0,                  // index in this array; findings refer to it
+//	    "label": "MMS",
+//	    "summary": "func (*Client).Do: parameter ctx context.Context added",
+//	    "display": "func (*Client).Do", "path": "client/client.go", "line": 42,
+//	    "side": "head",           // "head", or "base" for a deleted declaration
+//	    "old": {"display", "path", "line"} | null,   // base state
+//	    "new": {"display", "path", "line"} | null,   // head state
+//	    "details": [...], "escapes": [...], "derived": false,
+//	    "cause": null             // id of the change a derived change follows
+//	  }],
+//	  "findings": [{
+//	    "change": 0,              // change id, or null
+//	    "rule": "ripple/MMS/CalledBy", "relation": "CalledBy",
+//	    "level": "error",         // error | warning | note | none (none: verbose only)
+//	    "verdict": "inconsistent",// inconsistent | may be impacted | consistent
+//	    "precision": "types",     // types | syntax | name
+//	    "message": "...",
+//	    "path": "cmd/get/main.go", "line": 17, "col": 15,  // col: 1-based UTF-8 byte column, 0 if unknown
+//	    "enclosing": "func main", "text": "<trimmed source line>",
+//	    "trail": [{"relation", "display", "path", "line"}],
+//	    "updated": false,         // the site's lines were edited by the diff
+//	    "fingerprint": "<hex>"    // as SARIF partialFingerprints rippleFingerprint/v1
+//	  }],
+//	  "diagnostics": [{"path", "line", "message"}],
+//	  "precision_notes": [...],
+//	  "counts": {"error": 3, "warning": 1, "note": 0},  // reported findings
+//	  "stats": {"changed_files", "parsed_files", "typed_packages", "millis"}
+//	}
+//
+// Findings are in report order and deduplicated; findings with level
+// none appear only when o.Verbose is set.
+func JSON(w io.Writer, r *model.Result, o Options) error {
+	p := prepare(r)
+	out := jsonReport{
+		Version:        JSONVersion,
+		Base:           p.r.Base,
+		Head:           p.r.Head,
+		Changes:        []jsonChange{},
+		Findings:       []jsonFinding{},
+		Diagnostics:    []jsonDiagnostic{},
+		PrecisionNotes: nonNil(p.r.PrecisionNotes),
+		Stats: jsonStats{
+			ChangedFiles:  p.r.Stats.ChangedFiles,
+			ParsedFiles:   p.r.Stats.ParsedFiles,
+			TypedPackages: p.r.Stats.TypedPackages,
+			Millis:        p.r.Stats.Millis,
+		},
+	}
+	for i, c := range p.changes {
+		b, base := seed(c)
+		jc := jsonChange{
+			ID:      i,
+			Label:   string(c.Label),
+			Summary: summary(c),
+			Old:     jsonBlockOf(c.Old),
+			New:     jsonBlockOf(c.New),
+			Details: nonNil(c.Details),
+			Escapes: nonNil(c.Escapes),
+			Derived: c.Derived,
+		}
+		if b != nil {
+			jc.Display, jc.Path, jc.Line = b.Display, b.Path, b.NameLine
+			jc.Side = "head"
+			if base {
+				jc.Side = "base"
+			}
+		}
+		if c.Cause != nil {
+			if id, ok := p.index[c.Cause]; ok {
+				jc.Cause = &id
+			}
+		}
+		out.Changes = append(out.Changes, jc)
+	}
+
+	for _, f := range p.visible(o.Verbose) {
+		jf := jsonFinding{
+			Rule:        f.Rule(),
+			Relation:    string(f.Relation),
+			Level:       string(f.Level),
+			Verdict:     f.Verdict.String(),
+			Precision:   string(f.Precision),
+			Message:     f.Message,
+			Path:        f.Site.Path,
+			Line:        f.Site.Line,
+			Col:         f.Site.Col,
+			Enclosing:   f.Site.Enclosing,
+			Text:        trimmed(f.Site),
+			Trail:       []jsonStep{},
+			Updated:     f.Updated,
+			Fingerprint: p.fp[f],
+		}
+		if jf.Level == "" {
+			jf.Level = string(model.LevelNone)
+		}
+		if id := p.changeID(f); id < len(p.changes) {
+			jf.Change = &id
+		}
+		for _, s := range f.Trail {
+			jf.Trail = append(jf.Trail, jsonStep{string(s.Relation), s.Display, s.Path, s.Line})
+		}
+		out.Findings = append(out.Findings, jf)
+	}
+	for _, f := range p.findings {
+		switch f.Level {
+		case model.LevelError:
+			out.Counts.Error++
+		case model.LevelWarning:
+			out.Counts.Warning++
+		case model.LevelNote:
+			out.Counts.Note++
+		}
+	}
+	for _, d := range p.r.Diagnostics {
+		out.Diagnostics = append(out.Diagnostics, jsonDiagnostic(d))
+	}
+	return encode(w, out)
+}
+
+// encode writes v as JSON indented by two spaces, without escaping <, >
+// and & (the output is not embedded in HTML).
+func encode(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+type jsonReport struct {
+	Version        int              `json:"version"`
+	Base           string           `json:"base"`
+	Head           string           `json:"head"`
+	Changes        []jsonChange     `json:"changes"`
+	Findings       []jsonFinding    `json:"findings"`
+	Diagnostics    []jsonDiagnostic `json:"diagnostics"`
+	PrecisionNotes []string         `json:"precision_notes"`
+	Counts         jsonCounts       `json:"counts"`
+	Stats          jsonStats        `json:"stats"`
+}
+
+type jsonChange struct {
+	ID      int        `json:"id"`
+	Label   string     `json:"label"`
+	Summary string     `json:"summary"`
+	Display string     `json:"display"`
+	Path    string     `json:"path"`
+	Line    int        `json:"line"`
+	Side    string     `json:"side"`
+	Old     *jsonBlock `json:"old"`
+	New     *jsonBlock `json:"new"`
+	Details []string   `json:"details"`
+	Escapes []string   `json:"escapes"`
+	Derived bool       `json:"derived"`
+	Cause   *int       `json:"cause"`
+}
+
+type jsonBlock struct {
+	Display string `json:"display"`
+	Path    string `json:"path"`
+	Line    int    `json:"line"`
+}
+
+func jsonBlockOf(b *model.Block) *jsonBlock {
+	if b == nil {
+		return nil
+	}
+	return &jsonBlock{b.Display, b.Path, b.NameLine}
+}
+
+type jsonFinding struct {
+	Change      *int       `json:"change"`
+	Rule        string     `json:"rule"`
+	Relation    string     `json:"relation"`
+	Level       string     `json:"level"`
+	Verdict     string     `json:"verdict"`
+	Precision   string     `json:"precision"`
+	Message     string     `json:"message"`
+	Path        string     `json:"path"`
+	Line        int        `json:"line"`
+	Col         int        `json:"col"`
+	Enclosing   string     `json:"enclosing"`
+	Text        string     `json:"text"`
+	Trail       []jsonStep `json:"trail"`
+	Updated     bool       `json:"updated"`
+	Fingerprint string     `json:"fingerprint"`
+}
+
+type jsonStep struct {
+	Relation string `json:"relation"`
+	Display  string `json:"display"`
+	Path     string `json:"path"`
+	Line     int    `json:"line"`
+}
+
+type jsonDiagnostic struct {
+	Path    string `json:"path"`
+	Line    int    `json:"line"`
+	Message string `json:"message"`
+}
+
+type jsonCounts struct {
+	Error   int `json:"error"`
+	Warning int `json:"warning"`
+	Note    int `json:"note"`
+}
+
+type jsonStats struct {
+	ChangedFiles  int   `json:"changed_files"`
+	ParsedFiles   int   `json:"parsed_files"`
+	TypedPackages int   `json:"typed_packages"`
+	Millis        int64 `json:"millis"`
+}

@@ -1,0 +1,68 @@
+package report
+
+import "github.com/ripple-dev/ripple/internal/model"
+
+// Rule descriptions are composed from a relation phrase (what the site
+// is) and a label phrase (what happened to the declaration it depends
+// on): ripple/MMS/CalledBy is "Caller of a function whose signature
+// changed".
+
+// relationSubjects are the short forms: "Caller of", and the long forms
+// for fullDescription: "A site that calls, or takes as a value,".
+var relationSubjects = map[model.Relation][2]string{
+	model.CalledBy:       {"Caller of", "A site that calls, or takes as a value,"},
+	model.UsedBy:         {"Use of", "A site that reads, writes or keys"},
+	model.InstantiatedBy: {"Instantiation of", "A site that constructs"},
+	model.OverriddenBy:   {"Implementation of", "A method that implements or overrides"},
+	model.Overrides:      {"Method implemented by", "An interface or base method implemented or overridden by"},
+	model.EmbeddedBy:     {"Type embedding", "A type that embeds or derives from"},
+	model.ImportedBy:     {"Importer of", "A file that imports"},
+	model.ReferencedBy:   {"Reference to", "A site that names"},
+}
+
+// labelObjects describe the changed declaration.
+var labelObjects = map[model.Label]string{
+	model.MMB: "a function whose body changed in a way callers can observe",
+	model.MMS: "a function whose signature changed",
+	model.MF:  "a field that changed",
+	model.MC:  "a type whose declaration changed",
+	model.MCC: "a constructor whose signature changed",
+	model.MI:  "an imported package or member that changed",
+	model.AM:  "a type that gained a method",
+	model.AF:  "a type that gained a field",
+	model.AC:  "a type that was added",
+	model.ACC: "a type that gained a constructor",
+	model.AI:  "an import that was added",
+	model.DM:  "a function or method that was deleted or renamed",
+	model.DF:  "a field that was deleted or renamed",
+	model.DC:  "a type that was deleted or renamed",
+	model.DCC: "a constructor that was deleted or renamed",
+	model.DI:  "an imported package or member that was deleted",
+}
+
+// ruleText is the short and full description and the help text of the
+// rule "ripple/<label>/<relation>".
+func ruleText(l model.Label, r model.Relation) (short, full, help string) {
+	subj, ok := relationSubjects[r]
+	if !ok {
+		subj = [2]string{"Dependent of", "A site that depends (" + string(r) + ") on"}
+	}
+	obj, ok := labelObjects[l]
+	if !ok {
+		obj = "a declaration that changed"
+		if l != "" {
+			obj += " (" + string(l) + ")"
+		}
+	}
+	short = subj[0] + " " + obj
+	full = subj[1] + " " + obj + " (change " + string(l) + ", relation " + string(r) + "). " +
+		"The diff changed the declaration but left this dependent site as it was, " +
+		"so the site may no longer compile or may no longer behave as intended."
+	help = "Ripple found that a declaration changed by this diff (the seed, named at the end of the message) " +
+		"has a dependent site the diff did not update. " +
+		"Update the site to agree with the change, or revert the change. " +
+		"The related locations and the code flow lead from the seed to the site. " +
+		"An error means the site is provably inconsistent with the change; " +
+		"a warning or note means it is related to the change and may be impacted."
+	return short, full, help
+}

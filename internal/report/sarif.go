@@ -1,0 +1,331 @@
+package report
+
+import (
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/ripple-dev/ripple/internal/model"
+)
+
+const (
+	sarifSchema    = "https://json.schemastore.org/sarif-2.1.0.json"
+	sarifVersion   = "2.1.0"
+	informationURI = "https://github.com/ripple-dev/ripple"
+	srcRoot        = "SRCROOT"
+	fingerprintKey = "rippleFingerprint/v1"
+)
+
+// SARIF writes the result as a SARIF 2.1.0 log with one run: one result
+// per reported finding (levels error, warning and note; never consistent
+// or switched-off findings, even with o.Verbose), one reporting
+// descriptor per rule used, and diagnostics as tool execution
+// notifications. Columns are converted to Unicode code points
+// (run.columnKind "unicodeCodePoints"); artifact URIs are relative to
+// the base URI SRCROOT.
+func SARIF(w io.Writer, r *model.Result, o Options) error {
+	p := prepare(r)
+	name := o.ToolName
+	if name == "" {
+		name = "ripple"
+	}
+	run := sarifRun{
+		Tool: sarifTool{Driver: sarifDriver{
+			Name:           name,
+			Version:        o.ToolVersion,
+			InformationURI: informationURI,
+			Rules:          []sarifRule{},
+		}},
+		Invocations: []sarifInvocation{{ExecutionSuccessful: true}},
+		ColumnKind:  "unicodeCodePoints",
+		Results:     []sarifResult{},
+	}
+	if o.RepoRoot != "" {
+		run.OriginalURIBaseIDs = map[string]sarifArtifactLocation{srcRoot: {URI: rootURI(o.RepoRoot)}}
+	}
+	if p.r.Base != "" || p.r.Head != "" {
+		run.Properties = map[string]string{"base": p.r.Base, "head": p.r.Head}
+	}
+
+	findings := p.visible(false)
+	ruleIndex := sarifRules(&run.Tool.Driver, findings)
+	for _, f := range findings {
+		run.Results = append(run.Results, sarifResultOf(p, f, ruleIndex[f.Rule()]))
+	}
+	for _, d := range p.r.Diagnostics {
+		n := sarifNotification{Level: "warning", Message: sarifMessage{Text: d.Message}}
+		if d.Path != "" {
+			n.Locations = []sarifLocation{{PhysicalLocation: physical(d.Path, d.Line, 0, "")}}
+		}
+		run.Invocations[0].ToolExecutionNotifications = append(run.Invocations[0].ToolExecutionNotifications, n)
+	}
+	return encode(w, sarifLog{Schema: sarifSchema, Version: sarifVersion, Runs: []sarifRun{run}})
+}
+
+// sarifRules adds one reporting descriptor per rule of findings, sorted
+// by id, and returns each rule's index. The default level of a rule is the
+// most severe level it is reported with in this run.
+func sarifRules(d *sarifDriver, findings []*model.Finding) map[string]int {
+	levels := map[string]model.Level{}
+	first := map[string]*model.Finding{}
+	for _, f := range findings {
+		id := f.Rule()
+		if first[id] == nil {
+			first[id] = f
+		}
+		if f.Level.Rank() > levels[id].Rank() {
+			levels[id] = f.Level
+		}
+	}
+	ids := make([]string, 0, len(first))
+	for id := range first {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	index := map[string]int{}
+	for i, id := range ids {
+		var label model.Label
+		if c := first[id].Change; c != nil {
+			label = c.Label
+		}
+		short, full, help := ruleText(label, first[id].Relation)
+		d.Rules = append(d.Rules, sarifRule{
+			ID:                   id,
+			ShortDescription:     sarifMessage{Text: short},
+			FullDescription:      sarifMessage{Text: full},
+			DefaultConfiguration: sarifConfiguration{Level: string(levels[id])},
+			Help:                 sarifMessage{Text: help},
+			Properties:           map[string]any{"tags": tags("change-impact", string(label), string(first[id].Relation))},
+		})
+		index[id] = i
+	}
+	return index
+}
+
+// tags drops empty and repeated tags (SARIF wants unique strings).
+func tags(ts ...string) []string {
+	var out []string
+	for _, t := range ts {
+		if t != "" && !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func sarifResultOf(p *prepared, f *model.Finding, ruleIndex int) sarifResult {
+	sum := summary(f.Change)
+	res := sarifResult{
+		RuleID:    f.Rule(),
+		RuleIndex: ruleIndex,
+		Level:     string(f.Level),
+		Message:   sarifMessage{Text: f.Message + " (seed: " + sum + ")"},
+		Locations: []sarifLocation{{
+			PhysicalLocation: physical(f.Site.Path, f.Site.Line, f.Site.Col, f.Site.Text),
+		}},
+		PartialFingerprints: map[string]string{fingerprintKey: p.fp[f]},
+		Properties: sarifProperties{
+			Precision: string(f.Precision),
+			Relation:  string(f.Relation),
+			Verdict:   f.Verdict.String(),
+		},
+	}
+	if f.Change != nil {
+		res.Properties.Label = string(f.Change.Label)
+	}
+	if ll, ok := logical(f.Site.Enclosing); ok {
+		res.Locations[0].LogicalLocations = []sarifLogicalLocation{ll}
+	}
+
+	// Related locations: the seed, then each step of the trail. The
+	// code flow walks the same locations and ends at the site.
+	var flow []sarifThreadFlowLocation
+	b, base := seed(f.Change)
+	if b != nil {
+		msg := "seed: " + sum
+		if base {
+			msg += " (location in the base revision)"
+		}
+		loc := sarifLocation{ID: len(res.RelatedLocations) + 1, PhysicalLocation: physical(b.Path, b.NameLine, 0, ""), Message: &sarifMessage{Text: msg}}
+		res.RelatedLocations = append(res.RelatedLocations, loc)
+		flow = append(flow, sarifThreadFlowLocation{Location: withoutID(loc)})
+	}
+	for i, s := range f.Trail {
+		if i == 0 && b != nil && s.Path == b.Path && s.Line == b.NameLine {
+			continue // the trail starts at the seed itself
+		}
+		msg := relationPhrase(s.Relation) + " " + s.Display
+		loc := sarifLocation{ID: len(res.RelatedLocations) + 1, PhysicalLocation: physical(s.Path, s.Line, 0, ""), Message: &sarifMessage{Text: msg}}
+		res.RelatedLocations = append(res.RelatedLocations, loc)
+		flow = append(flow, sarifThreadFlowLocation{Location: withoutID(loc)})
+	}
+	if len(f.Trail) > 0 {
+		site := sarifLocation{
+			PhysicalLocation: res.Locations[0].PhysicalLocation,
+			Message:          &sarifMessage{Text: "impacted site (" + string(f.Relation) + "): " + f.Message},
+		}
+		flow = append(flow, sarifThreadFlowLocation{Location: site})
+		res.CodeFlows = []sarifCodeFlow{{ThreadFlows: []sarifThreadFlow{{Locations: flow}}}}
+	}
+	return res
+}
+
+func withoutID(l sarifLocation) sarifLocation {
+	l.ID = 0
+	return l
+}
+
+// physical is a location in the head state: path relative to SRCROOT,
+// and when known the line, the column converted to code points, and the
+// trimmed line as the snippet.
+func physical(path string, line, col int, text string) *sarifPhysicalLocation {
+	if path == "" {
+		return nil
+	}
+	pl := &sarifPhysicalLocation{ArtifactLocation: sarifArtifactLocation{URI: uriPath(path), URIBaseID: srcRoot}}
+	if line > 0 {
+		reg := &sarifRegion{StartLine: line}
+		if c, ok := codePointColumn(text, col); ok {
+			reg.StartColumn = c
+		}
+		if t := strings.TrimSpace(text); t != "" {
+			reg.Snippet = &sarifMessage{Text: t}
+		}
+		pl.Region = reg
+	}
+	return pl
+}
+
+// logical turns "func run" or "method (*Terminal).Loop" into a SARIF
+// logical location.
+func logical(enclosing string) (sarifLogicalLocation, bool) {
+	enclosing = strings.TrimSpace(enclosing)
+	if enclosing == "" {
+		return sarifLogicalLocation{}, false
+	}
+	kinds := map[string]string{
+		"func": "function", "function": "function", "method": "function", "constructor": "function",
+		"type": "type", "interface": "type", "class": "type", "struct": "type",
+		"var": "variable", "const": "variable", "field": "member",
+		"package": "namespace", "module": "module",
+	}
+	word, rest, _ := strings.Cut(enclosing, " ")
+	if k, ok := kinds[word]; ok && rest != "" {
+		return sarifLogicalLocation{Name: rest, FullyQualifiedName: enclosing, Kind: k}, true
+	}
+	return sarifLogicalLocation{Name: enclosing, FullyQualifiedName: enclosing}, true
+}
+
+type sarifLog struct {
+	Schema  string     `json:"$schema"`
+	Version string     `json:"version"`
+	Runs    []sarifRun `json:"runs"`
+}
+
+type sarifRun struct {
+	Tool               sarifTool                        `json:"tool"`
+	Invocations        []sarifInvocation                `json:"invocations"`
+	OriginalURIBaseIDs map[string]sarifArtifactLocation `json:"originalUriBaseIds,omitempty"`
+	ColumnKind         string                           `json:"columnKind"`
+	Results            []sarifResult                    `json:"results"`
+	Properties         map[string]string                `json:"properties,omitempty"`
+}
+
+type sarifTool struct {
+	Driver sarifDriver `json:"driver"`
+}
+
+type sarifDriver struct {
+	Name           string      `json:"name"`
+	Version        string      `json:"version,omitempty"`
+	InformationURI string      `json:"informationUri"`
+	Rules          []sarifRule `json:"rules"`
+}
+
+type sarifRule struct {
+	ID                   string             `json:"id"`
+	ShortDescription     sarifMessage       `json:"shortDescription"`
+	FullDescription      sarifMessage       `json:"fullDescription"`
+	DefaultConfiguration sarifConfiguration `json:"defaultConfiguration"`
+	Help                 sarifMessage       `json:"help"`
+	Properties           map[string]any     `json:"properties,omitempty"`
+}
+
+type sarifConfiguration struct {
+	Level string `json:"level"`
+}
+
+type sarifMessage struct {
+	Text string `json:"text"`
+}
+
+type sarifInvocation struct {
+	ExecutionSuccessful        bool                `json:"executionSuccessful"`
+	ToolExecutionNotifications []sarifNotification `json:"toolExecutionNotifications,omitempty"`
+}
+
+type sarifNotification struct {
+	Level     string          `json:"level"`
+	Message   sarifMessage    `json:"message"`
+	Locations []sarifLocation `json:"locations,omitempty"`
+}
+
+type sarifResult struct {
+	RuleID              string            `json:"ruleId"`
+	RuleIndex           int               `json:"ruleIndex"`
+	Level               string            `json:"level"`
+	Message             sarifMessage      `json:"message"`
+	Locations           []sarifLocation   `json:"locations"`
+	RelatedLocations    []sarifLocation   `json:"relatedLocations,omitempty"`
+	CodeFlows           []sarifCodeFlow   `json:"codeFlows,omitempty"`
+	PartialFingerprints map[string]string `json:"partialFingerprints"`
+	Properties          sarifProperties   `json:"properties"`
+}
+
+type sarifProperties struct {
+	Precision string `json:"precision"`
+	Relation  string `json:"relation"`
+	Verdict   string `json:"verdict"`
+	Label     string `json:"label"`
+}
+
+type sarifLocation struct {
+	ID               int                    `json:"id,omitempty"`
+	PhysicalLocation *sarifPhysicalLocation `json:"physicalLocation,omitempty"`
+	LogicalLocations []sarifLogicalLocation `json:"logicalLocations,omitempty"`
+	Message          *sarifMessage          `json:"message,omitempty"`
+}
+
+type sarifPhysicalLocation struct {
+	ArtifactLocation sarifArtifactLocation `json:"artifactLocation"`
+	Region           *sarifRegion          `json:"region,omitempty"`
+}
+
+type sarifArtifactLocation struct {
+	URI       string `json:"uri"`
+	URIBaseID string `json:"uriBaseId,omitempty"`
+}
+
+type sarifRegion struct {
+	StartLine   int           `json:"startLine"`
+	StartColumn int           `json:"startColumn,omitempty"`
+	Snippet     *sarifMessage `json:"snippet,omitempty"`
+}
+
+type sarifLogicalLocation struct {
+	Name               string `json:"name,omitempty"`
+	FullyQualifiedName string `json:"fullyQualifiedName,omitempty"`
+	Kind               string `json:"kind,omitempty"`
+}
+
+type sarifCodeFlow struct {
+	ThreadFlows []sarifThreadFlow `json:"threadFlows"`
+}
+
+type sarifThreadFlow struct {
+	Locations []sarifThreadFlowLocation `json:"locations"`
+}
+
+type sarifThreadFlowLocation struct {
+	Location sarifLocation `json:"location"`
+}

@@ -1,0 +1,233 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/ripple-dev/ripple/internal/model"
+)
+
+// lineWidth is the width text output aims at; longer source lines are
+// cut with "…".
+const (
+	lineWidth   = 120
+	minSnippet  = 40
+	siteIndent  = "  "
+	levelIndent = "      "
+)
+
+// ANSI SGR sequences.
+const (
+	ansiReset  = "\x1b[0m"
+	ansiBold   = "\x1b[1m"
+	ansiRed    = "\x1b[31m"
+	ansiGreen  = "\x1b[32m"
+	ansiYellow = "\x1b[33m"
+	ansiCyan   = "\x1b[36m"
+	ansiDim    = "\x1b[2m"
+)
+
+// Text writes the human report: one block per change with reported
+// findings, in change order, each site on one line with its verdict
+// below; then diagnostics, precision notes and a totals line.
+//
+//	func (*Client).Do: parameter ctx context.Context added; 3 call sites not updated, 1 may be impacted
+//	  declared at client/client.go:42
+//	  cmd/get/main.go:17: resp, err := c.Do(req)
+//	      error: call passes 1 argument; Do now takes 2
+//
+//	ripple: 3 inconsistent, 1 may be impacted (4 changes, 3.2s)
+func Text(w io.Writer, r *model.Result, o Options) error {
+	p := prepare(r)
+	t := &textWriter{w: bufio.NewWriter(w), color: o.Color}
+	var total tally
+	groups := p.groups(o.Verbose)
+	for i, g := range groups {
+		if i > 0 {
+			t.line("")
+		}
+		total.add(g.findings)
+		t.group(g, o.Verbose)
+	}
+
+	var tail []string
+	for _, d := range p.r.Diagnostics {
+		tail = append(tail, t.paint(ansiCyan, "note:")+" "+d.String())
+	}
+	for _, n := range p.r.PrecisionNotes {
+		tail = append(tail, t.paint(ansiCyan, "precision:")+" "+n)
+	}
+	if len(groups) > 0 || len(tail) > 0 {
+		t.line("")
+	}
+	for _, s := range tail {
+		t.line(s)
+	}
+	t.line(totals(p, total, o.Verbose))
+	return t.w.Flush()
+}
+
+type textWriter struct {
+	w     *bufio.Writer
+	color bool
+}
+
+func (t *textWriter) line(s string) {
+	t.w.WriteString(s)
+	t.w.WriteByte('\n')
+}
+
+func (t *textWriter) paint(code, s string) string {
+	if !t.color || s == "" {
+		return s
+	}
+	return code + s + ansiReset
+}
+
+func (t *textWriter) group(g group, verbose bool) {
+	var c tally
+	c.add(g.findings)
+	t.line(t.paint(ansiBold, summary(g.change)+"; "+headingCounts(g.findings, c)))
+
+	if b, base := seed(g.change); b != nil && b.Path != "" {
+		where := "declared at"
+		if base {
+			where = "deleted from"
+		}
+		t.line(siteIndent + where + " " + t.paint(ansiBold, position(b.Path, b.NameLine)))
+	}
+	if g.change != nil {
+		if g.change.Derived && g.change.Cause != nil {
+			t.line(siteIndent + "derived from " + summary(g.change.Cause))
+		}
+		if len(g.change.Escapes) > 0 {
+			t.line(siteIndent + "reaches callers through " + strings.Join(g.change.Escapes, ", "))
+		}
+	}
+	for _, f := range g.findings {
+		t.site(f, verbose)
+	}
+}
+
+// headingCounts is "3 call sites not updated, 1 may be impacted".
+func headingCounts(fs []*model.Finding, c tally) string {
+	var rep []*model.Finding
+	for _, f := range fs {
+		if reported(f) {
+			rep = append(rep, f)
+		}
+	}
+	if len(rep) == 0 {
+		rep = fs
+	}
+	rel := mainRelation(rep)
+	var parts []string
+	add := func(n int, what string) {
+		if n == 0 {
+			return
+		}
+		if len(parts) == 0 {
+			parts = append(parts, nounFor(rel, n)+" "+what)
+		} else {
+			parts = append(parts, fmt.Sprintf("%d %s", n, what))
+		}
+	}
+	add(c.inconsistent, "not updated")
+	add(c.mayBe, "may be impacted")
+	add(c.noted, "noted")
+	add(c.consistent, "consistent")
+	add(c.off, "not reported")
+	return strings.Join(parts, ", ")
+}
+
+func position(path string, line int) string {
+	if line > 0 {
+		return fmt.Sprintf("%s:%d", path, line)
+	}
+	return path
+}
+
+func (t *textWriter) site(f *model.Finding, verbose bool) {
+	pos := position(f.Site.Path, f.Site.Line)
+	s := siteIndent + t.paint(ansiBold, pos)
+	if src := strings.ReplaceAll(trimmed(f.Site), "\t", " "); src != "" {
+		width := max(lineWidth-len(siteIndent)-len(pos)-2, minSnippet)
+		s += ": " + truncate(src, width)
+	}
+	t.line(s)
+
+	var tag, msg string
+	switch {
+	case f.Level == model.LevelError:
+		tag = t.paint(ansiRed, "error:")
+	case f.Level == model.LevelWarning:
+		tag = t.paint(ansiYellow, "warning:")
+	case f.Level == model.LevelNote:
+		tag = t.paint(ansiCyan, "note:")
+	case f.Verdict == model.Consistent:
+		tag = t.paint(ansiGreen, "ok:")
+	default: // inconsistent or may be impacted, switched off by the config
+		tag = t.paint(ansiDim, "not reported:")
+	}
+	msg = f.Message
+	if !reported(f) && f.Verdict == model.Consistent {
+		switch {
+		case f.Updated && msg != "":
+			msg = "updated in this diff; " + msg
+		case f.Updated:
+			msg = "updated in this diff"
+		case msg == "":
+			msg = "consistent with the change"
+		}
+	}
+	if len(f.Trail) > 1 {
+		msg += " (via " + trailText(f.Trail) + ")"
+	}
+	if verbose && f.Precision != "" {
+		msg += " [" + string(f.Precision) + "]"
+	}
+	t.line(levelIndent + tag + " " + msg)
+}
+
+func trailText(tr []model.Step) string {
+	names := make([]string, len(tr))
+	for i, s := range tr {
+		names[i] = s.Display
+	}
+	return strings.Join(names, " → ")
+}
+
+// totals is the last line: "ripple: 9 inconsistent, 2 may be impacted (14
+// changes, 3.2s)" or "ripple: no inconsistent sites (3 changes checked)".
+func totals(p *prepared, c tally, verbose bool) string {
+	var parts []string
+	if c.reported() == 0 {
+		parts = append(parts, "no inconsistent sites")
+	} else {
+		if c.inconsistent > 0 {
+			parts = append(parts, fmt.Sprintf("%d inconsistent", c.inconsistent))
+		}
+		if c.mayBe > 0 {
+			parts = append(parts, fmt.Sprintf("%d may be impacted", c.mayBe))
+		}
+		if c.noted > 0 {
+			parts = append(parts, fmt.Sprintf("%d noted", c.noted))
+		}
+	}
+	if verbose && c.consistent > 0 {
+		parts = append(parts, fmt.Sprintf("%d consistent", c.consistent))
+	}
+	if verbose && c.off > 0 {
+		parts = append(parts, fmt.Sprintf("%d not reported", c.off))
+	}
+	changes := plural(len(p.changes), "change", "changes")
+	if c.reported() == 0 {
+		changes += " checked"
+	}
+	if ms := p.r.Stats.Millis; ms > 0 {
+		changes += ", " + duration(ms)
+	}
+	return "ripple: " + strings.Join(parts, ", ") + " (" + changes + ")"
+}
