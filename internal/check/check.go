@@ -108,6 +108,7 @@ func Run(ctx context.Context, repo *gitio.Repo, o Options) (*model.Result, error
 		changed[f.Path()] = f
 	}
 	var mu sync.Mutex // analyzers report from several goroutines
+	noteAt := map[string]int{}
 	env := &lang.Env{
 		Base: baseTree, Head: head, Changed: changed, Ignored: ignored,
 		Precision: cfg.Precision,
@@ -116,9 +117,14 @@ func Run(ctx context.Context, repo *gitio.Repo, o Options) (*model.Result, error
 			res.Diagnostics = append(res.Diagnostics, d)
 			mu.Unlock()
 		},
-		Note: func(s string) {
+		Note: func(key, s string) {
 			mu.Lock()
-			res.PrecisionNotes = append(res.PrecisionNotes, s)
+			if i, ok := noteAt[key]; ok {
+				res.PrecisionNotes[i] = s
+			} else {
+				noteAt[key] = len(res.PrecisionNotes)
+				res.PrecisionNotes = append(res.PrecisionNotes, s)
+			}
 			mu.Unlock()
 		},
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // Tree is one state of the repository's files: a commit, or the work tree.
@@ -29,6 +30,10 @@ type Tree interface {
 type RevTree struct {
 	R   *Repo
 	SHA string
+
+	listOnce sync.Once
+	list     []string
+	listErr  error
 }
 
 func (t *RevTree) Rev() string { return t.SHA }
@@ -37,12 +42,96 @@ func (t *RevTree) ReadFile(ctx context.Context, path string) ([]byte, error) {
 	return t.R.ReadBlob(ctx, t.SHA, path)
 }
 
+// List lists the commit's files once (ls-tree takes literal paths, not
+// patterns) and filters them with git's pathspec wildcards.
 func (t *RevTree) List(ctx context.Context, pathspecs ...string) ([]string, error) {
-	out, err := t.R.Git(ctx, append([]string{"ls-tree", "-r", "-z", "--name-only", "--full-tree", t.SHA, "--"}, pathspecs...)...)
-	if err != nil {
-		return nil, err
+	t.listOnce.Do(func() {
+		out, err := t.R.Git(ctx, "ls-tree", "-r", "-z", "--name-only", "--full-tree", t.SHA)
+		t.list, t.listErr = splitZ(out), err
+	})
+	if t.listErr != nil {
+		return nil, t.listErr
 	}
-	return splitZ(out), nil
+	if len(pathspecs) == 0 {
+		return append([]string(nil), t.list...), nil
+	}
+	var out []string
+	for _, p := range t.list {
+		for _, ps := range pathspecs {
+			if MatchPathspec(ps, p) {
+				out = append(out, p)
+				break
+			}
+		}
+	}
+	return out, nil
+}
+
+// MatchPathspec matches a path against a git pathspec with the default
+// (non-glob) magic: a pattern without wildcards matches the path or a
+// directory prefix of it; '*' and '?' match any characters, '/' included.
+func MatchPathspec(pattern, p string) bool {
+	if !strings.ContainsAny(pattern, "*?[") {
+		return p == pattern || strings.HasPrefix(p, strings.TrimSuffix(pattern, "/")+"/")
+	}
+	return wildmatch(pattern, p)
+}
+
+// wildmatch is fnmatch without FNM_PATHNAME: '*' crosses '/'.
+func wildmatch(pat, s string) bool {
+	for len(pat) > 0 {
+		switch pat[0] {
+		case '*':
+			for len(pat) > 0 && pat[0] == '*' {
+				pat = pat[1:]
+			}
+			if pat == "" {
+				return true
+			}
+			for i := 0; i <= len(s); i++ {
+				if wildmatch(pat, s[i:]) {
+					return true
+				}
+			}
+			return false
+		case '?':
+			if s == "" {
+				return false
+			}
+			pat, s = pat[1:], s[1:]
+		case '[':
+			end := strings.IndexByte(pat[1:], ']')
+			if end < 0 || s == "" {
+				return false
+			}
+			class := pat[1 : end+1]
+			neg := strings.HasPrefix(class, "!") || strings.HasPrefix(class, "^")
+			if neg {
+				class = class[1:]
+			}
+			ok := false
+			for i := 0; i < len(class); i++ {
+				if i+2 < len(class) && class[i+1] == '-' {
+					if class[i] <= s[0] && s[0] <= class[i+2] {
+						ok = true
+					}
+					i += 2
+				} else if class[i] == s[0] {
+					ok = true
+				}
+			}
+			if ok == neg {
+				return false
+			}
+			pat, s = pat[end+2:], s[1:]
+		default:
+			if s == "" || pat[0] != s[0] {
+				return false
+			}
+			pat, s = pat[1:], s[1:]
+		}
+	}
+	return s == ""
 }
 
 func (t *RevTree) Grep(ctx context.Context, words []string, pathspecs ...string) ([]string, error) {

@@ -60,8 +60,9 @@ type Env struct {
 	Deadline  time.Time
 	// Diag records a problem that lowers precision without aborting.
 	Diag func(model.Diagnostic)
-	// Note records why precision is lower than it could be.
-	Note func(string)
+	// Note records why precision is lower than it could be. A later note
+	// with the same key replaces an earlier one.
+	Note func(key, text string)
 }
 
 // Analyzer answers impact queries for one check.

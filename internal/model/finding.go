@@ -135,10 +135,12 @@ type Site struct {
 	Text string `json:"text,omitempty"`
 }
 
-// Step is one hop of a relation path from the seed to a site.
+// Step is one block on the relation path from the seed to a site.
 type Step struct {
+	// Relation is how this block depends on the previous step's block
+	// (empty on the first step, the seed).
 	Relation Relation `json:"relation"`
-	// Display and Path/Line locate the block reached by this hop.
+	// Display and Path/Line locate the block.
 	Display string `json:"display"`
 	Path    string `json:"path"`
 	Line    int    `json:"line"`
@@ -154,8 +156,9 @@ type Finding struct {
 	// Message says why the site is impacted, in terms of the site: "call
 	// passes 2 arguments; notifyOnResize now takes 3".
 	Message string `json:"message"`
-	// Trail is the relation path: the seed block first, the site's
-	// enclosing block last. A direct dependent has one step.
+	// Trail is the relation path: the seed block first, then each block
+	// the impact went through (a wrapper, an implementation), the site's
+	// enclosing block last. A direct dependent has two steps.
 	Trail []Step `json:"trail,omitempty"`
 	// Level is filled by the driver from the verdict and the config.
 	Level Level `json:"level"`

@@ -117,7 +117,7 @@ func (c *Change) Block() *Block {
 	if c.New != nil {
 		return c.New
 	}
-	return c.Old
+	return c.Old // nil only for a malformed change
 }
 
 // Renamed reports whether the change is a rename (old and new present,
@@ -129,9 +129,9 @@ func (c *Change) Renamed() bool {
 // Summary is the one-line description used as a report heading:
 // "func (*Client).Do: parameter ctx context.Context added".
 func (c *Change) Summary() string {
-	b := c.Old
+	b := c.Block()
 	if b == nil {
-		b = c.New
+		return c.Label.Describe()
 	}
 	var what string
 	switch {

@@ -3,7 +3,9 @@ package propagate
 import (
 	"context"
 	"fmt"
+	"runtime/debug"
 	"sort"
+	"testing"
 
 	"github.com/ripple-dev/ripple/internal/lang"
 	"github.com/ripple-dev/ripple/internal/model"
@@ -63,7 +65,7 @@ func Walk(ctx context.Context, in Input) (*Output, error) {
 				}
 				analyzers[fe] = an
 			}
-			fs, derived, err := an.Impacted(ctx, cs)
+			fs, derived, err := impacted(ctx, an, cs)
 			if err != nil {
 				return nil, fmt.Errorf("%s analysis: %w", fe.Name(), err)
 			}
@@ -172,4 +174,19 @@ func changedFile(env *lang.Env, path string) interface{ NewRangeChanged(int, int
 		return fc
 	}
 	return nil
+}
+
+// impacted calls an analyzer; a panic in it (a bug) becomes an error
+// naming the analyzer rather than a crash of the hook, except under go
+// test, where bugs must be loud.
+func impacted(ctx context.Context, an lang.Analyzer, cs []*model.Change) (fs []*model.Finding, derived []*model.Change, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if testing.Testing() {
+				panic(r)
+			}
+			err = fmt.Errorf("internal error (please report it with the output of 'hook version'): %v\n%s", r, debug.Stack())
+		}
+	}()
+	return an.Impacted(ctx, cs)
 }

@@ -82,6 +82,7 @@ func mixedResult() *model.Result {
 			Site:    site("cmd/crawl/crawl.go", 44, "func crawl", "\tpages := fetchAll(ctx, urls)", "fetchAll"),
 			Message: "calls fetchAll, which reaches (*Client).Do through (*Client).Get",
 			Trail: []model.Step{
+				{Display: "func (*Client).Do", Path: "client/client.go", Line: 40},
 				{Relation: model.CalledBy, Display: "func (*Client).Get", Path: "client/client.go", Line: 70},
 				{Relation: model.CalledBy, Display: "func fetchAll", Path: "cmd/crawl/crawl.go", Line: 30},
 			}},

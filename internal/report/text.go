@@ -182,7 +182,7 @@ func (t *textWriter) site(f *model.Finding, verbose bool) {
 			msg = "consistent with the change"
 		}
 	}
-	if len(f.Trail) > 1 {
+	if len(f.Trail) > 2 { // seed, intermediate blocks, site
 		msg += " (via " + trailText(f.Trail) + ")"
 	}
 	if verbose && f.Precision != "" {

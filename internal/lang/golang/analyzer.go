@@ -12,11 +12,12 @@ import (
 
 // analyzer answers impact queries for one check.
 type analyzer struct {
-	fe    *Frontend
-	env   *lang.Env
-	ix    *index
-	syms  *symbols
-	typed int
+	fe     *Frontend
+	env    *lang.Env
+	ix     *index
+	syms   *symbols
+	typed  int
+	loader *loader // shared by the rounds of a walk
 }
 
 func (a *analyzer) Stats() (int, int) { return len(a.ix.parsed), a.typed }
@@ -149,7 +150,8 @@ func (a *analyzer) Impacted(ctx context.Context, changes []*model.Change) ([]*mo
 		w.walk()
 		refs = append(refs, w.refs...)
 	}
-	return a.judge(ctx, refs), nil, nil
+	fs, derived := a.judge(ctx, ts, refs)
+	return fs, derived, nil
 }
 
 // usable reports whether a head-state path may hold dependents.
@@ -208,9 +210,10 @@ func (a *analyzer) ifaceMethods(t *target) []string {
 
 // judge turns references into findings: syntactic verdicts first, then
 // the type checker's where it ran.
-func (a *analyzer) judge(ctx context.Context, refs []*ref) []*model.Finding {
+func (a *analyzer) judge(ctx context.Context, ts []*target, refs []*ref) ([]*model.Finding, []*model.Change) {
 	var out []*model.Finding
-	tv := a.typecheck(ctx, refs)
+	var derived []*model.Change
+	tv := a.typecheck(ctx, ts, refs)
 	seen := map[string]bool{}
 	for _, r := range refs {
 		v := a.syntacticVerdict(r)
@@ -230,11 +233,36 @@ func (a *analyzer) judge(ctx context.Context, refs []*ref) []*model.Finding {
 		}
 		seen[k] = true
 		out = append(out, f)
+		if r.kind == rkImpl && v.v == model.Inconsistent {
+			derived = append(derived, a.followImpl(r))
+		}
 	}
 	if tv != nil {
-		out = append(out, tv.extraFindings(a, seen)...)
+		out = append(out, tv.extraFindings(a, ts, seen)...)
 	}
-	return out
+	return out, derived
+}
+
+// followImpl makes the derived change of an implementation that must
+// follow a changed interface method: its own callers are impacted next.
+func (a *analyzer) followImpl(r *ref) *model.Change {
+	fi := &funcInfo{Decl: r.decl, File: r.f.ast, Fset: a.ix.fset, Recv: r.implRcv}
+	fi.Params, fi.Variadic = fieldList(r.decl.Type.Params)
+	fi.Results, _ = fieldList(r.decl.Type.Results)
+	if r.decl.Recv != nil && len(r.decl.Recv.List) > 0 {
+		_, fi.RecvPtr = recvBase(r.decl.Recv.List[0].Type)
+	}
+	d := &lang.Decl{Block: model.Block{
+		Lang: "go", Kind: model.KindMethod, Path: r.f.path, Package: r.f.dir, Unit: r.f.pkgName,
+		Container: r.implRcv, Name: r.decl.Name.Name, Display: declName(r.decl),
+		Span:     model.Span{StartLine: a.ix.fset.Position(r.decl.Pos()).Line, EndLine: a.ix.fset.Position(r.decl.End()).Line},
+		NameLine: a.ix.fset.Position(r.decl.Name.Pos()).Line,
+	}, Data: fi}
+	a.fe.mu.Lock()
+	a.fe.decls[&d.Block] = d
+	a.fe.mu.Unlock()
+	return &model.Change{Label: model.MMS, Old: &d.Block, New: &d.Block, Cause: r.t.ch,
+		Details: []string{"must follow " + r.t.ch.Block().Display + ": " + strings.Join(r.t.ch.Details, "; ")}}
 }
 
 func (a *analyzer) finding(r *ref, v verdict, prec model.Precision) *model.Finding {
@@ -254,13 +282,9 @@ func (a *analyzer) finding(r *ref, v verdict, prec model.Precision) *model.Findi
 		site.Enclosing = declName(d)
 		site.EnclosingSpan = model.Span{StartLine: a.ix.fset.Position(d.Pos()).Line, EndLine: a.ix.fset.Position(d.End()).Line}
 	}
-	seed := r.t.ch.Block()
 	f := &model.Finding{
 		Change: r.t.ch, Relation: v.rel, Site: site, Verdict: v.v, Precision: prec, Message: v.msg,
-		Trail: []model.Step{
-			{Display: seed.Display, Path: seed.Path, Line: seed.NameLine},
-			{Relation: v.rel, Display: orFile(site.Enclosing), Path: site.Path, Line: site.Line},
-		},
+		Trail: append(trailOf(r.t.ch), model.Step{Relation: v.rel, Display: orFile(site.Enclosing), Path: site.Path, Line: site.Line}),
 	}
 	if r.via != "" {
 		f.Message += " (through " + r.via + ")"
@@ -269,6 +293,25 @@ func (a *analyzer) finding(r *ref, v verdict, prec model.Precision) *model.Findi
 		f.Message += "; generated file: regenerate it"
 	}
 	return f
+}
+
+// trailOf is the relation path from the seed to a (possibly derived)
+// change's block.
+func trailOf(c *model.Change) []model.Step {
+	var chain []*model.Change
+	for ; c != nil; c = c.Cause {
+		chain = append([]*model.Change{c}, chain...)
+	}
+	var steps []model.Step
+	for i, c := range chain {
+		b := c.Block()
+		st := model.Step{Display: b.Display, Path: b.Path, Line: b.NameLine}
+		if i > 0 {
+			st.Relation = model.OverriddenBy
+		}
+		steps = append(steps, st)
+	}
+	return steps
 }
 
 func orFile(s string) string {

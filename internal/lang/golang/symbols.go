@@ -35,6 +35,7 @@ type funcSym struct {
 // pkgSyms are the package-level declarations of one package, read from
 // the files parsed so far.
 type pkgSyms struct {
+	name  string // package name
 	types map[string]*typeSym
 	funcs map[string]*funcSym
 	vars  map[string]fieldSym // type expression, or value when untyped
@@ -69,6 +70,7 @@ func (p *pkgSyms) typ(name string) *typeSym {
 // add records a file's package-level declarations.
 func (s *symbols) add(f *pfile) {
 	p := s.pkg(f.pkgKey)
+	p.name = f.pkgName
 	for _, d := range f.ast.Decls {
 		switch d := d.(type) {
 		case *ast.FuncDecl:
@@ -381,4 +383,74 @@ func (s *symbols) embeds(t *tref, target tref, depth int) bool {
 		}
 	}
 	return false
+}
+
+// candidates returns the indexed packages that may declare a type
+// printed as qual.typ by the checker in a file of package from: with no
+// qualifier, from's own package.
+func (s *symbols) candidates(qual string, from *pfile) []string {
+	var out []string
+	for k, p := range s.pkgs {
+		switch {
+		case qual == "" && from != nil:
+			if k == from.pkgKey {
+				out = append(out, k)
+			}
+		case qual != "":
+			if p.name == qual {
+				out = append(out, k)
+			}
+		default:
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// findMember finds the declaring identifier of method (or, for
+// interfaces, interface method) name of type qual.typ; ambiguous names
+// give nil.
+func (s *symbols) findMember(typ, qual string, from *pfile, name string, iface bool) *ast.Ident {
+	var found *ast.Ident
+	n := 0
+	for _, k := range s.candidates(qual, from) {
+		ts := s.pkgs[k].types[typ]
+		if ts == nil {
+			continue
+		}
+		if iface {
+			if f := ts.iface[name]; f != nil {
+				for _, id := range f.Names {
+					if id.Name == name {
+						found = id
+						n++
+					}
+				}
+			}
+		} else if m := ts.methods[name]; m != nil {
+			found = m.decl.Name
+			n++
+		}
+	}
+	if n != 1 {
+		return nil
+	}
+	return found
+}
+
+// findType finds the declaring identifier of type qual.typ; ambiguous
+// names give nil.
+func (s *symbols) findType(typ, qual string, from *pfile) *ast.Ident {
+	var found *ast.Ident
+	n := 0
+	for _, k := range s.candidates(qual, from) {
+		if ts := s.pkgs[k].types[typ]; ts != nil && ts.spec != nil {
+			found = ts.spec.Name
+			n++
+		}
+	}
+	if n != 1 {
+		return nil
+	}
+	return found
 }

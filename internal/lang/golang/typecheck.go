@@ -2,16 +2,678 @@ package golang
 
 import (
 	"context"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
 
 	"github.com/ripple-dev/ripple/internal/model"
 )
 
+// unitResult is one type-checked package of the head state under one
+// build configuration.
+type unitResult struct {
+	bc    buildCtx
+	info  *types.Info
+	errs  []types.Error
+	files map[string]bool
+}
+
 // typeVerdicts is the type checker's view of the head state; nil when the
 // precise tier did not run.
-type typeVerdicts struct{}
+type typeVerdicts struct {
+	a      *analyzer
+	l      *loader
+	byFile map[string][]*unitResult
+	units  []*unitResult
+}
 
-func (a *analyzer) typecheck(ctx context.Context, refs []*ref) *typeVerdicts { return nil }
+// checkUnit is a package to check with bodies: one directory and package
+// name, with the files that hold references.
+type checkUnit struct {
+	dir, name string
+	refFiles  map[string]bool
+	// cover are the files some build configuration must include: the
+	// reference files, and the seed's own files in this package (a
+	// declaration changed in foo_other.go is only visible where that
+	// file is selected).
+	cover map[string]bool
+}
 
-func (tv *typeVerdicts) verdictFor(r *ref, syn verdict) (verdict, bool) { return verdict{}, false }
+// typecheck runs the precise tier over the packages holding references,
+// within the deadline (precision auto) or fully (precision types).
+func (a *analyzer) typecheck(ctx context.Context, ts []*target, refs []*ref) *typeVerdicts {
+	if a.env.Precision == "syntax" || len(refs) == 0 {
+		return nil
+	}
+	if toolchainEnv().goroot == "" {
+		a.note("nogo", "type checking used no standard library sources (the go command is not on PATH): types from outside the repository are unknown")
+	}
+	deadline := a.env.Deadline
+	if a.env.Precision == "types" {
+		deadline = time.Time{}
+	}
+	if a.loader == nil {
+		a.loader = newLoader(a, deadline)
+	}
+	l := a.loader
+	unitsByKey := map[string]*checkUnit{}
+	for _, r := range refs {
+		k := r.f.dir + "\x00" + r.f.pkgName
+		u := unitsByKey[k]
+		if u == nil {
+			u = &checkUnit{dir: r.f.dir, name: r.f.pkgName, refFiles: map[string]bool{}}
+			unitsByKey[k] = u
+		}
+		u.refFiles[r.f.path] = true
+	}
+	for _, u := range unitsByKey {
+		u.cover = map[string]bool{}
+		for f := range u.refFiles {
+			u.cover[f] = true
+		}
+		for _, t := range ts {
+			if t.new != nil && t.new.Package == u.dir && t.new.Unit == u.name {
+				u.cover[t.new.Path] = true
+			}
+		}
+	}
+	keys := make([]string, 0, len(unitsByKey))
+	for k := range unitsByKey {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	tv := &typeVerdicts{a: a, l: l, byFile: map[string][]*unitResult{}}
+	checked, skipped := 0, 0
+	for _, k := range keys {
+		if ctx.Err() != nil || l.late() {
+			skipped++
+			continue
+		}
+		u := unitsByKey[k]
+		for _, res := range a.checkUnit(u, l) {
+			tv.units = append(tv.units, res)
+			for f := range res.files {
+				tv.byFile[f] = append(tv.byFile[f], res)
+			}
+		}
+		checked++
+	}
+	a.typed += checked
+	if skipped > 0 {
+		a.note("budget", fmt.Sprintf("type checking stopped at the time budget: %d of %d packages checked, the others have syntax precision (raise budget, or use precision: types)", checked, checked+skipped))
+	}
+	if n := len(l.stubbed); n > 0 {
+		var some []string
+		for p := range l.stubbed {
+			some = append(some, p)
+		}
+		sort.Strings(some)
+		if len(some) > 4 {
+			some = append(some[:4], "...")
+		}
+		a.note("stubs", fmt.Sprintf("%d imported packages were not loaded (not in the module cache, or past the time budget), so expressions using them are untyped: %s", n, strings.Join(some, ", ")))
+	}
+	return tv
+}
 
-func (tv *typeVerdicts) extraFindings(a *analyzer, seen map[string]bool) []*model.Finding { return nil }
+func (a *analyzer) note(key, s string) {
+	if a.env.Note != nil {
+		a.env.Note(key, s)
+	}
+}
+
+// checkUnit type-checks a package with bodies, under as many build
+// configurations as it takes to cover every file holding a reference.
+func (a *analyzer) checkUnit(u *checkUnit, l *loader) []*unitResult {
+	all := a.ix.parse(context.Background(), a.ix.byDir[u.dir])
+	var files []*pfile
+	for _, f := range all {
+		if f.pkgName == u.name {
+			files = append(files, f)
+		}
+	}
+	ctxs := append([]buildCtx(nil), platforms...)
+	if tags := customTags(files); len(tags) > 0 {
+		for _, p := range platforms[:3] {
+			ctxs = append(ctxs, buildCtx{goos: p.goos, goarch: p.goarch, tags: tags})
+		}
+	}
+	covered := map[string]bool{}
+	var out []*unitResult
+	for _, bc := range ctxs {
+		if len(covered) == len(u.cover) || l.late() {
+			break
+		}
+		var sel []*ast.File
+		res := &unitResult{bc: bc, files: map[string]bool{}}
+		adds := false
+		for _, f := range files {
+			if matchFile(bc, f) {
+				sel = append(sel, f.ast)
+				res.files[f.path] = true
+				if u.cover[f.path] && !covered[f.path] {
+					adds = true
+				}
+			}
+		}
+		if !adds {
+			continue
+		}
+		for f := range res.files {
+			if u.cover[f] {
+				covered[f] = true
+			}
+		}
+		ip := a.ix.mods.importPath(u.dir)
+		if strings.HasSuffix(u.name, "_test") {
+			ip += "_test"
+		}
+		res.info = &types.Info{
+			Uses: map[*ast.Ident]types.Object{}, Defs: map[*ast.Ident]types.Object{},
+			Selections: map[*ast.SelectorExpr]*types.Selection{}, Types: map[ast.Expr]types.TypeAndValue{},
+		}
+		conf := types.Config{
+			Importer:    &importer{l: l, from: location{repo: true, dir: u.dir, withTests: true}, bc: bc},
+			Error:       func(err error) { res.errs = append(res.errs, err.(types.Error)) },
+			FakeImportC: true,
+		}
+		conf.Check(ip, a.ix.fset, sel, res.info)
+		out = append(out, res)
+	}
+	return out
+}
+
+// errorsIn returns the errors of the units covering file whose position
+// lies in [from, to]. An error seen only under another build
+// configuration than the first says so in its message.
+func (tv *typeVerdicts) errorsIn(file string, from, to token.Pos) []types.Error {
+	var out []types.Error
+	seen := map[string]bool{}
+	for i, u := range tv.byFile[file] {
+		for _, e := range u.errs {
+			if seen[e.Msg+itoa(int(e.Pos))] {
+				continue
+			}
+			seen[e.Msg+itoa(int(e.Pos))] = true
+			if i > 0 || u.bc.key() != platforms[0].key() {
+				e.Msg += " (when built for " + u.bc.String() + ")"
+			}
+			if e.Soft && strings.Contains(e.Msg, "declared and not used") || strings.Contains(e.Msg, "imported and not used") || tv.fromStub(file, e.Msg) {
+				continue
+			}
+			if from <= e.Pos && e.Pos <= to {
+				out = append(out, e)
+			}
+		}
+	}
+	return out
+}
+
+var undefinedSelRE = regexp.MustCompile(`^undefined: (\w+)\.\w+`)
+
+// fromStub reports an error about a member of an imported package that
+// was stubbed (not loaded): it says nothing about the code.
+func (tv *typeVerdicts) fromStub(file, msg string) bool {
+	m := undefinedSelRE.FindStringSubmatch(msg)
+	if m == nil {
+		return false
+	}
+	f := tv.a.ix.parsed[file]
+	if f == nil {
+		return false
+	}
+	ip, ok := f.imports[m[1]]
+	if !ok {
+		return false
+	}
+	tv.l.mu.Lock()
+	defer tv.l.mu.Unlock()
+	return tv.l.stubbed[ip]
+}
+
+// cleanMsg makes a one-line message of a checker error.
+func cleanMsg(s string) string {
+	lines := strings.Split(s, "\n")
+	for i := range lines {
+		lines[i] = strings.TrimSpace(lines[i])
+	}
+	if len(lines) == 1 {
+		return lines[0]
+	}
+	return lines[0] + " (" + strings.Join(lines[1:], ", ") + ")"
+}
+
+// targetObj reports whether obj is the declaration of target t in the
+// head state (compared by position, since the same declaration is loaded
+// once per package that imports it).
+func (tv *typeVerdicts) targetObj(obj types.Object, t *target) bool {
+	if obj == nil || t.new == nil || obj.Name() != t.new.Name {
+		return false
+	}
+	p := tv.a.ix.fset.Position(obj.Pos())
+	return p.Filename == t.new.Path && p.Line == t.new.NameLine
+}
+
+// objectOf is the object an identifier of a reference resolves to.
+func (tv *typeVerdicts) objectOf(r *ref) (types.Object, bool) {
+	if r.id == nil {
+		return nil, false
+	}
+	for _, u := range tv.byFile[r.f.path] {
+		if len(r.stack) >= 2 {
+			if sel, ok := r.stack[len(r.stack)-2].(*ast.SelectorExpr); ok && sel.Sel == r.id {
+				if s := u.info.Selections[sel]; s != nil {
+					return s.Obj(), true
+				}
+			}
+		}
+		if o := u.info.Uses[r.id]; o != nil {
+			return o, true
+		}
+	}
+	return nil, false
+}
+
+// valid reports whether the checker typed an expression (it is silent
+// about expressions it could not type, e.g. through a stubbed import).
+func (tv *typeVerdicts) valid(file string, e ast.Expr) bool {
+	for _, u := range tv.byFile[file] {
+		if tv, ok := u.info.Types[e]; ok && tv.Type != nil && tv.Type != types.Typ[types.Invalid] {
+			return true
+		}
+	}
+	return false
+}
+
+// verdictFor refines a syntactic verdict with the checker's findings.
+func (tv *typeVerdicts) verdictFor(r *ref, syn verdict) (verdict, bool) {
+	if len(tv.byFile[r.f.path]) == 0 || r.kind == rkIfaceDcl || syn.silent || r.t.ch.Derived {
+		return verdict{}, false
+	}
+	if r.kind == rkImpl {
+		return tv.implVerdict(r, syn)
+	}
+	rel := syn.rel
+	if rel == "" {
+		rel = relationOf(r)
+	}
+	errs := tv.relevantErrors(r)
+	if len(errs) > 0 {
+		if syn.skip && r.prec != model.PrecisionName {
+			return verdict{}, false
+		}
+		return verdict{rel: rel, v: model.Inconsistent, msg: cleanMsg(errs[0].Msg)}, true
+	}
+	// no error: does the reference resolve, and is it fully typed?
+	if r.id != nil {
+		obj, ok := tv.objectOf(r)
+		if !ok {
+			return verdict{}, false // untyped (stubbed receiver, or not checked)
+		}
+		if r.t.new != nil && !tv.targetObj(obj, r.t) && r.t.ch.Label != model.AM {
+			if r.prec == model.PrecisionName || r.t.member {
+				return verdict{skip: true}, true // a member of another type
+			}
+		}
+	}
+	if syn.skip {
+		return syn, true
+	}
+	switch r.t.ch.Label {
+	case model.MMB:
+		return syn, true // behaviour: types cannot tell
+	case model.MMS, model.MCC:
+		if r.call != nil {
+			for _, arg := range r.call.Args {
+				if !tv.valid(r.f.path, arg) {
+					return verdict{}, false
+				}
+			}
+		}
+		if reordered(r.t) {
+			return verdict{rel: rel, v: model.MayBeImpacted, msg: syn.msg}, true
+		}
+	}
+	return verdict{rel: rel, v: model.Consistent, msg: "type-checks against the new declaration"}, true
+}
+
+// reordered reports a change that permuted parameters of one type: calls
+// still compile, but may pass arguments in the old order.
+func reordered(t *target) bool {
+	for _, d := range t.ch.Details {
+		if strings.Contains(d, "reordered") {
+			return true
+		}
+	}
+	return false
+}
+
+// relevantErrors returns the checker errors that a reference explains.
+func (tv *typeVerdicts) relevantErrors(r *ref) []types.Error {
+	file := r.f.path
+	var out []types.Error
+	switch r.kind {
+	case rkCall:
+		fun := types.ExprString(r.call.Fun)
+		for _, e := range tv.errorsIn(file, r.call.Pos(), r.call.End()) {
+			if e.Pos == r.call.Rparen || e.Pos == r.id.Pos() || e.Pos == r.call.Fun.Pos() ||
+				strings.Contains(e.Msg, "call to "+fun) || strings.Contains(e.Msg, "argument to "+fun) {
+				out = append(out, e)
+			}
+		}
+		if resultsChanged(r.t) {
+			out = append(out, tv.flowErrors(r)...)
+		}
+		// assignment mismatch is reported on the statement
+		for i := len(r.stack) - 1; i >= 0 && len(out) == 0; i-- {
+			if st, ok := r.stack[i].(ast.Stmt); ok {
+				for _, e := range tv.errorsIn(file, st.Pos(), st.End()) {
+					if strings.Contains(e.Msg, "assignment mismatch") && strings.Contains(e.Msg, fun+"(") ||
+						strings.Contains(e.Msg, "multiple-value "+fun+"(") || strings.Contains(e.Msg, fun+"() (no value) used as value") {
+						out = append(out, e)
+					}
+				}
+				break
+			}
+		}
+	case rkLiteral:
+		for _, e := range tv.errorsIn(file, r.lit.Lbrace, r.lit.Rbrace) {
+			if strings.Contains(e.Msg, "struct literal") || strings.Contains(e.Msg, "too few values") || strings.Contains(e.Msg, "too many values") {
+				out = append(out, e)
+			}
+		}
+	default:
+		start := r.id.Pos()
+		if len(r.stack) >= 2 {
+			if sel, ok := r.stack[len(r.stack)-2].(*ast.SelectorExpr); ok && sel.Sel == r.id {
+				start = sel.Pos()
+			}
+		}
+		for _, e := range tv.errorsIn(file, start, r.id.End()) {
+			if e.Pos == start || e.Pos == r.id.Pos() {
+				out = append(out, e)
+			}
+		}
+	}
+	return out
+}
+
+var (
+	notImplRE = regexp.MustCompile(`(\*?[\w.\[\], ]+) does not implement ([\w.\[\], ]+) \((missing method|wrong type for method) (\w+)\)`)
+)
+
+// implErrors are the checker's "does not implement" errors, parsed.
+type implError struct {
+	unit              *unitResult
+	err               types.Error
+	typ, iface, which string
+	typQ, ifaceQ      string // package qualifiers as printed ("" = the error's own package)
+}
+
+func (tv *typeVerdicts) implErrors() []implError {
+	var out []implError
+	for _, u := range tv.units {
+		for _, e := range u.errs {
+			m := notImplRE.FindStringSubmatch(e.Msg)
+			if m == nil {
+				continue
+			}
+			out = append(out, implError{unit: u, err: e, typ: lastName(m[1]), iface: lastName(m[2]), which: m[4],
+				typQ: qualOf(m[1]), ifaceQ: qualOf(m[2])})
+		}
+	}
+	return out
+}
+
+// qualOf returns the package qualifier of a type as the checker prints
+// it ("*oci.Client" -> "oci").
+func qualOf(s string) string {
+	s = strings.TrimPrefix(strings.TrimSpace(s), "*")
+	if i := strings.IndexByte(s, '['); i >= 0 {
+		s = s[:i]
+	}
+	if i := strings.LastIndexByte(s, '.'); i >= 0 {
+		return s[:i]
+	}
+	return ""
+}
+
+func lastName(s string) string {
+	s = strings.TrimPrefix(strings.TrimSpace(s), "*")
+	if i := strings.IndexByte(s, '['); i >= 0 {
+		s = s[:i]
+	}
+	if i := strings.LastIndexByte(s, '.'); i >= 0 {
+		s = s[i+1:]
+	}
+	return s
+}
+
+// implVerdict: a method implementing a changed interface method is
+// inconsistent when the checker says its type no longer implements the
+// interface somewhere it is used as one.
+func (tv *typeVerdicts) implVerdict(r *ref, syn verdict) (verdict, bool) {
+	for _, ie := range tv.implErrors() {
+		if ie.typ == r.implRcv && ie.iface == r.t.container && ie.which == r.t.name {
+			return verdict{rel: model.OverriddenBy, v: model.Inconsistent, msg: fmt.Sprintf("%s.%s no longer implements %s: %s", r.implRcv, r.t.name, r.t.decl().Display, cleanMsg(ie.err.Msg))}, true
+		}
+	}
+	return verdict{}, false
+}
+
+// extraFindings reports what only the checker sees: types that no
+// longer implement an interface they are used as. The site is where the
+// fix belongs, never the seed itself: the implementing method (or the
+// type, when the method is missing) for a changed interface, and the
+// interface's method for a changed implementation (CodePlan: the
+// compiler blames the override; following the relation does not revert
+// the seed). The places the type is used as the interface go into the
+// message.
+func (tv *typeVerdicts) extraFindings(a *analyzer, ts []*target, seen map[string]bool) []*model.Finding {
+	type group struct {
+		ie   implError
+		uses []token.Position
+	}
+	groups := map[string]*group{}
+	var order []string
+	for _, ie := range tv.implErrors() {
+		k := ie.typ + "|" + ie.iface + "|" + ie.which
+		g := groups[k]
+		if g == nil {
+			g = &group{ie: ie}
+			groups[k] = g
+			order = append(order, k)
+		}
+		g.uses = append(g.uses, a.ix.fset.Position(ie.err.Pos))
+	}
+	var out []*model.Finding
+	for _, k := range order {
+		g := groups[k]
+		ie := g.ie
+		for _, t := range ts {
+			var rel model.Relation
+			var site *ast.Ident
+			switch {
+			case (t.kind == model.KindIfaceMethod && t.container == ie.iface && t.name == ie.which) ||
+				(t.kind == model.KindInterface && t.name == ie.iface && t.ch.Label == model.AM):
+				rel = model.OverriddenBy
+				errPkg := a.ix.parsed[a.ix.fset.Position(ie.err.Pos).Filename]
+				site = a.syms.findMember(ie.typ, ie.typQ, errPkg, ie.which, false)
+				if site == nil {
+					site = a.syms.findType(ie.typ, ie.typQ, errPkg)
+				}
+			case t.kind == model.KindMethod && t.container == ie.typ && t.name == ie.which:
+				rel = model.Overrides
+				errPkg := a.ix.parsed[a.ix.fset.Position(ie.err.Pos).Filename]
+				site = a.syms.findMember(ie.iface, ie.ifaceQ, errPkg, ie.which, true)
+			default:
+				continue
+			}
+			pos := ie.err.Pos
+			if site != nil {
+				pos = site.Pos()
+			}
+			f := a.ix.parsed[a.ix.fset.Position(pos).Filename]
+			if f == nil {
+				continue
+			}
+			r := &ref{t: t, f: f, prec: model.PrecisionTypes, stack: stackAt(f.ast, pos)}
+			if site != nil {
+				r.id = site
+			}
+			msg := cleanMsg(ie.err.Msg)
+			if site != nil {
+				u := g.uses[0]
+				msg = fmt.Sprintf("%s no longer implements %s, as it must where it is used at %s:%d", ie.typ, ie.iface, u.Filename, u.Line)
+				if len(g.uses) > 1 {
+					msg += fmt.Sprintf(" (and %d more places)", len(g.uses)-1)
+				}
+				msg += ": " + strings.TrimPrefix(cleanMsg(ie.err.Msg[strings.Index(ie.err.Msg, "does not implement"):]), "does not implement ")
+			}
+			fd := a.finding(r, verdict{rel: rel, v: model.Inconsistent, msg: msg}, model.PrecisionTypes)
+			if r.id == nil {
+				line, col, text := a.ix.lineText(f, pos)
+				fd.Site.Line, fd.Site.Col, fd.Site.Text = line, col, text
+			}
+			key := fd.Site.Path + ":" + itoa(fd.Site.Line) + ":" + fd.Rule() + ":" + fd.Change.Block().Display
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			out = append(out, fd)
+		}
+	}
+	return out
+}
+
+// stackAt returns the path of nodes from the file to the innermost node
+// containing pos.
+func stackAt(f *ast.File, pos token.Pos) []ast.Node {
+	var stack []ast.Node
+	ast.Inspect(f, func(n ast.Node) bool {
+		if n == nil || pos < n.Pos() || pos >= n.End() {
+			return false
+		}
+		stack = append(stack, n)
+		return true
+	})
+	return stack
+}
+
+// resultsChanged reports a function change that altered its results.
+func resultsChanged(t *target) bool {
+	if t.old == nil || t.new == nil {
+		return false
+	}
+	of, _ := t.old.Data.(*funcInfo)
+	nf, _ := t.new.Data.(*funcInfo)
+	return of != nil && nf != nil && typesOf(of.Results) != typesOf(nf.Results)
+}
+
+// flowErrors follows a call's results: errors where the results are used
+// directly (f().x, f() == nil), or where the variables they are assigned
+// to are used in the enclosing function.
+func (tv *typeVerdicts) flowErrors(r *ref) []types.Error {
+	file := r.f.path
+	i := len(r.stack) - 1
+	for i >= 0 && r.stack[i] != r.call {
+		i--
+	}
+	if i <= 0 {
+		return nil
+	}
+	var out []types.Error
+	inArgs := func(p token.Pos) bool {
+		for _, a := range r.call.Args {
+			if a.Pos() <= p && p < a.End() {
+				return true
+			}
+		}
+		return false
+	}
+	var lhs []*ast.Ident
+	switch p := r.stack[i-1].(type) {
+	case *ast.AssignStmt:
+		if len(p.Rhs) == 1 {
+			for _, l := range p.Lhs {
+				if id, ok := l.(*ast.Ident); ok && id.Name != "_" {
+					lhs = append(lhs, id)
+				}
+			}
+		}
+	case *ast.ValueSpec:
+		if len(p.Values) == 1 {
+			lhs = append(lhs, p.Names...)
+		}
+	case ast.Expr:
+		for _, e := range tv.errorsIn(file, p.Pos(), p.End()) {
+			if !inArgs(e.Pos) {
+				out = append(out, e)
+			}
+		}
+		return out
+	}
+	if len(lhs) == 0 {
+		return nil
+	}
+	objs := map[types.Object]bool{}
+	for _, u := range tv.byFile[file] {
+		for _, id := range lhs {
+			if o := u.info.Defs[id]; o != nil {
+				objs[o] = true
+			} else if o := u.info.Uses[id]; o != nil {
+				objs[o] = true
+			}
+		}
+	}
+	var body ast.Node
+	for j := i; j >= 0; j-- {
+		if fd, ok := r.stack[j].(*ast.FuncDecl); ok {
+			body = fd.Body
+			break
+		}
+		if fl, ok := r.stack[j].(*ast.FuncLit); ok {
+			body = fl.Body
+			break
+		}
+	}
+	if body == nil || len(objs) == 0 {
+		return nil
+	}
+	type use struct {
+		name     string
+		from, to token.Pos
+	}
+	var uses []use
+	var stack []ast.Node
+	ast.Inspect(body, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return false
+		}
+		stack = append(stack, n)
+		if id, ok := n.(*ast.Ident); ok && len(stack) >= 2 {
+			for _, u := range tv.byFile[file] {
+				if objs[u.info.Uses[id]] {
+					p := stack[len(stack)-2]
+					uses = append(uses, use{id.Name, p.Pos(), p.End()})
+					break
+				}
+			}
+		}
+		return true
+	})
+	for _, u := range uses {
+		for _, e := range tv.errorsIn(file, u.from, u.to) {
+			if regexp.MustCompile(`\b` + regexp.QuoteMeta(u.name) + `\b`).MatchString(e.Msg) {
+				out = append(out, e)
+			}
+		}
+	}
+	return out
+}

@@ -57,6 +57,13 @@ func (a *analyzer) syntacticVerdict(r *ref) verdict {
 	t := r.t
 	rel := relationOf(r)
 	name := t.decl().Display
+	if t.ch.Derived {
+		if r.kind != rkCall && r.kind != rkValue || r.prec == model.PrecisionName {
+			return verdict{skip: true}
+		}
+		return verdict{rel: rel, v: model.MayBeImpacted, exactly: true,
+			msg: fmt.Sprintf("calls %s, whose signature must change with %s", name, t.ch.Cause.Block().Display)}
+	}
 	switch t.ch.Label {
 	case model.DM, model.DCC, model.DF, model.DC:
 		return a.deletedVerdict(r, rel, name)
@@ -292,12 +299,12 @@ func (a *analyzer) implVerdict(r *ref, of, nf *funcInfo) verdict {
 // has every method of the interface (by name, as known from the parsed
 // files), i.e. plausibly implemented it before the change.
 func (a *analyzer) implementsOld(r *ref) bool {
-	it := a.syms.lookupType(&tref{r.t.pkgKey, r.t.container})
-	if it == nil {
-		return true // the interface is not indexed: assume so
+	methods := a.ifaceMethods(r.t) // the interface's methods before the change
+	if len(methods) == 0 {
+		return true // not known: assume so
 	}
 	rt := &tref{r.f.pkgKey, r.implRcv}
-	for m := range it.iface {
+	for _, m := range methods {
 		if m == r.t.name {
 			continue
 		}

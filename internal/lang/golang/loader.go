@@ -1,0 +1,383 @@
+package golang
+
+import (
+	"bytes"
+	"context"
+	"go/ast"
+	"go/build"
+	"go/build/constraint"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"io"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/mod/module"
+)
+
+// buildCtx is one build configuration under which a package's files are
+// selected: GOOS, GOARCH and custom tags.
+type buildCtx struct {
+	goos, goarch string
+	tags         []string
+}
+
+func (b buildCtx) key() string { return b.goos + "/" + b.goarch + "+" + strings.Join(b.tags, ",") }
+
+func (b buildCtx) String() string {
+	s := b.goos + "/" + b.goarch
+	if len(b.tags) > 0 {
+		s += " tags " + strings.Join(b.tags, ",")
+	}
+	return s
+}
+
+// platforms are tried in order until every file holding a dependent is
+// covered: the host's usual target first, then the others a developer's
+// compiler never sees.
+var platforms = []buildCtx{
+	{goos: "linux", goarch: "amd64"}, {goos: "darwin", goarch: "arm64"}, {goos: "windows", goarch: "amd64"},
+	{goos: "freebsd", goarch: "amd64"}, {goos: "linux", goarch: "arm"}, {goos: "js", goarch: "wasm"},
+	{goos: "wasip1", goarch: "wasm"}, {goos: "plan9", goarch: "amd64"}, {goos: "openbsd", goarch: "amd64"},
+	{goos: "solaris", goarch: "amd64"}, {goos: "aix", goarch: "ppc64"},
+}
+
+// goEnv is the toolchain's view of where sources live.
+type goEnv struct {
+	goroot, modcache string
+}
+
+var (
+	goEnvOnce sync.Once
+	goEnvVal  goEnv
+)
+
+func toolchainEnv() goEnv {
+	goEnvOnce.Do(func() {
+		out, err := exec.Command("go", "env", "GOROOT", "GOMODCACHE").Output()
+		if err != nil {
+			return
+		}
+		f := strings.Split(strings.TrimSpace(string(out)), "\n")
+		if len(f) == 2 {
+			goEnvVal = goEnv{goroot: f[0], modcache: f[1]}
+		}
+	})
+	return goEnvVal
+}
+
+// location is where a package's sources are: a directory of the head
+// state (repo) or of the disk (GOROOT, module cache).
+type location struct {
+	repo      bool
+	dir       string
+	std       bool // in GOROOT
+	withTests bool // include the package's in-package _test.go files
+	modDir    string
+}
+
+// loader type-checks imported packages from source, declarations only,
+// once per build configuration. What it cannot find, or finds too late,
+// becomes an empty stub: expressions using it are untyped and the checker
+// stays silent about them, so precision drops but nothing false is said.
+type loader struct {
+	a        *analyzer
+	fset     *token.FileSet
+	deadline time.Time
+	env      goEnv
+
+	mu      sync.Mutex
+	pkgs    map[string]*types.Package
+	loading map[string]bool
+	stubbed map[string]bool
+	loaded  int
+}
+
+func newLoader(a *analyzer, deadline time.Time) *loader {
+	return &loader{a: a, fset: a.ix.fset, deadline: deadline, env: toolchainEnv(),
+		pkgs: map[string]*types.Package{}, loading: map[string]bool{}, stubbed: map[string]bool{}}
+}
+
+func (l *loader) late() bool { return !l.deadline.IsZero() && time.Now().After(l.deadline) }
+
+// importer resolves the imports of a package at loc under bc.
+type importer struct {
+	l    *loader
+	from location
+	bc   buildCtx
+}
+
+func (im *importer) Import(p string) (*types.Package, error) {
+	return im.ImportFrom(p, "", 0)
+}
+
+func (im *importer) ImportFrom(p, _ string, _ types.ImportMode) (*types.Package, error) {
+	if p == "unsafe" {
+		return types.Unsafe, nil
+	}
+	loc, ok := im.l.locate(p, im.from)
+	if !ok {
+		return im.l.stub(p), nil
+	}
+	return im.l.load(p, loc, im.bc), nil
+}
+
+// locate finds the sources of import path p imported from a package at
+// from.
+func (l *loader) locate(p string, from location) (location, bool) {
+	mods := l.a.ix.mods
+	if from.repo {
+		if d, ok := mods.dirOf(p, from.dir, l.a.ix.dirSet); ok {
+			return location{repo: true, dir: d, withTests: from.withTests && d == from.dir}, true
+		}
+	}
+	first, _, _ := strings.Cut(p, "/")
+	if !strings.Contains(first, ".") {
+		if l.env.goroot == "" {
+			return location{}, false
+		}
+		if from.std {
+			v := filepath.Join(l.env.goroot, "src", "vendor", filepath.FromSlash(p))
+			if isDir(v) {
+				return location{dir: v, std: true}, true
+			}
+		}
+		d := filepath.Join(l.env.goroot, "src", filepath.FromSlash(p))
+		if isDir(d) {
+			return location{dir: d, std: true}, true
+		}
+		return location{}, false
+	}
+	if from.std {
+		v := filepath.Join(l.env.goroot, "src", "vendor", filepath.FromSlash(p))
+		if isDir(v) {
+			return location{dir: v, std: true}, true
+		}
+	}
+	// an external module: the requirement of the repository's module
+	modDir := from.modDir
+	if from.repo {
+		if r := mods.root(from.dir); r != nil {
+			modDir = r.dir
+		}
+	}
+	var best module.Version
+	for _, r := range mods.requires[modDir] {
+		if (p == r.Path || strings.HasPrefix(p, r.Path+"/")) && len(r.Path) > len(best.Path) {
+			best = r
+		}
+	}
+	if best.Path == "" {
+		return location{}, false
+	}
+	rest := strings.TrimPrefix(strings.TrimPrefix(p, best.Path), "/")
+	if rep, ok := mods.replaces[modDir][best.Path]; ok {
+		if rep.Version == "" { // a directory replacement
+			d := path.Clean(path.Join(modDir, rep.Path, rest))
+			if l.a.ix.dirSet[d] {
+				return location{repo: true, dir: d}, true
+			}
+			return location{}, false
+		}
+		best = rep
+	}
+	if l.env.modcache == "" {
+		return location{}, false
+	}
+	ep, err1 := module.EscapePath(best.Path)
+	ev, err2 := module.EscapeVersion(best.Version)
+	if err1 != nil || err2 != nil {
+		return location{}, false
+	}
+	d := filepath.Join(l.env.modcache, ep+"@"+ev, filepath.FromSlash(rest))
+	if isDir(d) {
+		return location{dir: d, modDir: modDir}, true
+	}
+	return location{}, false
+}
+
+func isDir(d string) bool {
+	st, err := os.Stat(d)
+	return err == nil && st.IsDir()
+}
+
+func (l *loader) stub(p string) *types.Package {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	key := "stub|" + p
+	if pkg, ok := l.pkgs[key]; ok {
+		return pkg
+	}
+	pkg := types.NewPackage(p, defaultImportName(p))
+	pkg.MarkComplete()
+	l.pkgs[key] = pkg
+	l.stubbed[p] = true
+	return pkg
+}
+
+// load type-checks the package at loc (declarations only), or returns it
+// from the cache. Cycles and the deadline give stubs.
+func (l *loader) load(p string, loc location, bc buildCtx) *types.Package {
+	key := bc.key() + "|" + loc.dir + "|" + p
+	if loc.withTests {
+		key += "|tests"
+	}
+	l.mu.Lock()
+	if pkg, ok := l.pkgs[key]; ok {
+		l.mu.Unlock()
+		return pkg
+	}
+	if l.loading[key] || l.late() {
+		l.mu.Unlock()
+		return l.stub(p)
+	}
+	l.loading[key] = true
+	l.mu.Unlock()
+
+	files := l.files(loc, bc)
+	conf := types.Config{
+		Importer:         &importer{l: l, from: loc, bc: bc},
+		Error:            func(error) {},
+		FakeImportC:      true,
+		IgnoreFuncBodies: true,
+	}
+	pkg, _ := conf.Check(p, l.fset, files, nil)
+	l.mu.Lock()
+	delete(l.loading, key)
+	if pkg == nil {
+		pkg = types.NewPackage(p, defaultImportName(p))
+		pkg.MarkComplete()
+	}
+	l.pkgs[key] = pkg
+	l.loaded++
+	l.mu.Unlock()
+	return pkg
+}
+
+// files parses the files of the package at loc selected by bc.
+func (l *loader) files(loc location, bc buildCtx) []*ast.File {
+	if loc.repo {
+		var names []string
+		for _, p := range l.a.ix.byDir[loc.dir] {
+			if loc.withTests || !strings.HasSuffix(p, "_test.go") {
+				names = append(names, p)
+			}
+		}
+		parsed := l.a.ix.parse(context.Background(), names)
+		name := l.a.ix.importName(l.a.ix.mods.importPath(loc.dir), loc.dir)
+		var out []*ast.File
+		for _, f := range parsed {
+			if f.pkgName != name || !matchFile(bc, f) {
+				continue
+			}
+			out = append(out, f.ast)
+		}
+		return out
+	}
+	ents, err := os.ReadDir(loc.dir)
+	if err != nil {
+		return nil
+	}
+	ctxt := buildContext(bc, nil)
+	var out []*ast.File
+	pkgName := ""
+	for _, e := range ents {
+		n := e.Name()
+		if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
+			continue
+		}
+		if ok, err := ctxt.MatchFile(loc.dir, n); err != nil || !ok {
+			continue
+		}
+		f, err := parser.ParseFile(l.fset, filepath.Join(loc.dir, n), nil, parser.SkipObjectResolution)
+		if f == nil || f.Name == nil {
+			continue
+		}
+		_ = err
+		if f.Name.Name == "documentation" || pkgName != "" && f.Name.Name != pkgName {
+			continue
+		}
+		pkgName = f.Name.Name
+		out = append(out, f)
+	}
+	return out
+}
+
+// buildContext is a go/build context for bc; src, when set, serves file
+// contents (the head state) instead of the disk.
+func buildContext(bc buildCtx, src func(string) []byte) *build.Context {
+	c := build.Default
+	c.GOOS, c.GOARCH = bc.goos, bc.goarch
+	c.CgoEnabled = false
+	c.BuildTags = bc.tags
+	c.GOROOT, c.GOPATH = "", ""
+	if src != nil {
+		c.JoinPath = func(elem ...string) string { return path.Join(elem...) }
+		c.OpenFile = func(p string) (io.ReadCloser, error) {
+			return io.NopCloser(bytes.NewReader(src(p))), nil
+		}
+	}
+	return &c
+}
+
+// matchFile reports whether a head-state file is part of its package
+// under bc (file name suffixes and //go:build lines).
+func matchFile(bc buildCtx, f *pfile) bool {
+	ctxt := buildContext(bc, func(string) []byte { return f.src })
+	ok, err := ctxt.MatchFile(f.dir, path.Base(f.path))
+	return err == nil && ok
+}
+
+// customTags lists the build tags of files that are not platforms or
+// toolchain tags: the tags a second configuration turns on.
+func customTags(files []*pfile) []string {
+	known := map[string]bool{"cgo": true, "gc": true, "gccgo": true, "unix": true, "ignore": true}
+	for _, p := range platforms {
+		known[p.goos], known[p.goarch] = true, true
+	}
+	for _, k := range build.Default.ReleaseTags {
+		known[k] = true
+	}
+	for _, k := range []string{"android", "ios", "illumos", "dragonfly", "netbsd", "hurd", "zos", "nacl", "386", "arm64", "mips", "mipsle", "mips64", "mips64le", "ppc64le", "riscv64", "s390x", "loong64", "wasm"} {
+		known[k] = true
+	}
+	set := map[string]bool{}
+	for _, f := range files {
+		if f.build == nil {
+			continue
+		}
+		collectTags(f.build, func(t string) {
+			if !known[t] && !strings.HasPrefix(t, "go1.") && t != "ignore" {
+				set[t] = true
+			}
+		})
+	}
+	out := make([]string, 0, len(set))
+	for t := range set {
+		out = append(out, t)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func collectTags(e constraint.Expr, fn func(string)) {
+	switch x := e.(type) {
+	case *constraint.TagExpr:
+		fn(x.Tag)
+	case *constraint.NotExpr:
+		collectTags(x.X, fn)
+	case *constraint.AndExpr:
+		collectTags(x.X, fn)
+		collectTags(x.Y, fn)
+	case *constraint.OrExpr:
+		collectTags(x.X, fn)
+		collectTags(x.Y, fn)
+	}
+}
