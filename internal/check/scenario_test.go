@@ -1,0 +1,177 @@
+package check_test
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/ripple-dev/ripple/internal/check"
+	"github.com/ripple-dev/ripple/internal/config"
+	"github.com/ripple-dev/ripple/internal/gitio"
+	"github.com/ripple-dev/ripple/internal/model"
+	"github.com/ripple-dev/ripple/internal/testrepo"
+)
+
+var update = flag.Bool("update", false, "rewrite the changes sections of the scenarios")
+
+// TestScenarios runs every testdata/scenarios/*.txtar: old/ and new/
+// become two commits of a real repository, the check runs between them,
+// and its output is compared with the archive.
+//
+//   - `// want LEVEL:RELATION ["regexp"]` on a line of a new/ file: a
+//     finding of that level (error, warning, note, or ok for a consistent
+//     site) and relation must be reported on that line, with a message
+//     matching the regexp. Several expectations may share a line. Every
+//     reported finding (error, warning, note) must be wanted; consistent
+//     ones are checked only where an ok: expectation names them.
+//   - the `changes` section lists the atomic changes, one "LABEL summary"
+//     a line; -update rewrites it.
+//   - a comment line `flags: ...` passes config flags (-precision=syntax).
+func TestScenarios(t *testing.T) {
+	files, err := filepath.Glob("testdata/scenarios/*.txtar")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no scenarios: %v", err)
+	}
+	for _, file := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
+			runScenario(t, file)
+		})
+	}
+}
+
+var tokenRE = regexp.MustCompile(`(\w+):(\w+)(?:\s+"((?:[^"\\]|\\.)*)")?`)
+
+type want struct {
+	level, rel string
+	re         *regexp.Regexp
+	matched    bool
+}
+
+func runScenario(t *testing.T, file string) {
+	ar, err := txtar.ParseFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := testrepo.FromTxtar(t, ar)
+	cfg := config.Default()
+	fs := flag.NewFlagSet("scenario", flag.ContinueOnError)
+	cfg.RegisterFlags(fs)
+	for _, l := range strings.Split(sc.Comment, "\n") {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(l), "flags:"); ok {
+			if err := fs.Parse(strings.Fields(rest)); err != nil {
+				t.Fatalf("flags: %v", err)
+			}
+		}
+	}
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	repo, err := gitio.Open(ctx, sc.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer repo.Close()
+	res, err := check.Run(ctx, repo, check.Options{Base: sc.Base, Head: sc.Head, Config: cfg})
+	if err != nil {
+		t.Fatalf("check: %v", err)
+	}
+
+	// changes
+	var got []string
+	for _, c := range res.Changes {
+		line := string(c.Label) + " " + c.Summary()
+		if c.Derived {
+			line += " [derived]"
+		}
+		got = append(got, line)
+	}
+	gotText := strings.Join(got, "\n")
+	if len(got) > 0 {
+		gotText += "\n"
+	}
+	if *update {
+		replaceSection(ar, "changes", gotText)
+		if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	} else if wantText := sc.Sections["changes"]; wantText != gotText {
+		t.Errorf("changes differ (run go test -update to accept)\nwant:\n%sgot:\n%s", wantText, gotText)
+	}
+
+	// findings
+	wants := map[string][]*want{}
+	for site, texts := range sc.Wants {
+		for _, text := range texts {
+			ms := tokenRE.FindAllStringSubmatch(text, -1)
+			if len(ms) == 0 {
+				t.Fatalf("%s: malformed want %q", site, text)
+			}
+			for _, m := range ms {
+				w := &want{level: m[1], rel: m[2]}
+				if m[3] != "" {
+					w.re = regexp.MustCompile(strings.ReplaceAll(m[3], `\"`, `"`))
+				}
+				wants[site] = append(wants[site], w)
+			}
+		}
+	}
+	for _, f := range res.Findings {
+		site := fmt.Sprintf("%s:%d", f.Site.Path, f.Site.Line)
+		level := string(f.Level)
+		if f.Verdict == model.Consistent || f.Level == model.LevelNone {
+			level = "ok"
+		}
+		matched := false
+		for _, w := range wants[site] {
+			if w.level == level && w.rel == string(f.Relation) && (w.re == nil || w.re.MatchString(f.Message)) {
+				w.matched, matched = true, true
+			}
+		}
+		if !matched && level != "ok" {
+			t.Errorf("%s: unexpected %s:%s %q [%s] (change %s)", site, level, f.Relation, f.Message, f.Precision, f.Change.Summary())
+		}
+	}
+	var missing []string
+	for site, ws := range wants {
+		for _, w := range ws {
+			if !w.matched {
+				re := ""
+				if w.re != nil {
+					re = " " + w.re.String()
+				}
+				missing = append(missing, fmt.Sprintf("%s: no %s:%s%s", site, w.level, w.rel, re))
+			}
+		}
+	}
+	sort.Strings(missing)
+	for _, m := range missing {
+		t.Error(m)
+	}
+	if t.Failed() {
+		for _, f := range res.Findings {
+			t.Logf("reported %s:%d %s:%s %q [%s]", f.Site.Path, f.Site.Line, f.Level, f.Relation, f.Message, f.Precision)
+		}
+		for _, d := range res.Diagnostics {
+			t.Logf("diagnostic: %s", d)
+		}
+	}
+}
+
+func replaceSection(ar *txtar.Archive, name, data string) {
+	for i := range ar.Files {
+		if ar.Files[i].Name == name {
+			ar.Files[i].Data = []byte(data)
+			return
+		}
+	}
+	ar.Files = append(ar.Files, txtar.File{Name: name, Data: []byte(data)})
+}

@@ -1,0 +1,174 @@
+// Package testrepo builds real git repositories for tests: hermetic git
+// (no system or global config, fixed identity and dates) and repositories
+// made from txtar archives whose old/ and new/ trees become two commits.
+// Only tests import it.
+package testrepo
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+)
+
+// Env is the environment that makes git hermetic: no system or global
+// configuration, a fixed identity and fixed dates.
+func Env(home string) []string {
+	env := []string{}
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(k, "GIT_") || k == "HOME" || k == "XDG_CONFIG_HOME" {
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env,
+		"HOME="+home,
+		"GIT_CONFIG_NOSYSTEM=1",
+		"GIT_CONFIG_GLOBAL="+filepath.Join(home, ".gitconfig"),
+		"GIT_AUTHOR_NAME=Ripple Test", "GIT_AUTHOR_EMAIL=test@example.invalid",
+		"GIT_COMMITTER_NAME=Ripple Test", "GIT_COMMITTER_EMAIL=test@example.invalid",
+		"GIT_AUTHOR_DATE=2026-01-01T00:00:00Z", "GIT_COMMITTER_DATE=2026-01-01T00:00:00Z",
+		"GIT_TERMINAL_PROMPT=0",
+	)
+}
+
+// GlobalConfig is the global git configuration of a hermetic HOME: no
+// background maintenance or auto-gc (a detached gc races the removal of
+// test directories), no advice.
+const GlobalConfig = `[gc]
+	auto = 0
+[maintenance]
+	auto = false
+[advice]
+	detachedHead = false
+[init]
+	defaultBranch = main
+`
+
+// Hermetic makes the test process's own git invocations hermetic (for
+// code under test that runs git), with a fresh HOME holding
+// GlobalConfig.
+func Hermetic(t testing.TB) string {
+	t.Helper()
+	home := t.TempDir()
+	if err := os.WriteFile(filepath.Join(home, ".gitconfig"), []byte(GlobalConfig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, kv := range Env(home) {
+		k, v, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(k, "GIT_") || k == "HOME" {
+			t.Setenv(k, v)
+		}
+	}
+	for _, k := range []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"} {
+		os.Unsetenv(k)
+	}
+	return home
+}
+
+// Git runs git in dir and returns its trimmed output; a failure fails the
+// test.
+func Git(t testing.TB, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// Init creates an empty repository with branch main.
+func Init(t testing.TB, dir string) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	Git(t, dir, "init", "-q", "-b", "main")
+}
+
+// WriteFiles writes files (slash paths relative to dir).
+func WriteFiles(t testing.TB, dir string, files map[string]string) {
+	t.Helper()
+	for name, data := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// CommitAll stages everything and commits; it returns the commit.
+func CommitAll(t testing.TB, dir, msg string) string {
+	t.Helper()
+	Git(t, dir, "add", "-A")
+	Git(t, dir, "commit", "-q", "--allow-empty", "-m", msg)
+	return Git(t, dir, "rev-parse", "HEAD")
+}
+
+// Scenario is a repository built from a txtar archive.
+type Scenario struct {
+	Dir        string
+	Base, Head string
+	Comment    string
+	// Wants maps "path:line" of the head state to the want expectations
+	// written on that line.
+	Wants map[string][]string
+	// Sections holds the archive's files outside old/ and new/.
+	Sections map[string]string
+}
+
+var wantRE = regexp.MustCompile(`\s*// want (.*)$`)
+
+// FromTxtar builds a repository from an archive: old/ is committed as the
+// base; new/ overlays it (a file whose content is exactly "DELETE" removes
+// it) and is committed as the head. `// want ...` comments in new/ files
+// are removed before committing and returned by line.
+func FromTxtar(t testing.TB, ar *txtar.Archive) *Scenario {
+	t.Helper()
+	Hermetic(t)
+	dir := t.TempDir()
+	Init(t, dir)
+	sc := &Scenario{Dir: dir, Comment: string(ar.Comment), Wants: map[string][]string{}, Sections: map[string]string{}}
+	old, nw := map[string]string{}, map[string]string{}
+	for _, f := range ar.Files {
+		switch {
+		case strings.HasPrefix(f.Name, "old/"):
+			old[strings.TrimPrefix(f.Name, "old/")] = string(f.Data)
+		case strings.HasPrefix(f.Name, "new/"):
+			nw[strings.TrimPrefix(f.Name, "new/")] = string(f.Data)
+		default:
+			sc.Sections[f.Name] = string(f.Data)
+		}
+	}
+	WriteFiles(t, dir, old)
+	sc.Base = CommitAll(t, dir, "old")
+	for name, data := range nw {
+		if strings.TrimSpace(data) == "DELETE" {
+			if err := os.Remove(filepath.Join(dir, filepath.FromSlash(name))); err != nil {
+				t.Fatalf("new/%s: DELETE of a file not in old/: %v", name, err)
+			}
+			continue
+		}
+		lines := strings.Split(data, "\n")
+		for i, l := range lines {
+			if m := wantRE.FindStringSubmatchIndex(l); m != nil {
+				sc.Wants[name+":"+strconv.Itoa(i+1)] = append(sc.Wants[name+":"+strconv.Itoa(i+1)], l[m[2]:m[3]])
+				lines[i] = l[:m[0]]
+			}
+		}
+		WriteFiles(t, dir, map[string]string{name: strings.Join(lines, "\n")})
+	}
+	sc.Head = CommitAll(t, dir, "new")
+	return sc
+}
