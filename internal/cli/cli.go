@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"strings"
 	"time"
 
@@ -105,6 +106,7 @@ func runCheck(ctx context.Context, dir string, args []string, stdout, stderr io.
 	head := fs.String("head", "", "head `revision` (default: HEAD)")
 	work := fs.Bool("worktree", false, "check the uncommitted work tree (untracked files included) against -base, default HEAD")
 	preCommit := fs.Bool("pre-commit", false, "take the range from the pre-commit framework (PRE_COMMIT_FROM_REF, PRE_COMMIT_TO_REF)")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the check to `file` (for reporting a slow check)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: hook check [-base REV] [-head REV | -worktree] [flags]")
 		fs.PrintDefaults()
@@ -133,6 +135,14 @@ func runCheck(ctx context.Context, dir string, args []string, stdout, stderr io.
 	}
 	if *preCommit {
 		*base, *head = os.Getenv("PRE_COMMIT_FROM_REF"), os.Getenv("PRE_COMMIT_TO_REF")
+	}
+	if *cpuProfile != "" {
+		stop, err := startProfile(*cpuProfile)
+		if err != nil {
+			fmt.Fprintln(stderr, "ripple:", err)
+			return ExitFailure
+		}
+		defer stop()
 	}
 	ctx, cancel := context.WithTimeout(ctx, cfg.Budget+30*time.Second)
 	defer cancel()
@@ -199,4 +209,17 @@ func runInstall(ctx context.Context, dir, cmd string, args []string, stdout, std
 	}
 	fmt.Fprintln(stdout, strings.TrimRight(msg, "\n"))
 	return ExitOK
+}
+
+// startProfile starts a CPU profile written to path.
+func startProfile(path string) (func(), error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("cpu profile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("cpu profile: %w", err)
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }

@@ -55,6 +55,11 @@ func (c *catFile) read(spec string) (typ string, data []byte, err error) {
 	if _, err := io.WriteString(c.in, spec+"\n"); err != nil {
 		return "", nil, err
 	}
+	return c.readAnswer()
+}
+
+// readAnswer reads one answer of the batch protocol.
+func (c *catFile) readAnswer() (typ string, data []byte, err error) {
 	header, err := c.out.ReadString('\n')
 	if err != nil {
 		return "", nil, err
@@ -78,7 +83,8 @@ func (c *catFile) read(spec string) (typ string, data []byte, err error) {
 	return f[1], data[:size], nil
 }
 
-// ReadBlob returns the content of path at commit rev.
+// ReadBlob returns the content of path at commit rev, or of the object
+// rev itself when path is "".
 func (r *Repo) ReadBlob(ctx context.Context, rev, path string) ([]byte, error) {
 	r.catMu.Lock()
 	defer r.catMu.Unlock()
@@ -92,7 +98,11 @@ func (r *Repo) ReadBlob(ctx context.Context, rev, path string) ([]byte, error) {
 		}
 		r.cat = c
 	}
-	typ, data, err := r.cat.read(rev + ":" + path)
+	spec := rev
+	if path != "" {
+		spec = rev + ":" + path
+	}
+	typ, data, err := r.cat.read(spec)
 	if err != nil {
 		if !errors.Is(err, ErrNotExist) {
 			// the process is in an unknown state: restart it next time
@@ -105,4 +115,56 @@ func (r *Repo) ReadBlob(ctx context.Context, rev, path string) ([]byte, error) {
 		return nil, fmt.Errorf("%s at %s is a %s, not a file", path, short(rev), typ)
 	}
 	return data, nil
+}
+
+// readBlobs reads objects by id, pipelined: the requests are written by
+// one goroutine while the answers are read, so that git never waits for
+// us between objects. Objects that cannot be read are absent.
+func (r *Repo) readBlobs(ctx context.Context, ids []string) map[string][]byte {
+	out := make(map[string][]byte, len(ids))
+	if len(ids) == 0 {
+		return out
+	}
+	r.catMu.Lock()
+	defer r.catMu.Unlock()
+	if r.closed {
+		return out
+	}
+	if r.cat == nil {
+		c, err := startCatFile(r.Top)
+		if err != nil {
+			return out
+		}
+		r.cat = c
+	}
+	c := r.cat
+	werr := make(chan error, 1)
+	go func() {
+		var buf strings.Builder
+		for _, id := range ids {
+			buf.WriteString(id)
+			buf.WriteByte('\n')
+		}
+		_, err := io.WriteString(c.in, buf.String())
+		werr <- err
+	}()
+	broken := false
+	for _, id := range ids {
+		typ, data, err := c.readAnswer()
+		if err != nil {
+			if !errors.Is(err, ErrNotExist) {
+				broken = true
+				break
+			}
+			continue
+		}
+		if typ == "blob" {
+			out[id] = data
+		}
+	}
+	if err := <-werr; err != nil || broken {
+		c.close()
+		r.cat = nil
+	}
+	return out
 }

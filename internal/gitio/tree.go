@@ -24,6 +24,8 @@ type Tree interface {
 	// Grep returns the paths of the files matching the pathspecs that
 	// contain at least one of words as a whole word.
 	Grep(ctx context.Context, words []string, pathspecs ...string) ([]string, error)
+	// ReadFiles reads several files at once; unreadable ones are absent.
+	ReadFiles(ctx context.Context, paths []string) map[string][]byte
 }
 
 // RevTree is the tree of a commit.
@@ -33,24 +35,71 @@ type RevTree struct {
 
 	listOnce sync.Once
 	list     []string
+	blobs    map[string]string // path -> blob id
 	listErr  error
 }
 
 func (t *RevTree) Rev() string { return t.SHA }
 
 func (t *RevTree) ReadFile(ctx context.Context, path string) ([]byte, error) {
+	if err := t.load(ctx); err == nil {
+		if id, ok := t.blobs[path]; ok {
+			return t.R.ReadBlob(ctx, id, "")
+		}
+		return nil, fmt.Errorf("%s at %s: %w", path, short(t.SHA), ErrNotExist)
+	}
 	return t.R.ReadBlob(ctx, t.SHA, path)
 }
 
-// List lists the commit's files once (ls-tree takes literal paths, not
-// patterns) and filters them with git's pathspec wildcards.
-func (t *RevTree) List(ctx context.Context, pathspecs ...string) ([]string, error) {
+// ReadFiles reads several files in one pipelined round trip to git; files
+// that cannot be read are absent from the result.
+func (t *RevTree) ReadFiles(ctx context.Context, paths []string) map[string][]byte {
+	if err := t.load(ctx); err != nil {
+		return nil
+	}
+	ids := make([]string, 0, len(paths))
+	for _, p := range paths {
+		if id, ok := t.blobs[p]; ok {
+			ids = append(ids, id)
+		}
+	}
+	data := t.R.readBlobs(ctx, ids)
+	out := make(map[string][]byte, len(paths))
+	for _, p := range paths {
+		if b, ok := data[t.blobs[p]]; ok {
+			out[p] = b
+		}
+	}
+	return out
+}
+
+// load lists the tree once: paths and blob ids. ls-tree takes literal
+// paths, not patterns, so the listing is filtered here.
+func (t *RevTree) load(ctx context.Context) error {
 	t.listOnce.Do(func() {
-		out, err := t.R.Git(ctx, "ls-tree", "-r", "-z", "--name-only", "--full-tree", t.SHA)
-		t.list, t.listErr = splitZ(out), err
+		out, err := t.R.Git(ctx, "ls-tree", "-r", "-z", "--full-tree", t.SHA)
+		if err != nil {
+			t.listErr = err
+			return
+		}
+		t.blobs = map[string]string{}
+		for _, rec := range splitZ(out) {
+			meta, p, ok := strings.Cut(rec, "\t")
+			f := strings.Fields(meta)
+			if !ok || len(f) != 3 || f[1] != "blob" {
+				continue // submodules (commit entries) have no content here
+			}
+			t.list = append(t.list, p)
+			t.blobs[p] = f[2]
+		}
 	})
-	if t.listErr != nil {
-		return nil, t.listErr
+	return t.listErr
+}
+
+// List lists the commit's files matching git pathspec wildcards.
+func (t *RevTree) List(ctx context.Context, pathspecs ...string) ([]string, error) {
+	if err := t.load(ctx); err != nil {
+		return nil, err
 	}
 	if len(pathspecs) == 0 {
 		return append([]string(nil), t.list...), nil
@@ -160,6 +209,17 @@ func (t *WorkTree) ReadFile(ctx context.Context, path string) ([]byte, error) {
 		return nil, fmt.Errorf("%s in the work tree: %w", path, ErrNotExist)
 	}
 	return b, err
+}
+
+// ReadFiles reads several files from disk.
+func (t *WorkTree) ReadFiles(ctx context.Context, paths []string) map[string][]byte {
+	out := make(map[string][]byte, len(paths))
+	for _, p := range paths {
+		if b, err := t.ReadFile(ctx, p); err == nil {
+			out[p] = b
+		}
+	}
+	return out
 }
 
 func (t *WorkTree) List(ctx context.Context, pathspecs ...string) ([]string, error) {

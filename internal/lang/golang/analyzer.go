@@ -2,9 +2,12 @@ package golang
 
 import (
 	"context"
+	"fmt"
 	"go/ast"
+	"os"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/ripple-dev/ripple/internal/lang"
 	"github.com/ripple-dev/ripple/internal/model"
@@ -85,8 +88,8 @@ func (a *analyzer) Impacted(ctx context.Context, changes []*model.Change) ([]*mo
 	seedDirs := map[string]bool{}
 	for _, t := range ts {
 		words[t.name] = true
-		if t.container != "" {
-			words[t.container] = true
+		if t.kind == model.KindField && t.ch.Label != model.MF {
+			words[t.container] = true // struct literals of the type
 		}
 		seedDirs[t.decl().Package] = true
 		if t.kind == model.KindIfaceMethod && t.old != nil {
@@ -103,7 +106,9 @@ func (a *analyzer) Impacted(ctx context.Context, changes []*model.Change) ([]*mo
 		wl = append(wl, w)
 	}
 	sort.Strings(wl)
+	t0 := time.Now()
 	cands, err := a.env.Head.Grep(ctx, wl, "*.go")
+	trace("grep %d words: %d files in %v", len(wl), len(cands), time.Since(t0))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -128,7 +133,9 @@ func (a *analyzer) Impacted(ctx context.Context, changes []*model.Change) ([]*mo
 			}
 		}
 	}
+	t0 = time.Now()
 	files := a.ix.parse(ctx, paths)
+	trace("parse %d files in %v", len(paths), time.Since(t0))
 	for _, f := range files {
 		a.syms.add(f)
 	}
@@ -213,7 +220,9 @@ func (a *analyzer) ifaceMethods(t *target) []string {
 func (a *analyzer) judge(ctx context.Context, ts []*target, refs []*ref) ([]*model.Finding, []*model.Change) {
 	var out []*model.Finding
 	var derived []*model.Change
+	t0 := time.Now()
 	tv := a.typecheck(ctx, ts, refs)
+	trace("typecheck in %v", time.Since(t0))
 	seen := map[string]bool{}
 	for _, r := range refs {
 		v := a.syntacticVerdict(r)
@@ -332,4 +341,10 @@ func itoa(i int) string {
 		i /= 10
 	}
 	return string(b)
+}
+
+func trace(format string, args ...any) {
+	if os.Getenv("RIPPLE_TRACE") != "" {
+		fmt.Fprintf(os.Stderr, "trace: "+format+"\n", args...)
+	}
 }

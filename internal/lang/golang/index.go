@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/ripple-dev/ripple/internal/gitio"
 	"github.com/ripple-dev/ripple/internal/model"
@@ -100,14 +101,17 @@ func (ix *index) parse(ctx context.Context, paths []string) []*pfile {
 	if len(todo) == 0 {
 		return out
 	}
-	// reading goes through one git process; parsing fans out
+	// reading is one pipelined round trip to git; parsing fans out
+	want := make([]string, len(todo))
+	for k, i := range todo {
+		want[k] = paths[i]
+	}
+	t0 := time.Now()
+	data := ix.tree.ReadFiles(ctx, want)
+	trace("read %d files in %v", len(want), time.Since(t0))
 	srcs := make([][]byte, len(paths))
 	for _, i := range todo {
-		b, err := ix.tree.ReadFile(ctx, paths[i])
-		if err != nil {
-			continue
-		}
-		srcs[i] = b
+		srcs[i] = data[paths[i]]
 	}
 	work := make(chan int)
 	var wg sync.WaitGroup
@@ -245,4 +249,37 @@ func (ix *index) lineText(f *pfile, pos token.Pos) (int, int, string) {
 		end = len(f.src) - start
 	}
 	return p.Line, p.Column, strings.TrimRight(string(f.src[start:start+end]), "\r")
+}
+
+// parsedFile returns a file parsed whole earlier, or nil.
+func (ix *index) parsedFile(p string) *pfile {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	return ix.parsed[p]
+}
+
+// parseStripped parses a file without its function bodies, for loading
+// an imported package's declarations; it is not kept in the index.
+func (ix *index) parseStripped(p string, src []byte) *pfile {
+	if bytes.IndexByte(src[:min(len(src), 8000)], 0) >= 0 {
+		return nil
+	}
+	f, _ := parser.ParseFile(ix.fset, p, stripBodies(src), parser.ParseComments|parser.SkipObjectResolution)
+	if f == nil || f.Name == nil {
+		return nil
+	}
+	pf := &pfile{path: p, dir: dirOf(p), src: src, ast: f, pkgName: f.Name.Name}
+	for _, cg := range f.Comments {
+		if cg.Pos() > f.Package {
+			break
+		}
+		for _, c := range cg.List {
+			if constraint.IsGoBuild(c.Text) {
+				if e, err := constraint.Parse(c.Text); err == nil {
+					pf.build = e
+				}
+			}
+		}
+	}
+	return pf
 }

@@ -51,7 +51,7 @@ var platforms = []buildCtx{
 
 // goEnv is the toolchain's view of where sources live.
 type goEnv struct {
-	goroot, modcache string
+	goroot, modcache, version string
 }
 
 var (
@@ -61,13 +61,13 @@ var (
 
 func toolchainEnv() goEnv {
 	goEnvOnce.Do(func() {
-		out, err := exec.Command("go", "env", "GOROOT", "GOMODCACHE").Output()
+		out, err := exec.Command("go", "env", "GOROOT", "GOMODCACHE", "GOVERSION").Output()
 		if err != nil {
 			return
 		}
 		f := strings.Split(strings.TrimSpace(string(out)), "\n")
-		if len(f) == 2 {
-			goEnvVal = goEnv{goroot: f[0], modcache: f[1]}
+		if len(f) == 3 {
+			goEnvVal = goEnv{goroot: f[0], modcache: f[1], version: f[2]}
 		}
 	})
 	return goEnvVal
@@ -98,11 +98,22 @@ type loader struct {
 	loading map[string]bool
 	stubbed map[string]bool
 	loaded  int
+	// dirty records loaded packages whose types depend on something not
+	// reproducible from disk (a stub, a package of the repository): they
+	// are not written to the export-data cache.
+	dirty map[string]bool
+	// shared holds, per build configuration, every package loaded from
+	// disk by import path: the export-data reader resolves dependencies
+	// through it, so each package exists once.
+	shared map[string]map[string]*types.Package
+	cache  *exportCache
 }
 
 func newLoader(a *analyzer, deadline time.Time) *loader {
-	return &loader{a: a, fset: a.ix.fset, deadline: deadline, env: toolchainEnv(),
-		pkgs: map[string]*types.Package{}, loading: map[string]bool{}, stubbed: map[string]bool{}}
+	env := toolchainEnv()
+	return &loader{a: a, fset: a.ix.fset, deadline: deadline, env: env,
+		pkgs: map[string]*types.Package{}, loading: map[string]bool{}, stubbed: map[string]bool{},
+		dirty: map[string]bool{}, shared: map[string]map[string]*types.Package{}, cache: openExportCache(env.version)}
 }
 
 func (l *loader) late() bool { return !l.deadline.IsZero() && time.Now().After(l.deadline) }
@@ -112,6 +123,8 @@ type importer struct {
 	l    *loader
 	from location
 	bc   buildCtx
+	// dirty is set when an import could not be reproduced from disk.
+	dirty bool
 }
 
 func (im *importer) Import(p string) (*types.Package, error) {
@@ -124,9 +137,14 @@ func (im *importer) ImportFrom(p, _ string, _ types.ImportMode) (*types.Package,
 	}
 	loc, ok := im.l.locate(p, im.from)
 	if !ok {
+		im.dirty = true
 		return im.l.stub(p), nil
 	}
-	return im.l.load(p, loc, im.bc), nil
+	pkg, dirty := im.l.load(p, loc, im.bc)
+	if dirty || loc.repo {
+		im.dirty = true
+	}
+	return pkg, nil
 }
 
 // locate finds the sources of import path p imported from a package at
@@ -223,57 +241,93 @@ func (l *loader) stub(p string) *types.Package {
 }
 
 // load type-checks the package at loc (declarations only), or returns it
-// from the cache. Cycles and the deadline give stubs.
-func (l *loader) load(p string, loc location, bc buildCtx) *types.Package {
+// from memory or from the export-data cache. Cycles and the deadline give
+// stubs. dirty reports a package that depends on something not
+// reproducible from disk.
+func (l *loader) load(p string, loc location, bc buildCtx) (pkg *types.Package, dirty bool) {
 	key := bc.key() + "|" + loc.dir + "|" + p
 	if loc.withTests {
 		key += "|tests"
 	}
 	l.mu.Lock()
 	if pkg, ok := l.pkgs[key]; ok {
+		d := l.dirty[key]
 		l.mu.Unlock()
-		return pkg
+		return pkg, d
 	}
 	if l.loading[key] || l.late() {
 		l.mu.Unlock()
-		return l.stub(p)
+		return l.stub(p), true
 	}
 	l.loading[key] = true
+	shared := l.shared[bc.key()]
+	if shared == nil {
+		shared = map[string]*types.Package{}
+		l.shared[bc.key()] = shared
+	}
 	l.mu.Unlock()
 
+	if !loc.repo {
+		if pkg := l.cache.read(l.fset, shared, &l.mu, p, loc.dir, bc); pkg != nil {
+			l.mu.Lock()
+			delete(l.loading, key)
+			l.pkgs[key] = pkg
+			l.mu.Unlock()
+			return pkg, false
+		}
+	}
 	files := l.files(loc, bc)
+	im := &importer{l: l, from: loc, bc: bc}
 	conf := types.Config{
-		Importer:         &importer{l: l, from: loc, bc: bc},
+		Importer:         im,
 		Error:            func(error) {},
 		FakeImportC:      true,
 		IgnoreFuncBodies: true,
 	}
-	pkg, _ := conf.Check(p, l.fset, files, nil)
+	pkg, _ = conf.Check(p, l.fset, files, nil)
+	dirty = im.dirty || loc.repo
 	l.mu.Lock()
 	delete(l.loading, key)
 	if pkg == nil {
 		pkg = types.NewPackage(p, defaultImportName(p))
 		pkg.MarkComplete()
+		dirty = true
 	}
 	l.pkgs[key] = pkg
+	l.dirty[key] = dirty
+	if !loc.repo {
+		shared[p] = pkg
+	}
 	l.loaded++
 	l.mu.Unlock()
-	return pkg
+	if !dirty && !loc.repo {
+		l.cache.write(l.fset, pkg, loc.dir, bc)
+	}
+	return pkg, dirty
 }
 
 // files parses the files of the package at loc selected by bc.
 func (l *loader) files(loc location, bc buildCtx) []*ast.File {
 	if loc.repo {
-		var names []string
-		for _, p := range l.a.ix.byDir[loc.dir] {
-			if loc.withTests || !strings.HasSuffix(p, "_test.go") {
-				names = append(names, p)
-			}
-		}
-		parsed := l.a.ix.parse(context.Background(), names)
-		name := l.a.ix.importName(l.a.ix.mods.importPath(loc.dir), loc.dir)
+		// files parsed whole for the syntactic tier are reused; the others
+		// are parsed without bodies
 		var out []*ast.File
-		for _, f := range parsed {
+		name := l.a.ix.importName(l.a.ix.mods.importPath(loc.dir), loc.dir)
+		for _, p := range l.a.ix.byDir[loc.dir] {
+			if !loc.withTests && strings.HasSuffix(p, "_test.go") {
+				continue
+			}
+			f := l.a.ix.parsedFile(p)
+			if f == nil {
+				src, err := l.a.ix.tree.ReadFile(context.Background(), p)
+				if err != nil {
+					continue
+				}
+				f = l.a.ix.parseStripped(p, src)
+				if f == nil {
+					continue
+				}
+			}
 			if f.pkgName != name || !matchFile(bc, f) {
 				continue
 			}
@@ -296,11 +350,14 @@ func (l *loader) files(loc location, bc buildCtx) []*ast.File {
 		if ok, err := ctxt.MatchFile(loc.dir, n); err != nil || !ok {
 			continue
 		}
-		f, err := parser.ParseFile(l.fset, filepath.Join(loc.dir, n), nil, parser.SkipObjectResolution)
+		src, err := os.ReadFile(filepath.Join(loc.dir, n))
+		if err != nil {
+			continue
+		}
+		f, _ := parser.ParseFile(l.fset, filepath.Join(loc.dir, n), stripBodies(src), parser.SkipObjectResolution)
 		if f == nil || f.Name == nil {
 			continue
 		}
-		_ = err
 		if f.Name.Name == "documentation" || pkgName != "" && f.Name.Name != pkgName {
 			continue
 		}

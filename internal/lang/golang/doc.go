@@ -1,0 +1,73 @@
+// Package golang is Ripple's Go front-end: it reads Go declarations for
+// the classifier and answers impact queries for the driver.
+//
+// # Declarations (decls.go, details.go)
+//
+// Each top-level function, method, type, struct field, interface method,
+// variable, constant and import of a file is a lang.Decl. Sig holds what
+// dependents rely on (parameter and result types, receiver pointer-ness,
+// type parameters, a field's type and encoding names from its tags, an
+// interface's embeddings); Body the rest, as a token stream so that
+// comments and layout never count as changes. NewT functions returning T
+// are constructors. Details explains a signature change ("parameter ctx
+// context.Context added"); Escapes says whether a body change reaches
+// callers (return values, errors, mutated receivers, arguments or package
+// state, panics, exits), looking only at the statements on changed lines.
+//
+// # Impact, in two tiers (analyzer.go)
+//
+// Candidates: a whole-word git grep of the head state for the names
+// dependents would use (the old name of a renamed declaration), plus the
+// seed packages in full. Each candidate file is parsed once.
+//
+// Fast tier (resolve.go, symbols.go, verdict.go): identifiers are
+// resolved through file scopes and imports (a package-level name, a
+// qualified pkg.Name with the import's real package name, dot imports);
+// members (x.Name, T{Name: v}) through a small receiver inference over
+// the indexed packages (parameters, receivers, locals from literals and
+// constructor calls, fields, results, embedding). Verdicts from syntax:
+// argument counts against the new parameters, result counts against the
+// assignment, uses of deleted or renamed names, unkeyed literals against
+// an added or deleted field, implementations with the old signature of a
+// changed interface method.
+//
+// Precise tier (typecheck.go, loader.go): the packages holding references
+// are type-checked with go/types, from source, with bodies; their imports
+// are loaded declarations-only (bodies blanked before parsing, strip.go):
+// packages of the repository from the head state, the standard library
+// and module-cache packages from disk (their export data cached across
+// runs, exportcache.go). An import that cannot be found becomes an empty
+// stub, so the checker is silent, never wrong, about code using it. Each
+// package is checked under as many build configurations (GOOS, GOARCH,
+// custom tags) as it takes to include every file holding a reference and
+// the seed's own files. Checker errors are attributed to the reference
+// that explains them, including errors downstream of a changed result
+// (the variables the result was assigned to). "does not implement" errors
+// are reported where the fix belongs: the implementing method or type for
+// a changed interface, the interface's method for a changed
+// implementation, never by reverting the seed.
+//
+// With precision "auto" the precise tier runs until the check's budget is
+// spent and the rest keeps syntax precision; "types" removes the bound,
+// "syntax" skips it.
+//
+// # Over-approximation policy
+//
+//   - An error (Inconsistent) needs proof: a checker error attributed to
+//     the reference, or a syntactic fact that no type information can
+//     change (an argument count, a remaining use of a removed name, an
+//     unkeyed literal of a struct that gained a field).
+//   - A reference whose receiver cannot be resolved is at most a warning
+//     (PrecisionName), and is dropped once the checker resolves it to
+//     another declaration.
+//   - Never missed: every syntactic reference of a changed name in the
+//     head state is judged; the grep prefilter is exact for identifiers.
+//     Uses through reflection, text templates or serialized names are not
+//     seen.
+//
+// Derived changes: an implementation that must follow a changed interface
+// method is returned to the driver as a derived MMS, and its own callers
+// are found in the next round (may be impacted).
+//
+// Set RIPPLE_TRACE=1 to print the time of each phase to stderr.
+package golang
