@@ -4,9 +4,11 @@ go 1.26.0
 
 require (
 	github.com/go-git/go-git/v5 v5.19.3
+	github.com/rogpeppe/go-internal v1.14.1
 	github.com/sourcegraph/go-diff v0.9.0
 	go.yaml.in/yaml/v3 v3.0.4
 	golang.org/x/mod v0.42.0
+	golang.org/x/tools v0.52.0
 )
 
 require (
@@ -28,6 +30,5 @@ require (
 	golang.org/x/crypto v0.58.0 // indirect
 	golang.org/x/net v0.61.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
-	golang.org/x/tools v0.52.0 // indirect
 	gopkg.in/warnings.v0 v0.1.2 // indirect
 )
