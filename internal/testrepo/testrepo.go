@@ -35,6 +35,7 @@ func Env(home string) []string {
 		"GIT_COMMITTER_NAME=Ripple Test", "GIT_COMMITTER_EMAIL=test@example.invalid",
 		"GIT_AUTHOR_DATE=2026-01-01T00:00:00Z", "GIT_COMMITTER_DATE=2026-01-01T00:00:00Z",
 		"GIT_TERMINAL_PROMPT=0",
+		"GOTELEMETRY=off",
 	)
 }
 
@@ -62,7 +63,7 @@ func Hermetic(t testing.TB) string {
 	}
 	for _, kv := range Env(home) {
 		k, v, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(k, "GIT_") || k == "HOME" {
+		if strings.HasPrefix(k, "GIT_") || k == "HOME" || k == "GOTELEMETRY" {
 			t.Setenv(k, v)
 		}
 	}

@@ -385,7 +385,9 @@ func (b *declBuilder) typeSpec(d *ast.GenDecl, s *ast.TypeSpec) {
 	if ti.Alias {
 		sig = "= " + sig
 	}
-	if len(ti.Embeds) > 0 {
+	if len(ti.Embeds) > 0 && ti.Underlying == "interface" {
+		// an interface's embeddings are part of its method set; a struct's
+		// embedded fields are fields, with declarations of their own
 		sig += " embeds " + strings.Join(ti.Embeds, ",")
 	}
 	blk := b.block(kind, "", name, display, node, s.Name.Pos())

@@ -61,7 +61,11 @@ var (
 
 func toolchainEnv() goEnv {
 	goEnvOnce.Do(func() {
-		out, err := exec.Command("go", "env", "GOROOT", "GOMODCACHE", "GOVERSION").Output()
+		cmd := exec.Command("go", "env", "GOROOT", "GOMODCACHE", "GOVERSION")
+		// reading the environment must not write telemetry counters or
+		// start an upload from inside a git hook
+		cmd.Env = append(os.Environ(), "GOTELEMETRY=off", "GOTOOLCHAIN=local")
+		out, err := cmd.Output()
 		if err != nil {
 			return
 		}

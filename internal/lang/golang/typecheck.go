@@ -366,8 +366,8 @@ func (tv *typeVerdicts) relevantErrors(r *ref) []types.Error {
 				out = append(out, e)
 			}
 		}
-		if resultsChanged(r.t) {
-			out = append(out, tv.flowErrors(r)...)
+		if resultsChanged(r.t) || r.t.ch.Label == model.MF {
+			out = append(out, tv.flowErrors(r, r.call)...)
 		}
 		// assignment mismatch is reported on the statement
 		for i := len(r.stack) - 1; i >= 0 && len(out) == 0; i-- {
@@ -388,14 +388,57 @@ func (tv *typeVerdicts) relevantErrors(r *ref) []types.Error {
 			}
 		}
 	default:
+		var expr ast.Node = r.id
 		start := r.id.Pos()
 		if len(r.stack) >= 2 {
 			if sel, ok := r.stack[len(r.stack)-2].(*ast.SelectorExpr); ok && sel.Sel == r.id {
-				start = sel.Pos()
+				start, expr = sel.Pos(), sel
 			}
 		}
 		for _, e := range tv.errorsIn(file, start, r.id.End()) {
 			if e.Pos == start || e.Pos == r.id.Pos() {
+				out = append(out, e)
+			}
+		}
+		if len(out) == 0 && (r.t.kind == model.KindField || r.t.kind == model.KindVar || r.t.kind == model.KindConst) {
+			out = tv.valueErrors(r, expr)
+		}
+	}
+	return out
+}
+
+// valueErrors finds the errors a changed field's (or variable's) type
+// causes around a use: in the value of its key in a literal, in the
+// right-hand side it is assigned, or in the expression around it when
+// the message names it.
+func (tv *typeVerdicts) valueErrors(r *ref, expr ast.Node) []types.Error {
+	file := r.f.path
+	var out []types.Error
+	i := len(r.stack) - 1
+	for i >= 0 && r.stack[i] != expr {
+		i--
+	}
+	if i <= 0 {
+		return nil
+	}
+	switch p := r.stack[i-1].(type) {
+	case *ast.KeyValueExpr:
+		if r.kind == rkKey {
+			return tv.errorsIn(file, p.Value.Pos(), p.Value.End())
+		}
+	case *ast.AssignStmt:
+		for k, l := range p.Lhs {
+			if l == expr && len(p.Rhs) == len(p.Lhs) {
+				return tv.errorsIn(file, p.Rhs[k].Pos(), p.Rhs[k].End())
+			}
+		}
+		return tv.flowErrors(r, expr) // the value flows into variables
+	case *ast.ValueSpec:
+		return tv.flowErrors(r, expr)
+	case ast.Node:
+		name := regexp.MustCompile(`\b` + regexp.QuoteMeta(r.t.name) + `\b`)
+		for _, e := range tv.errorsIn(file, p.Pos(), p.End()) {
+			if name.MatchString(e.Msg) {
 				out = append(out, e)
 			}
 		}
@@ -578,10 +621,10 @@ func resultsChanged(t *target) bool {
 // flowErrors follows a call's results: errors where the results are used
 // directly (f().x, f() == nil), or where the variables they are assigned
 // to are used in the enclosing function.
-func (tv *typeVerdicts) flowErrors(r *ref) []types.Error {
+func (tv *typeVerdicts) flowErrors(r *ref, value ast.Node) []types.Error {
 	file := r.f.path
 	i := len(r.stack) - 1
-	for i >= 0 && r.stack[i] != r.call {
+	for i >= 0 && r.stack[i] != value {
 		i--
 	}
 	if i <= 0 {
@@ -589,6 +632,9 @@ func (tv *typeVerdicts) flowErrors(r *ref) []types.Error {
 	}
 	var out []types.Error
 	inArgs := func(p token.Pos) bool {
+		if r.call == nil {
+			return false
+		}
 		for _, a := range r.call.Args {
 			if a.Pos() <= p && p < a.End() {
 				return true
@@ -671,6 +717,7 @@ func (tv *typeVerdicts) flowErrors(r *ref) []types.Error {
 	for _, u := range uses {
 		for _, e := range tv.errorsIn(file, u.from, u.to) {
 			if regexp.MustCompile(`\b` + regexp.QuoteMeta(u.name) + `\b`).MatchString(e.Msg) {
+				e.Msg += fmt.Sprintf(" (line %d, where %s is used)", tv.a.ix.fset.Position(e.Pos).Line, u.name)
 				out = append(out, e)
 			}
 		}
