@@ -80,9 +80,10 @@ func (a *analyzer) targets(changes []*model.Change) []*target {
 }
 
 func (a *analyzer) Impacted(ctx context.Context, changes []*model.Change) ([]*model.Finding, []*model.Change, error) {
+	extra := append(a.importFindings(ctx, changes), a.tagFindings(ctx, changes)...)
 	ts := a.targets(changes)
 	if len(ts) == 0 {
-		return nil, nil, nil
+		return extra, nil, nil
 	}
 	words := map[string]bool{}
 	seedDirs := map[string]bool{}
@@ -158,7 +159,7 @@ func (a *analyzer) Impacted(ctx context.Context, changes []*model.Change) ([]*mo
 		refs = append(refs, w.refs...)
 	}
 	fs, derived := a.judge(ctx, ts, refs)
-	return fs, derived, nil
+	return append(fs, extra...), derived, nil
 }
 
 // usable reports whether a head-state path may hold dependents.
@@ -224,6 +225,7 @@ func (a *analyzer) judge(ctx context.Context, ts []*target, refs []*ref) ([]*mod
 	tv := a.typecheck(ctx, ts, refs)
 	trace("typecheck in %v", time.Since(t0))
 	seen := map[string]bool{}
+	wrapped := map[*ast.FuncDecl]bool{}
 	for _, r := range refs {
 		v := a.syntacticVerdict(r)
 		prec := r.prec
@@ -245,11 +247,84 @@ func (a *analyzer) judge(ctx context.Context, ts []*target, refs []*ref) ([]*mod
 		if r.kind == rkImpl && v.v == model.Inconsistent {
 			derived = append(derived, a.followImpl(r))
 		}
+		if d := a.followWrapper(r, v, wrapped); d != nil {
+			derived = append(derived, d)
+		}
 	}
 	if tv != nil {
 		out = append(out, tv.extraFindings(a, ts, seen)...)
 	}
 	return out, derived
+}
+
+// followWrapper makes the derived change of a wrapper: a function whose
+// broken call of the changed function forwards its own parameters to it,
+// or returns its results directly. Such a function must change its own
+// signature to follow, and its callers are impacted in turn.
+func (a *analyzer) followWrapper(r *ref, v verdict, done map[*ast.FuncDecl]bool) *model.Change {
+	if r.kind != rkCall || v.v != model.Inconsistent || r.call == nil {
+		return nil
+	}
+	if l := r.t.ch.Label; l != model.MMS && l != model.MCC {
+		return nil
+	}
+	var fd *ast.FuncDecl
+	for _, n := range r.stack {
+		if d, ok := n.(*ast.FuncDecl); ok {
+			fd = d
+		}
+	}
+	if fd == nil || done[fd] || fd.Name.Name == "main" || fd.Name.Name == "init" || strings.HasPrefix(fd.Name.Name, "Test") {
+		return nil
+	}
+	why := ""
+	if len(r.stack) >= 2 {
+		if ret, ok := r.stack[len(r.stack)-2].(*ast.ReturnStmt); ok && len(ret.Results) == 1 && ret.Results[0] == r.call && resultsChanged(r.t) {
+			why = "returns its results"
+		}
+	}
+	if why == "" && len(r.call.Args) > 0 {
+		params := map[*ast.Object]bool{}
+		for _, f := range fd.Type.Params.List {
+			for _, n := range f.Names {
+				params[n.Obj] = true
+			}
+		}
+		all := true
+		for _, arg := range r.call.Args {
+			id, ok := arg.(*ast.Ident)
+			if !ok || id.Obj == nil || !params[id.Obj] {
+				all = false
+				break
+			}
+		}
+		if all {
+			why = "forwards its parameters"
+		}
+	}
+	if why == "" {
+		return nil
+	}
+	done[fd] = true
+	fi := &funcInfo{Decl: fd, File: r.f.ast, Fset: a.ix.fset}
+	fi.Params, fi.Variadic = fieldList(fd.Type.Params)
+	fi.Results, _ = fieldList(fd.Type.Results)
+	kind := model.KindFunc
+	if fd.Recv != nil && len(fd.Recv.List) > 0 {
+		fi.Recv, fi.RecvPtr = recvBase(fd.Recv.List[0].Type)
+		kind = model.KindMethod
+	}
+	d := &lang.Decl{Block: model.Block{
+		Lang: "go", Kind: kind, Path: r.f.path, Package: r.f.dir, Unit: r.f.pkgName,
+		Container: fi.Recv, Name: fd.Name.Name, Display: declName(fd),
+		Span:     model.Span{StartLine: a.ix.fset.Position(fd.Pos()).Line, EndLine: a.ix.fset.Position(fd.End()).Line},
+		NameLine: a.ix.fset.Position(fd.Name.Pos()).Line,
+	}, Data: fi}
+	a.fe.mu.Lock()
+	a.fe.decls[&d.Block] = d
+	a.fe.mu.Unlock()
+	return &model.Change{Label: model.MMS, Old: &d.Block, New: &d.Block, Cause: r.t.ch,
+		Details: []string{"wraps " + r.t.ch.Block().Display + " (" + why + "), whose " + strings.Join(r.t.ch.Details, "; ")}}
 }
 
 // followImpl makes the derived change of an implementation that must
@@ -317,6 +392,9 @@ func trailOf(c *model.Change) []model.Step {
 		st := model.Step{Display: b.Display, Path: b.Path, Line: b.NameLine}
 		if i > 0 {
 			st.Relation = model.OverriddenBy
+			if strings.HasPrefix(strings.Join(c.Details, ""), "wraps ") {
+				st.Relation = model.CalledBy
+			}
 		}
 		steps = append(steps, st)
 	}

@@ -62,7 +62,7 @@ func (a *analyzer) syntacticVerdict(r *ref) verdict {
 			return verdict{skip: true}
 		}
 		return verdict{rel: rel, v: model.MayBeImpacted, exactly: true,
-			msg: fmt.Sprintf("calls %s, whose signature must change with %s", name, t.ch.Cause.Block().Display)}
+			msg: fmt.Sprintf("calls %s, which must change with %s", name, t.ch.Cause.Block().Display)}
 	}
 	switch t.ch.Label {
 	case model.DM, model.DCC, model.DF, model.DC:
