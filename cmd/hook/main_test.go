@@ -1,0 +1,205 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/ripple-dev/ripple/internal/cli"
+	"github.com/ripple-dev/ripple/internal/testrepo"
+)
+
+// TestMain makes this test binary double as the `hook` command: testscript
+// copies the binary to a temporary bin directory under the name `hook`,
+// puts that directory first on PATH, and when the copy runs, Main
+// dispatches on os.Args[0] and runs cli.Main instead of the tests.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"hook": func() { os.Exit(cli.Main()) },
+	})
+}
+
+// TestScripts runs testdata/script/*.txtar end to end: each script builds a
+// small Go module and a bare remote with real git, installs the pre-push
+// hook and pushes.
+//
+// Conventions of the scripts:
+//
+//   - $WORK/remote.git is the bare remote; $WORK/repo (or the directory the
+//     script creates) is the clone. Scripts build their history with git
+//     inside the script, so what a test asserts is visible in one file.
+//   - git is hermetic (see setupGit): HOME is $WORK/home with
+//     testrepo.GlobalConfig, no system config, fixed identity and dates.
+//   - RIPPLE_BIN is the `hook` program testscript put on PATH, so that the
+//     pre-push hook that `hook install` writes runs this test binary's
+//     `hook` command (see setupGit).
+//   - Besides testscript's commands: `exitcode N prog args...` (exact exit
+//     status), `capture NAME` (last stdout into $NAME, for shas) and
+//     `json FILE PATH=VALUE...` (valid JSON holding those values).
+//
+// Run one script with go test ./cmd/hook -run TestScripts/NAME; add
+// -testwork (after -args) to keep its $WORK for inspection.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 filepath.Join("testdata", "script"),
+		Setup:               setupGit,
+		RequireExplicitExec: true,
+		RequireUniqueNames:  true,
+		Cmds: map[string]func(*testscript.TestScript, bool, []string){
+			"exitcode": cmdExitCode,
+			"capture":  cmdCapture,
+			"json":     cmdJSON,
+		},
+	})
+}
+
+// setupGit makes git hermetic for one script and points the hook at the
+// `hook` command under test.
+func setupGit(env *testscript.Env) error {
+	home := filepath.Join(env.WorkDir, "home")
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(home, ".gitconfig"), []byte(testrepo.GlobalConfig), 0o644); err != nil {
+		return err
+	}
+	// testrepo.Env starts from this process's environment; keep only what
+	// it adds (git's identity, dates, config isolation, HOME) so that the
+	// script's environment stays testscript's minimal one.
+	for _, kv := range testrepo.Env(home) {
+		k, v, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(k, "GIT_") || k == "HOME" {
+			env.Setenv(k, v)
+		}
+	}
+	// The product runs `go env GOROOT GOMODCACHE` to find sources outside
+	// the repository: never let that go command reach the network or
+	// switch toolchains. The module cache it reports is under the
+	// script's HOME, so nothing outside $WORK is read. Telemetry off: in
+	// its default mode the go command may start a detached child that
+	// writes $HOME/.config/go/telemetry after `go env` returned, racing
+	// the removal of $WORK.
+	env.Setenv("GOPROXY", "off")
+	mode := filepath.Join(home, ".config", "go", "telemetry", "mode")
+	if err := os.MkdirAll(filepath.Dir(mode), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(mode, []byte("off"), 0o644); err != nil {
+		return err
+	}
+	env.Setenv("GOTOOLCHAIN", "local")
+	env.Setenv("NO_COLOR", "1")
+
+	// RIPPLE_BIN: the pre-push hook runs "${RIPPLE_BIN:-<path recorded
+	// by hook install>}". The test binary itself (what os.Executable
+	// returns in this process) cannot serve: run under its own name it
+	// runs the tests, not the command, since testscript.Main dispatches on
+	// the program's base name. The program that does dispatch is the copy
+	// named `hook` that testscript.Main put in a temporary bin directory
+	// at the front of PATH. `hook install` happens to record that copy
+	// (it is os.Executable() of the installing process), but that depends
+	// on how testscript copies the binary; RIPPLE_BIN names the copy
+	// explicitly, so every hook in every script runs exactly the command
+	// under test. exec.LookPath sees the PATH testscript.Main prepended.
+	bin, err := exec.LookPath("hook")
+	if err != nil {
+		return fmt.Errorf("the hook command is not on PATH (is TestMain calling testscript.Main?): %v", err)
+	}
+	if first := filepath.SplitList(os.Getenv("PATH"))[0]; filepath.Dir(bin) != first {
+		return fmt.Errorf("hook on PATH is %s, not testscript's copy in %s", bin, first)
+	}
+	env.Setenv("RIPPLE_BIN", bin)
+	return nil
+}
+
+// cmdExitCode is `exitcode N program [args...]`: run program like exec and
+// require exit status N (exec and ! exec cannot tell 1 from 2, and the
+// exit codes are the contract of `hook check`: 0 clean, 1 findings, 2
+// ripple failed). stdout and stderr are kept for the next commands.
+func cmdExitCode(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exitcode N program [args...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("exitcode: %q is not a number", args[0])
+	}
+	got := 0
+	if err := ts.Exec(args[1], args[2:]...); err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			ts.Fatalf("exitcode: %v", err)
+		}
+		got = ee.ExitCode()
+	}
+	if got != want {
+		ts.Fatalf("%s exited with status %d, want %d", args[1], got, want)
+	}
+}
+
+// cmdCapture is `capture NAME`: set the environment variable NAME to the
+// standard output of the last command, without its trailing newline, so
+// that later lines can use $NAME (or ${NAME@R} in a regexp), e.g. a sha
+// printed by git rev-parse.
+func cmdCapture(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: capture NAME")
+	}
+	ts.Setenv(args[0], strings.TrimRight(ts.ReadFile("stdout"), "\n"))
+}
+
+// cmdJSON is `json FILE [PATH=VALUE...]`: FILE (or stdout) must be one
+// valid JSON value, and each dotted PATH (object keys and array indices:
+// runs.0.results.0.level) must hold VALUE, compared with the value's
+// string form (numbers in Go's %v, so 1 not 1.0).
+func cmdJSON(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 1 {
+		ts.Fatalf("usage: json FILE [PATH=VALUE...]")
+	}
+	dec := json.NewDecoder(strings.NewReader(ts.ReadFile(args[0])))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		ts.Fatalf("%s is not valid JSON: %v", args[0], err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		ts.Fatalf("%s holds more than one JSON value", args[0])
+	}
+	for _, a := range args[1:] {
+		path, want, ok := strings.Cut(a, "=")
+		if !ok {
+			ts.Fatalf("json: %q is not PATH=VALUE", a)
+		}
+		cur := v
+		for _, k := range strings.Split(path, ".") {
+			switch c := cur.(type) {
+			case map[string]any:
+				e, ok := c[k]
+				if !ok {
+					ts.Fatalf("json %s: %s: no key %q", args[0], path, k)
+				}
+				cur = e
+			case []any:
+				i, err := strconv.Atoi(k)
+				if err != nil || i < 0 || i >= len(c) {
+					ts.Fatalf("json %s: %s: no index %q in an array of %d", args[0], path, k, len(c))
+				}
+				cur = c[i]
+			default:
+				ts.Fatalf("json %s: %s: %q below a %T", args[0], path, k, cur)
+			}
+		}
+		if got := fmt.Sprint(cur); got != want {
+			ts.Fatalf("json %s: %s is %s, want %s", args[0], path, got, want)
+		}
+	}
+}

@@ -1,0 +1,18 @@
+// Package oracle runs a validity oracle on a state of a repository (the
+// build, the type checker, optionally the tests) and turns its
+// diagnostics into data: file, line, column, message, and which tool said
+// it. The fix engine (internal/fix) seeds its next planning round from
+// these diagnostics and commits nothing that does not pass.
+//
+// Go: `go build ./...` (objects discarded, executables written to a
+// temporary directory, never into the tree) then `go vet` on the affected
+// packages (vet type-checks test files too), optionally `go test` of the
+// affected packages. The tools' real text output is parsed
+// (parse.go; golden tests on captured output in testdata/).
+//
+// Invariants: an oracle never modifies the directory it checks (module
+// files are read-only: -mod=readonly unless the module vendors its
+// dependencies); it is bounded by its context's deadline, and a timeout
+// is an error that says which tool ran out of time; a missing tool is an
+// error that says how to install it.
+package oracle

@@ -1,0 +1,123 @@
+package oracle
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ripple-dev/ripple/internal/testrepo"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// TestParseGolden parses captured output of the real tools.
+func TestParseGolden(t *testing.T) {
+	outs, _ := filepath.Glob("testdata/*.out")
+	if len(outs) == 0 {
+		t.Fatal("no captured outputs")
+	}
+	for _, out := range outs {
+		name := strings.TrimSuffix(filepath.Base(out), ".out")
+		t.Run(name, func(t *testing.T) {
+			data, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tool, _, _ := strings.Cut(name, "_")
+			var ds []Diagnostic
+			if tool == "test" {
+				ds = ParseTest(string(data), "/tmp/orc")
+			} else {
+				ds = Parse(string(data), tool, "/tmp/orc")
+			}
+			got, _ := json.MarshalIndent(ds, "", "  ")
+			got = append(got, '\n')
+			golden := strings.TrimSuffix(out, ".out") + ".golden"
+			if *update {
+				if err := os.WriteFile(golden, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test -update)", err)
+			}
+			if string(got) != string(want) {
+				t.Errorf("%s: parse differs from %s (run go test -update to accept):\ngot:\n%s\nwant:\n%s", out, golden, got, want)
+			}
+		})
+	}
+}
+
+// TestGoOracle runs the real oracle on a broken module and on the fixed
+// one, and checks that it leaves the tree exactly as it found it.
+func TestGoOracle(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go not installed")
+	}
+	testrepo.Hermetic(t)
+	dir := t.TempDir()
+	testrepo.Init(t, dir)
+	testrepo.WriteFiles(t, dir, map[string]string{
+		"go.mod":       "module example.com/m\n\ngo 1.22\n",
+		"p/p.go":       "package p\n\nfunc Sum(a, b, c int) int { return a + b + c }\n",
+		"q/q.go":       "package q\n\nimport \"example.com/m/p\"\n\nfunc Use() int { return p.Sum(1, 2) }\n",
+		"cmd/app/m.go": "package main\n\nimport \"example.com/m/q\"\n\nfunc main() { println(q.Use()) }\n",
+	})
+	testrepo.CommitAll(t, dir, "broken")
+	o := &Go{Env: []string{"GOFLAGS=-mod=mod", "GOPROXY=off"}}
+	res, err := o.Check(context.Background(), dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Pass {
+		t.Fatal("broken module passed the oracle")
+	}
+	found := false
+	for _, d := range res.Diagnostics {
+		if d.Path == "q/q.go" && d.Line == 5 && strings.Contains(d.Message, "not enough arguments") && d.Tool == "build" {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no build diagnostic at q/q.go:5: %v", res.Diagnostics)
+	}
+	if st := testrepo.Git(t, dir, "status", "--porcelain", "--ignored"); st != "" {
+		t.Errorf("the oracle changed the tree:\n%s", st)
+	}
+
+	testrepo.WriteFiles(t, dir, map[string]string{"q/q.go": "package q\n\nimport \"example.com/m/p\"\n\nfunc Use() int { return p.Sum(1, 2, 3) }\n"})
+	testrepo.CommitAll(t, dir, "fixed")
+	res, err = o.Check(context.Background(), dir, Options{Tests: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Pass {
+		t.Errorf("fixed module failed: %v", res.Diagnostics)
+	}
+	if st := testrepo.Git(t, dir, "status", "--porcelain", "--ignored"); st != "" {
+		t.Errorf("the oracle changed the tree (a binary written into it?):\n%s", st)
+	}
+}
+
+// TestOracleTimeout: a deadline that has passed is an error naming the
+// tool, not a verdict.
+func TestOracleTimeout(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go not installed")
+	}
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module m\n"), 0o644)
+	ctx, cancel := context.WithTimeout(context.Background(), 1)
+	defer cancel()
+	_, err := (&Go{}).Check(ctx, dir, Options{})
+	if err == nil || !strings.Contains(err.Error(), "out of time") {
+		t.Errorf("got %v, want an out-of-time error", err)
+	}
+}
