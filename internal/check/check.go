@@ -145,8 +145,23 @@ func Run(ctx context.Context, repo *gitio.Repo, o Options) (*model.Result, error
 			f.Message += "; generated file: regenerate it"
 		}
 	}
+	res.Diagnostics = dedupeDiagnostics(res.Diagnostics)
 	res.Stats.ParsedFiles = cl.Parsed + out.Parsed
 	res.Stats.TypedPackages = out.Typed
 	res.Stats.Millis = now().Sub(start).Milliseconds()
 	return res, nil
+}
+
+// dedupeDiagnostics drops repeated diagnostics (a file that does not
+// parse is met by the classifier and again by an analyzer).
+func dedupeDiagnostics(ds []model.Diagnostic) []model.Diagnostic {
+	seen := map[string]bool{}
+	var out []model.Diagnostic
+	for _, d := range ds {
+		if !seen[d.String()] {
+			seen[d.String()] = true
+			out = append(out, d)
+		}
+	}
+	return out
 }

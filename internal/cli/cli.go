@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime/pprof"
 	"strings"
 	"time"
@@ -82,11 +83,24 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 }
 
 func openRepo(ctx context.Context, dir string) (*gitio.Repo, error) {
-	r, err := gitio.Open(ctx, dir)
-	if err != nil {
-		return nil, err
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs // errors name the directory, not "."
 	}
-	return r, nil
+	return gitio.Open(ctx, dir)
+}
+
+// wantsHelp reports a -h or -help flag, answered before anything else
+// (inside a repository or not).
+func wantsHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "-h", "-help", "--help":
+			return true
+		case "--":
+			return false
+		}
+	}
+	return false
 }
 
 // isTerminal reports whether w is a character device (for colour).
@@ -110,6 +124,11 @@ func runCheck(ctx context.Context, dir string, args []string, stdout, stderr io.
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: hook check [-base REV] [-head REV | -worktree] [flags]")
 		fs.PrintDefaults()
+	}
+	if wantsHelp(args) {
+		config.Default().RegisterFlags(fs)
+		fs.Usage()
+		return ExitOK
 	}
 	repo, err := openRepo(ctx, dir)
 	if err != nil {

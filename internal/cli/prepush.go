@@ -21,6 +21,12 @@ import (
 func runPrePush(ctx context.Context, dir string, args []string, stdin io.Reader, stderr io.Writer) int {
 	fs := flag.NewFlagSet("pre-push", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	if wantsHelp(args) {
+		fmt.Fprintln(stderr, "usage: hook pre-push [config flags] REMOTE URL  (git runs it; it reads the pushed refs on stdin)")
+		config.Default().RegisterFlags(fs)
+		fs.PrintDefaults()
+		return ExitOK
+	}
 	repo, err := openRepo(ctx, dir)
 	if err != nil {
 		// not even a repository: never block a push for that
@@ -30,7 +36,7 @@ func runPrePush(ctx context.Context, dir string, args []string, stdin io.Reader,
 	defer repo.Close()
 	cfg, _, cfgErr := config.Resolve(repo.Top, fs, args)
 	if cfgErr != nil {
-		cfg = config.Default()
+		cfg = config.Fallback(repo.Top, args)
 	}
 	fail := func(err error) int {
 		if cfg.OnToolError == config.OnToolErrorBlock {
@@ -103,7 +109,24 @@ func merge(dst, src *model.Result) {
 	if dst.Base == "" {
 		dst.Base, dst.Head = src.Base, src.Head
 	}
-	dst.Changes = append(dst.Changes, src.Changes...)
+	kept := map[string]*model.Change{}
+	for _, c := range dst.Changes {
+		kept[changeKey(c)] = c
+	}
+	same := map[*model.Change]*model.Change{} // a duplicate -> the change kept
+	for _, c := range src.Changes {
+		if k, ok := kept[changeKey(c)]; ok {
+			same[c] = k
+			continue
+		}
+		kept[changeKey(c)] = c
+		dst.Changes = append(dst.Changes, c)
+	}
+	for _, f := range src.Findings {
+		if k, ok := same[f.Change]; ok {
+			f.Change = k
+		}
+	}
 	dst.Findings = append(dst.Findings, src.Findings...)
 	dst.Diagnostics = append(dst.Diagnostics, src.Diagnostics...)
 	dst.PrecisionNotes = append(dst.PrecisionNotes, src.PrecisionNotes...)
@@ -111,4 +134,11 @@ func merge(dst, src *model.Result) {
 	dst.Stats.ParsedFiles += src.Stats.ParsedFiles
 	dst.Stats.TypedPackages += src.Stats.TypedPackages
 	dst.Stats.Millis += src.Stats.Millis
+}
+
+// changeKey identifies a change across the ranges of one push (stacked
+// branches share commits).
+func changeKey(c *model.Change) string {
+	b := c.Block()
+	return fmt.Sprintf("%s|%s|%s:%d", c.Label, c.Summary(), b.Path, b.NameLine)
 }

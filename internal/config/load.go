@@ -3,6 +3,7 @@ package config
 import (
 	"bytes"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -267,4 +268,29 @@ func suggest(k string) string {
 		return fmt.Sprintf(" (did you mean %q?)", n)
 	}
 	return ""
+}
+
+// Fallback is the configuration a pre-push hook acts on when Resolve
+// failed (a broken config file must not silently change what a failure
+// does to the push): the defaults, the file's on_tool_error when the YAML
+// can be read at all, then the flags of args that parse.
+func Fallback(top string, args []string) *Config {
+	c := Default()
+	for _, name := range []string{".ripple.yaml", ".ripple.yml"} {
+		data, err := os.ReadFile(filepath.Join(top, name))
+		if err != nil {
+			continue
+		}
+		var m map[string]any
+		if yaml.Unmarshal(data, &m) == nil {
+			if v, ok := m["on_tool_error"].(string); ok && (v == OnToolErrorBlock || v == OnToolErrorAllow) {
+				c.OnToolError = v
+			}
+		}
+	}
+	fs := flag.NewFlagSet("fallback", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	c.RegisterFlags(fs)
+	_ = fs.Parse(args) // the flags before a bad one still apply
+	return c
 }

@@ -57,7 +57,7 @@ func Text(w io.Writer, r *model.Result, o Options) error {
 		tail = append(tail, t.paint(ansiCyan, "note:")+" "+d.String())
 	}
 	for _, n := range p.r.PrecisionNotes {
-		tail = append(tail, t.paint(ansiCyan, "precision:")+" "+n)
+		tail = append(tail, t.paint(ansiCyan, "note:")+" "+n)
 	}
 	if len(groups) > 0 || len(tail) > 0 {
 		t.line("")
