@@ -111,7 +111,7 @@ func Run(ctx context.Context, repo *gitio.Repo, o Options) (*model.Result, error
 	noteAt := map[string]int{}
 	env := &lang.Env{
 		Base: baseTree, Head: head, Changed: changed, Ignored: ignored,
-		Precision: cfg.Precision,
+		Precision: cfg.Precision, Defaults: cfg.ParamDefaults,
 		Diag: func(d model.Diagnostic) {
 			mu.Lock()
 			res.Diagnostics = append(res.Diagnostics, d)

@@ -18,6 +18,7 @@ import (
 	"github.com/ripple-dev/ripple/internal/gitio"
 	"github.com/ripple-dev/ripple/internal/model"
 	"github.com/ripple-dev/ripple/internal/testrepo"
+	"github.com/ripple-dev/ripple/internal/textedit"
 )
 
 var update = flag.Bool("update", false, "rewrite the changes sections of the scenarios")
@@ -35,6 +36,8 @@ var update = flag.Bool("update", false, "rewrite the changes sections of the sce
 //   - the `changes` section lists the atomic changes, one "LABEL summary"
 //     a line; -update rewrites it.
 //   - a comment line `flags: ...` passes config flags (-precision=syntax).
+//   - files under fixed/ are the head state after applying every
+//     mechanical fix the check proposed; each listed file must match.
 func TestScenarios(t *testing.T) {
 	files, err := filepath.Glob("testdata/scenarios/*.txtar")
 	if err != nil || len(files) == 0 {
@@ -156,6 +159,7 @@ func runScenario(t *testing.T, file string) {
 	for _, m := range missing {
 		t.Error(m)
 	}
+	checkFixed(t, sc, res)
 	if t.Failed() {
 		for _, f := range res.Findings {
 			t.Logf("reported %s:%d %s:%s %q [%s]", f.Site.Path, f.Site.Line, f.Level, f.Relation, f.Message, f.Precision)
@@ -174,4 +178,34 @@ func replaceSection(ar *txtar.Archive, name, data string) {
 		}
 	}
 	ar.Files = append(ar.Files, txtar.File{Name: name, Data: []byte(data)})
+}
+
+// checkFixed applies the findings' mechanical fixes to the head state
+// and compares the files of the fixed/ sections.
+func checkFixed(t *testing.T, sc *testrepo.Scenario, res *model.Result) {
+	var edits []model.TextEdit
+	for _, f := range res.Findings {
+		if f.Fix != nil {
+			edits = append(edits, f.Fix.Edits...)
+		}
+	}
+	byPath := textedit.ByPath(edits)
+	for name, want := range sc.Sections {
+		path, ok := strings.CutPrefix(name, "fixed/")
+		if !ok {
+			continue
+		}
+		src, err := os.ReadFile(filepath.Join(sc.Dir, filepath.FromSlash(path)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := textedit.Apply(src, byPath[path])
+		if err != nil {
+			t.Errorf("fixes of %s do not apply: %v", path, err)
+			continue
+		}
+		if string(got) != want {
+			t.Errorf("%s after the fixes:\n%s\nwant:\n%s", path, got, want)
+		}
+	}
 }

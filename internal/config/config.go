@@ -78,6 +78,11 @@ type Config struct {
 	MaxFiles    int                    `yaml:"max_files"`
 	Format      string                 `yaml:"format"`
 	Verbose     bool                   `yaml:"verbose"`
+	// ParamDefaults maps a parameter name to the Go (or Python)
+	// expression passed for it when a change adds that parameter: the
+	// value the developer gives, which makes the fix of such calls
+	// mechanical.
+	ParamDefaults map[string]string `yaml:"param_defaults"`
 
 	// flags is set by RegisterFlags: the flag settings to re-apply when
 	// Reload replaces the file layer.
@@ -99,6 +104,7 @@ func Default() *Config {
 		MaxFiles:    5000,
 		Format:      FormatText,
 		Verbose:     false,
+		ParamDefaults: map[string]string{},
 	}
 }
 

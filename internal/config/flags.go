@@ -54,6 +54,8 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	def("format", &choiceValue{&c.Format, formatValues},
 		"output `format`: "+orList(formatValues))
 	def("verbose", &boolValue{&c.Verbose}, "also show consistent sites and how the check went")
+	def("param_defaults", &defaultsValue{c},
+		"value passed for an added parameter, as `NAME=EXPR` (e.g. ctx=context.TODO()); makes fixing such calls mechanical (repeatable)")
 	if fs.Lookup("config") == nil {
 		fs.Var(&configValue{}, "config", "config file `path` to use instead of the repository's .ripple.yaml")
 	}
@@ -346,4 +348,37 @@ func (v *configValue) String() string {
 		return ""
 	}
 	return v.path
+}
+
+// defaultsValue is -param-defaults NAME=EXPR (repeatable; an expression
+// may contain commas, so values are not split).
+type defaultsValue struct{ c *Config }
+
+func (v *defaultsValue) Set(s string) error {
+	name, expr, ok := strings.Cut(s, "=")
+	name, expr = strings.TrimSpace(name), strings.TrimSpace(expr)
+	if !ok || name == "" || expr == "" {
+		return fmt.Errorf("want NAME=EXPR, got %q", s)
+	}
+	if v.c.ParamDefaults == nil {
+		v.c.ParamDefaults = map[string]string{}
+	}
+	v.c.ParamDefaults[name] = expr
+	return nil
+}
+
+func (v *defaultsValue) String() string {
+	if v == nil || v.c == nil {
+		return ""
+	}
+	keys := make([]string, 0, len(v.c.ParamDefaults))
+	for k := range v.c.ParamDefaults {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var parts []string
+	for _, k := range keys {
+		parts = append(parts, k+"="+v.c.ParamDefaults[k])
+	}
+	return strings.Join(parts, ",")
 }

@@ -245,16 +245,15 @@ func pairSides(old, new []side) (pairs [][2]side, oldLeft, newLeft []side) {
 // returns nil when nothing a dependent could see changed.
 func compare(fe lang.Frontend, o, n side) *model.Change {
 	od, nd := o.decl, n.decl
-	switch {
-	case od.Sig != nd.Sig:
+	if od.Sig != nd.Sig {
 		c := &model.Change{Label: modifiedLabel(od.Kind, nd.Kind), Old: &od.Block, New: &nd.Block}
-		c.Details = fe.Details(od, nd)
-		if len(c.Details) == 0 {
-			// the fingerprint moved but nothing a dependent relies on did
-			// (a parameter renamed): not a change for dependents
-			return nil
+		if c.Details = fe.Details(od, nd); len(c.Details) > 0 {
+			return c
 		}
-		return c
+		// the fingerprint moved but nothing a dependent relies on did (a
+		// parameter renamed): only the body can still matter
+	}
+	switch {
 	case od.Body != nd.Body:
 		switch nd.Kind {
 		case model.KindFunc, model.KindMethod, model.KindConstructor, model.KindVar, model.KindConst:

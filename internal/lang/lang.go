@@ -58,6 +58,9 @@ type Env struct {
 	// precise tier in "auto" mode (zero: no bound).
 	Precision string
 	Deadline  time.Time
+	// Defaults maps a parameter name to the expression passed for it when
+	// a change adds it (config param_defaults), for mechanical fixes.
+	Defaults map[string]string
 	// Diag records a problem that lowers precision without aborting.
 	Diag func(model.Diagnostic)
 	// Note records why precision is lower than it could be. A later note

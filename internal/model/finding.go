@@ -164,6 +164,28 @@ type Finding struct {
 	Level Level `json:"level"`
 	// Updated is set when the site's lines were edited by the diff too.
 	Updated bool `json:"updated,omitempty"`
+	// Fix is the edit that makes the site consistent, when it follows
+	// from the seed alone (a rename, a removed or reordered parameter, an
+	// added parameter with a given default); nil otherwise.
+	Fix *Fix `json:"fix,omitempty"`
+}
+
+// Fix is a mechanical edit of one site.
+type Fix struct {
+	Description string     `json:"description"`
+	Edits       []TextEdit `json:"edits"`
+}
+
+// TextEdit replaces the text between two positions of the head state
+// (1-based lines, 1-based UTF-8 byte columns; End is exclusive) with
+// NewText. Edits of one Fix do not overlap.
+type TextEdit struct {
+	Path      string `json:"path"`
+	StartLine int    `json:"start_line"`
+	StartCol  int    `json:"start_col"`
+	EndLine   int    `json:"end_line"`
+	EndCol    int    `json:"end_col"`
+	NewText   string `json:"new_text"`
 }
 
 // Rule is the stable rule identifier of a finding, used by SARIF and as a

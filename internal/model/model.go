@@ -129,7 +129,10 @@ func (c *Change) Renamed() bool {
 // Summary is the one-line description used as a report heading:
 // "func (*Client).Do: parameter ctx context.Context added".
 func (c *Change) Summary() string {
-	b := c.Block()
+	b := c.Old // a rename is named by its old name
+	if b == nil {
+		b = c.New
+	}
 	if b == nil {
 		return c.Label.Describe()
 	}

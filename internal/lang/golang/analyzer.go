@@ -238,6 +238,7 @@ func (a *analyzer) judge(ctx context.Context, ts []*target, refs []*ref) ([]*mod
 			continue
 		}
 		f := a.finding(r, v, prec)
+		f.Fix = a.fixFor(r, v)
 		k := f.Site.Path + ":" + itoa(f.Site.Line) + ":" + f.Rule() + ":" + f.Change.Block().Display
 		if seen[k] {
 			continue

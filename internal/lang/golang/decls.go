@@ -202,6 +202,14 @@ func fieldList(fl *ast.FieldList) (ps []param, variadic bool) {
 	return ps, variadic
 }
 
+func namedOf(ps []param) string {
+	ts := make([]string, len(ps))
+	for i, p := range ps {
+		ts[i] = p.Name + " " + p.Type
+	}
+	return strings.Join(ts, ", ")
+}
+
 func typesOf(ps []param) string {
 	ts := make([]string, len(ps))
 	for i, p := range ps {
@@ -250,7 +258,10 @@ func (b *declBuilder) funcDecl(d *ast.FuncDecl) {
 		kind = model.KindConstructor
 		fi.Constructs = t
 	}
-	sig := "func" + fi.TypeParams + "(" + typesOf(fi.Params) + ")(" + typesOf(fi.Results) + ")"
+	// parameter names are part of the fingerprint so that a permutation of
+	// same-typed parameters is seen; a plain rename yields no details and
+	// counts as no change (diffclassify)
+	sig := "func" + fi.TypeParams + "(" + namedOf(fi.Params) + ")(" + typesOf(fi.Results) + ")"
 	if fi.Recv != "" {
 		sig = "recv " + strconv.FormatBool(fi.RecvPtr) + " " + sig
 	}

@@ -82,6 +82,9 @@ func orEmpty(s string) string {
 // listDetails describes how a parameter or result list changed, aligning
 // the two lists on their longest common subsequence of types.
 func listDetails(what string, o, n []param) []string {
+	if perm := permutation(o, n); perm != nil {
+		return []string{fmt.Sprintf("%ss reordered: (%s) → (%s)", what, namedOf(o), namedOf(n))}
+	}
 	if typesOf(o) == typesOf(n) {
 		return nil
 	}
@@ -328,4 +331,70 @@ func isErrorExpr(e ast.Expr) bool {
 func isIdent(e ast.Expr, name string) bool {
 	id, ok := e.(*ast.Ident)
 	return ok && id.Name == name
+}
+
+// permutation returns, for each new position, the old position of the
+// same parameter, when n is o reordered (same names and types, another
+// order); nil otherwise.
+func permutation(o, n []param) []int {
+	if len(o) != len(n) || len(o) < 2 {
+		return nil
+	}
+	at := map[param]int{}
+	for i, p := range o {
+		if p.Name == "" || p.Name == "_" {
+			return nil
+		}
+		at[p] = i
+	}
+	perm := make([]int, len(n))
+	moved := false
+	for j, p := range n {
+		i, ok := at[p]
+		if !ok {
+			return nil
+		}
+		perm[j] = i
+		moved = moved || i != j
+	}
+	if !moved || len(at) != len(o) {
+		return nil
+	}
+	return perm
+}
+
+// alignment maps new parameter positions to old ones along the longest
+// common subsequence of types: -1 for a parameter added at that
+// position. removed lists the old positions with no new counterpart.
+func alignment(o, n []param) (newToOld []int, removed []int) {
+	lcs := make([][]int, len(o)+1)
+	for i := range lcs {
+		lcs[i] = make([]int, len(n)+1)
+	}
+	for i := len(o) - 1; i >= 0; i-- {
+		for j := len(n) - 1; j >= 0; j-- {
+			if o[i].Type == n[j].Type {
+				lcs[i][j] = lcs[i+1][j+1] + 1
+			} else {
+				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+			}
+		}
+	}
+	newToOld = make([]int, len(n))
+	i, j := 0, 0
+	for i < len(o) || j < len(n) {
+		switch {
+		case i < len(o) && j < len(n) && o[i].Type == n[j].Type:
+			newToOld[j] = i
+			i++
+			j++
+		case j < len(n) && (i == len(o) || lcs[i][j+1] >= lcs[i+1][j]):
+			newToOld[j] = -1
+			j++
+		default:
+			removed = append(removed, i)
+			i++
+		}
+	}
+	return newToOld, removed
 }

@@ -1,0 +1,164 @@
+package golang
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"strconv"
+	"strings"
+
+	"github.com/ripple-dev/ripple/internal/model"
+)
+
+// fixFor returns the mechanical fix of an inconsistent reference, when
+// the seed alone determines it:
+//
+//   - a renamed declaration: the old name at the site becomes the new one;
+//   - parameters removed: the matching arguments are dropped;
+//   - parameters reordered: the arguments follow them;
+//   - a parameter added whose value the developer gave (param_defaults):
+//     that expression is passed.
+//
+// Anything else (a retyped parameter, a changed result) needs judgement
+// and is left to the planner's model.
+func (a *analyzer) fixFor(r *ref, v verdict) *model.Fix {
+	if v.v != model.Inconsistent || r.t == nil || r.t.ch == nil || r.t.ch.Derived {
+		return nil
+	}
+	c := r.t.ch
+	switch {
+	case c.Renamed() && r.id != nil && r.id.Name == c.Old.Name:
+		return &model.Fix{
+			Description: fmt.Sprintf("rename %s to %s", c.Old.Name, c.New.Name),
+			Edits:       []model.TextEdit{a.replace(r.f, r.id.Pos(), r.id.End(), c.New.Name)},
+		}
+	case (c.Label == model.MMS || c.Label == model.MCC) && r.kind == rkCall && r.call != nil:
+		return a.argsFix(r)
+	}
+	return nil
+}
+
+// argsFix rewrites a call's argument list for removed, reordered or
+// defaulted added parameters.
+func (a *analyzer) argsFix(r *ref) *model.Fix {
+	of, _ := r.t.old.Data.(*funcInfo)
+	nf, _ := r.t.new.Data.(*funcInfo)
+	call := r.call
+	if of == nil || nf == nil || call.Ellipsis.IsValid() || len(call.Args) != len(of.Params) || of.Variadic || nf.Variadic {
+		return nil
+	}
+	args := make([]string, len(call.Args))
+	for i, arg := range call.Args {
+		args[i] = a.text(r.f, arg.Pos(), arg.End())
+		if strings.Contains(args[i], "//") || strings.Contains(args[i], "/*") {
+			return nil // do not lose comments
+		}
+	}
+	var out []string
+	var what []string
+	if perm := permutation(of.Params, nf.Params); perm != nil {
+		for _, i := range perm {
+			out = append(out, args[i])
+		}
+		what = append(what, "reorder the arguments")
+	} else {
+		newToOld, removed := alignment(of.Params, nf.Params)
+		for j, i := range newToOld {
+			if i >= 0 {
+				out = append(out, args[i])
+				continue
+			}
+			p := nf.Params[j]
+			expr, ok := a.env.Defaults[p.Name]
+			if !ok {
+				return nil // an added parameter with no given value
+			}
+			out = append(out, expr)
+			what = append(what, fmt.Sprintf("pass %s for %s", expr, p.Name))
+		}
+		for _, i := range removed {
+			what = append(what, fmt.Sprintf("drop argument %d (%s)", i+1, describeParam(of.Params[i])))
+		}
+		if len(what) == 0 {
+			return nil
+		}
+	}
+	fix := &model.Fix{
+		Description: strings.Join(what, "; "),
+		Edits:       []model.TextEdit{a.replace(r.f, call.Lparen+1, call.Rparen, strings.Join(out, ", "))},
+	}
+	for _, expr := range out {
+		if ed, ok := a.importFor(r, expr); ok {
+			fix.Edits = append(fix.Edits, ed)
+		}
+	}
+	return fix
+}
+
+// importFor returns the edit importing the package a default expression
+// names ("context" in context.TODO()) when the site's file lacks it; the
+// path is the one the seed's file binds to that name.
+func (a *analyzer) importFor(r *ref, expr string) (model.TextEdit, bool) {
+	e, err := parser.ParseExpr(expr)
+	if err != nil {
+		return model.TextEdit{}, false
+	}
+	var name string
+	ast.Inspect(e, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok {
+			if id, ok := sel.X.(*ast.Ident); ok && name == "" {
+				name = id.Name
+			}
+		}
+		return name == ""
+	})
+	if name == "" {
+		return model.TextEdit{}, false
+	}
+	if _, ok := r.f.imports[name]; ok {
+		return model.TextEdit{}, false
+	}
+	seed, _ := r.t.new.Data.(*funcInfo)
+	if seed == nil || seed.File == nil {
+		return model.TextEdit{}, false
+	}
+	ip := ""
+	for _, im := range seed.File.Imports {
+		p, _ := strconv.Unquote(im.Path.Value)
+		if im.Name != nil && im.Name.Name == name || im.Name == nil && a.ix.importName(p, r.t.new.Package) == name {
+			ip = p
+		}
+	}
+	if ip == "" {
+		return model.TextEdit{}, false
+	}
+	spec := strconv.Quote(ip)
+	for _, d := range r.f.ast.Decls {
+		gd, ok := d.(*ast.GenDecl)
+		if !ok || gd.Tok != token.IMPORT {
+			continue
+		}
+		if gd.Rparen.IsValid() {
+			return a.replace(r.f, gd.Rparen, gd.Rparen, "\t"+spec+"\n"), true
+		}
+		return a.replace(r.f, gd.End(), gd.End(), "\nimport "+spec), true
+	}
+	return a.replace(r.f, r.f.ast.Name.End(), r.f.ast.Name.End(), "\n\nimport "+spec), true
+}
+
+// text is the source between two positions of a file.
+func (a *analyzer) text(f *pfile, from, to token.Pos) string {
+	s, e := a.ix.fset.Position(from).Offset, a.ix.fset.Position(to).Offset
+	if s < 0 || e > len(f.src) || s > e {
+		return ""
+	}
+	return string(f.src[s:e])
+}
+
+// replace is the edit that puts text between two positions.
+func (a *analyzer) replace(f *pfile, from, to token.Pos, text string) model.TextEdit {
+	s, e := a.ix.fset.Position(from), a.ix.fset.Position(to)
+	return model.TextEdit{Path: f.path, StartLine: s.Line, StartCol: s.Column, EndLine: e.Line, EndCol: e.Column, NewText: text}
+}
+

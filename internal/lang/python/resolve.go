@@ -1,0 +1,635 @@
+package python
+
+import (
+	"strings"
+)
+
+// vkind is what an expression evaluates to, as far as syntax and the
+// repository's declarations tell.
+type vkind uint8
+
+const (
+	vUnknown  vkind = iota
+	vModule         // a module of the repository (file, or namespace dir)
+	vExternal       // a module or symbol outside the repository ("enum.Enum", "builtins.len")
+	vClass          // a class of the repository
+	vInstance       // an instance of a class of the repository
+	vFunc           // a function, or a method reached through its class
+	vMethod         // a method bound to an instance (or a classmethod bound to a class)
+	vSuper          // super(): member lookups start after cls in the MRO of self
+	vMissing        // a module member that does not exist: file.name
+	vNone
+)
+
+// value is the result of evaluating an expression.
+type value struct {
+	k    vkind
+	file *pfile // vModule, vMissing
+	dir  string // vModule of a namespace package ("pkg/")
+	name string // vExternal: dotted name; vMissing: the member
+	cls  *classInfo
+	fn   *funcInfo
+	// self is the class of the instance a method was reached through
+	// (vMethod, vSuper), for Self return types and super().
+	self *classInfo
+}
+
+var unknown = value{}
+
+func (v value) known() bool { return v.k != vUnknown }
+
+// resolver evaluates expressions over the head state's files. It is not
+// safe for concurrent use; results are memoized per node.
+type resolver struct {
+	ix      *index
+	memo    map[*node]value
+	busy    map[any]bool
+	mros    map[*classInfo]mroResult
+	frag    map[string]*tree // parsed string annotations
+	attrTy  map[*attrInfo]value
+	retTy   map[*funcInfo]value
+	depth   int
+	modVals map[string]value
+}
+
+func newResolver(ix *index) *resolver {
+	return &resolver{ix: ix, memo: map[*node]value{}, busy: map[any]bool{}, mros: map[*classInfo]mroResult{},
+		frag: map[string]*tree{}, attrTy: map[*attrInfo]value{}, retTy: map[*funcInfo]value{}, modVals: map[string]value{}}
+}
+
+const maxDepth = 40
+
+// enter guards against cycles and runaway recursion (a = b; b = a).
+func (r *resolver) enter(k any) bool {
+	if r.busy[k] || r.depth > maxDepth {
+		return false
+	}
+	r.busy[k] = true
+	r.depth++
+	return true
+}
+
+func (r *resolver) leave(k any) {
+	delete(r.busy, k)
+	r.depth--
+}
+
+// module returns the value of the module imported as spec from file from.
+func (r *resolver) module(spec, from string) value {
+	key := spec + "\x00" + from
+	if strings.HasPrefix(spec, ".") {
+		key = spec + "\x00" + dirOf(from)
+	} else {
+		key = spec + "\x00" + r.ix.mods.rootOf(from)
+	}
+	if v, ok := r.modVals[key]; ok {
+		return v
+	}
+	p := r.ix.mods.resolve(spec, from)
+	var v value
+	switch {
+	case p == "":
+		v = value{k: vExternal, name: strings.TrimLeft(spec, ".")}
+		if strings.HasPrefix(spec, ".") {
+			v = unknown // a relative import outside the repository's files
+		}
+	case strings.HasSuffix(p, "/"):
+		v = value{k: vModule, dir: p}
+	default:
+		if f := r.ix.file(p); f != nil {
+			v = value{k: vModule, file: f}
+		} else {
+			v = unknown
+		}
+	}
+	r.modVals[key] = v
+	return v
+}
+
+// lookup finds the bindings of a name used at node at in scope s, LEGB:
+// the scope itself, enclosing function scopes (class scopes are skipped
+// from inside functions), the module. nil with the module scope means
+// the name is not bound in the file.
+func (r *resolver) lookup(s *scope, name string) ([]*binding, *scope) {
+	first := true
+	for sc := s; sc != nil; sc = sc.parent {
+		if sc.kind == scClass && !first {
+			continue
+		}
+		first = false
+		if sc.globals[name] {
+			sc = sc.file.top
+			return sc.names[name], sc
+		}
+		if bs, ok := sc.names[name]; ok && !sc.nonlocals[name] {
+			return bs, sc
+		}
+	}
+	return nil, s.file.top
+}
+
+// nameValue evaluates a name in scope s.
+func (r *resolver) nameValue(s *scope, name string) value {
+	bs, sc := r.lookup(s, name)
+	if bs == nil {
+		return r.moduleMember(sc.file, name, false)
+	}
+	return r.bindingsValue(bs, sc)
+}
+
+// bindingsValue evaluates a name with several bindings in one scope: the
+// value they agree on, a class or function over None (x = None; later
+// x = Foo()), else unknown.
+func (r *resolver) bindingsValue(bs []*binding, sc *scope) value {
+	if len(bs) == 1 {
+		return r.bindingValue(bs[0], sc)
+	}
+	var out value
+	for _, b := range bs {
+		v := r.bindingValue(b, sc)
+		switch {
+		case v.k == vNone:
+			continue
+		case !v.known():
+			if b.kind == bDef || b.kind == bClass || b.kind == bFrom || b.kind == bImport {
+				continue // a fallback definition; the others decide
+			}
+			return unknown
+		case !out.known():
+			out = v
+		case !sameValue(out, v):
+			return unknown
+		}
+	}
+	return out
+}
+
+func sameValue(a, b value) bool {
+	if a.k != b.k {
+		return false
+	}
+	switch a.k {
+	case vClass, vInstance:
+		return sameClass(a.cls, b.cls)
+	case vFunc, vMethod:
+		return a.fn == b.fn || a.fn != nil && b.fn != nil && a.fn.file.path == b.fn.file.path && a.fn.qual == b.fn.qual
+	case vModule:
+		return a.file == b.file && a.dir == b.dir
+	case vExternal:
+		return a.name == b.name
+	}
+	return false
+}
+
+func sameClass(a, b *classInfo) bool {
+	return a == b || a != nil && b != nil && a.file.path == b.file.path && a.qual == b.qual
+}
+
+// bindingValue evaluates one binding.
+func (r *resolver) bindingValue(b *binding, sc *scope) value {
+	switch b.kind {
+	case bDef:
+		return value{k: vFunc, fn: b.fn}
+	case bClass:
+		return value{k: vClass, cls: b.cls}
+	case bImport:
+		return r.module(b.module, sc.file.path)
+	case bFrom:
+		m := r.module(b.module, sc.file.path)
+		return r.member(m, b.member)
+	case bParam:
+		return r.paramValue(b.fn, b.param)
+	case bAssign:
+		if !r.enter(b) {
+			return unknown
+		}
+		defer r.leave(b)
+		if b.annot != nil {
+			if v := r.annotation(b.annot, sc); v.known() {
+				return v
+			}
+		}
+		if b.value != nil {
+			return r.expr(b.value, valueScope(sc, b))
+		}
+	}
+	return unknown
+}
+
+// valueScope is where a binding's value is evaluated: a class attribute's
+// value in the class scope.
+func valueScope(sc *scope, b *binding) *scope { return sc }
+
+// paramValue is the value of a parameter inside its function: self and
+// cls of methods, annotated parameters.
+func (r *resolver) paramValue(fn *funcInfo, i int) value {
+	p := fn.params[i]
+	if i == 0 && fn.cls != nil && !fn.static && p.kind <= posKw {
+		if fn.classm {
+			return value{k: vClass, cls: fn.cls}
+		}
+		return value{k: vInstance, cls: fn.cls}
+	}
+	if p.annotAt != nil && p.kind != varArgs && p.kind != varKw {
+		return r.annotation(p.annotAt, fn.scope.parent)
+	}
+	return unknown
+}
+
+// expr evaluates an expression in scope s.
+func (r *resolver) expr(e *node, s *scope) value {
+	if e == nil || s == nil {
+		return unknown
+	}
+	if v, ok := r.memo[e]; ok {
+		return v
+	}
+	if !r.enter(e) {
+		return unknown
+	}
+	v := r.expr1(e, s)
+	r.leave(e)
+	r.memo[e] = v
+	return v
+}
+
+func (r *resolver) expr1(e *node, s *scope) value {
+	switch e.kind {
+	case "identifier":
+		return r.nameValue(s, e.text())
+	case "none":
+		return value{k: vNone}
+	case "parenthesized_expression":
+		if in := unparen(e); in != e {
+			return r.expr(in, s)
+		}
+	case "attribute":
+		obj := r.expr(e.child("object"), s)
+		return r.member(obj, e.child("attribute").text())
+	case "call":
+		return r.call(e, s)
+	case "await":
+		if in := e.namedKids(); len(in) == 1 && in[0].kind == "call" {
+			fv := r.expr(in[0].child("function"), s)
+			if (fv.k == vFunc || fv.k == vMethod) && fv.fn.async {
+				return r.returns(fv)
+			}
+			return r.expr(in[0], s)
+		}
+	case "conditional_expression":
+		ks := e.namedKids()
+		if len(ks) == 3 {
+			a, b := r.expr(ks[0], s), r.expr(ks[2], s)
+			switch {
+			case b.k == vNone:
+				return a
+			case a.k == vNone:
+				return b
+			case sameValue(a, b):
+				return a
+			}
+		}
+	case "named_expression":
+		return r.expr(e.child("value"), s)
+	case "subscript":
+		// Generic[T] used as a value (a base class) is Generic
+		v := r.expr(e.child("value"), s)
+		if v.k == vClass {
+			return v
+		}
+	}
+	return unknown
+}
+
+// call evaluates a call: an instance for a class, the declared or
+// inferred result of a function.
+func (r *resolver) call(e *node, s *scope) value {
+	fnode := e.child("function")
+	if fnode != nil && fnode.kind == "identifier" && fnode.text() == "super" {
+		return r.superValue(e, s)
+	}
+	fv := r.expr(fnode, s)
+	switch fv.k {
+	case vClass:
+		if r.isEnum(fv.cls) {
+			return value{k: vInstance, cls: fv.cls}
+		}
+		return value{k: vInstance, cls: fv.cls}
+	case vFunc, vMethod:
+		if fv.fn.async {
+			return unknown // a coroutine
+		}
+		return r.returns(fv)
+	case vExternal:
+		switch fv.name {
+		case "typing.cast", "typing_extensions.cast":
+			if args := e.child("arguments"); args != nil {
+				if a := args.namedKids(); len(a) == 2 {
+					return r.annotation(a[0], s)
+				}
+			}
+		}
+	}
+	return unknown
+}
+
+// superValue is super() inside a method: the class of the method, bound
+// to self. super(C, self) names the class explicitly.
+func (r *resolver) superValue(e *node, s *scope) value {
+	args := e.child("arguments")
+	if args != nil {
+		if a := args.namedKids(); len(a) == 2 {
+			if c := r.expr(a[0], s); c.k == vClass {
+				return value{k: vSuper, cls: c.cls, self: c.cls}
+			}
+			return unknown
+		}
+	}
+	for sc := s; sc != nil; sc = sc.parent {
+		if sc.kind == scFunc && sc.fn != nil && sc.fn.cls != nil {
+			return value{k: vSuper, cls: sc.fn.cls, self: sc.fn.cls}
+		}
+	}
+	return unknown
+}
+
+// returns is the result of calling a function: its annotation, or what
+// all its return statements agree on.
+func (r *resolver) returns(fv value) value {
+	fn := fv.fn
+	if fn.returns != nil {
+		v := r.annotation(fn.returns, fn.scope.parent)
+		if v.k == vExternal && (v.name == "typing.Self" || v.name == "typing_extensions.Self") && fv.self != nil {
+			return value{k: vInstance, cls: fv.self}
+		}
+		return v
+	}
+	if v, ok := r.retTy[fn]; ok {
+		return v
+	}
+	r.retTy[fn] = unknown
+	var out value
+	ok := true
+	count := 0
+	walk(fn.node.child("body"), func(n *node) bool {
+		if !ok {
+			return false
+		}
+		switch n.kind {
+		case "function_definition", "class_definition", "lambda":
+			return false
+		case "yield":
+			ok = false
+			return false
+		case "return_statement":
+			ks := n.namedKids()
+			if len(ks) != 1 {
+				return false
+			}
+			v := r.expr(ks[0], fn.scope)
+			if v.k == vNone {
+				return false
+			}
+			if v.k != vInstance || out.known() && !sameValue(out, v) {
+				ok = false
+				return false
+			}
+			out = v
+			count++
+		}
+		return true
+	})
+	if !ok || count == 0 {
+		out = unknown
+	}
+	r.retTy[fn] = out
+	return out
+}
+
+// member evaluates v.name.
+func (r *resolver) member(v value, name string) value {
+	switch v.k {
+	case vModule:
+		if v.file == nil {
+			if p := r.ix.mods.submodule(v.dir, name); p != "" {
+				return r.modValue(p)
+			}
+			return unknown
+		}
+		return r.moduleMember(v.file, name, true)
+	case vExternal:
+		return value{k: vExternal, name: v.name + "." + name}
+	case vClass, vInstance, vSuper:
+		h := r.lookupMember(v, name)
+		return r.hitValue(v, h)
+	}
+	return unknown
+}
+
+func (r *resolver) modValue(p string) value {
+	if strings.HasSuffix(p, "/") {
+		return value{k: vModule, dir: p}
+	}
+	if f := r.ix.file(p); f != nil {
+		return value{k: vModule, file: f}
+	}
+	return unknown
+}
+
+// moduleMember evaluates the module-level name of file f: its bindings,
+// then its star imports, then (as an attribute) a submodule. A name found
+// nowhere is vMissing, unless the module can provide names dynamically.
+func (r *resolver) moduleMember(f *pfile, name string, attr bool) value {
+	key := [2]any{f, name}
+	if !r.enter(key) {
+		return unknown
+	}
+	defer r.leave(key)
+	if bs := f.top.names[name]; len(bs) > 0 {
+		return r.bindingsValue(bs, f.top)
+	}
+	uncertain := f.dynamic
+	for _, st := range f.stars {
+		m := r.module(st.child("module_name").text(), f.path)
+		switch m.k {
+		case vModule:
+			if m.file == nil {
+				continue
+			}
+			if !exported(m.file, name) {
+				continue
+			}
+			v := r.moduleMember(m.file, name, false)
+			if v.k != vMissing {
+				return v
+			}
+		default:
+			uncertain = true
+		}
+	}
+	if attr {
+		if p := r.ix.mods.submodule(f.path, name); p != "" {
+			return r.modValue(p)
+		}
+	}
+	if !attr && builtins[name] {
+		return value{k: vExternal, name: "builtins." + name}
+	}
+	if uncertain || name == "__name__" || name == "__file__" || name == "__doc__" || name == "__path__" || name == "__all__" || name == "__spec__" {
+		return unknown
+	}
+	return value{k: vMissing, file: f, name: name}
+}
+
+// exported reports whether a star import of f brings name.
+func exported(f *pfile, name string) bool {
+	if f.hasAll {
+		for _, n := range f.all {
+			if n == name {
+				return true
+			}
+		}
+		return false
+	}
+	return !strings.HasPrefix(name, "_")
+}
+
+// annotation evaluates a type annotation to the value it describes: an
+// instance of a class for a class, the class for type[C].
+func (r *resolver) annotation(a *node, s *scope) value {
+	if a == nil {
+		return unknown
+	}
+	if a.kind == "type" {
+		if ks := a.namedKids(); len(ks) == 1 {
+			a = ks[0]
+		} else {
+			return unknown
+		}
+	}
+	switch a.kind {
+	case "string":
+		str, ok := stringLit(a.t, a)
+		if !ok {
+			return unknown
+		}
+		t, ok := r.frag[str]
+		if !ok {
+			t = parse([]byte(str))
+			r.frag[str] = t
+		}
+		if t.errors > 0 || len(t.root.namedKids()) != 1 {
+			return unknown
+		}
+		st := t.root.namedKids()[0]
+		if st.kind != "expression_statement" || len(st.namedKids()) != 1 {
+			return unknown
+		}
+		return r.annotation(st.namedKids()[0], s)
+	case "none":
+		return value{k: vNone}
+	case "identifier", "attribute":
+		v := r.expr(a, s)
+		switch v.k {
+		case vClass:
+			return value{k: vInstance, cls: v.cls}
+		case vExternal:
+			return v // typing.Self and friends are told apart by the caller
+		}
+		return unknown
+	case "binary_operator":
+		if op := a.child("operator"); op != nil && op.kind == "|" {
+			return unionOf(r.annotation(a.child("left"), s), r.annotation(a.child("right"), s))
+		}
+	case "subscript", "generic_type":
+		var head *node
+		var args []*node
+		if a.kind == "subscript" {
+			head = a.child("value")
+			args = a.children("subscript")
+		} else {
+			ks := a.namedKids()
+			if len(ks) != 2 {
+				return unknown
+			}
+			head = ks[0]
+			for _, k := range ks[1].namedKids() {
+				args = append(args, k)
+			}
+		}
+		hv := r.expr(head, s)
+		hn := ""
+		if hv.k == vExternal {
+			hn = lastPart(hv.name)
+		} else if hv.k == vUnknown {
+			hn = lastPart(head.text())
+		}
+		switch hn {
+		case "Optional", "ClassVar", "Final", "Annotated", "Required", "NotRequired", "ReadOnly", "InitVar":
+			if len(args) > 0 {
+				return r.annotation(args[0], s)
+			}
+		case "Union":
+			var out value
+			for i, x := range args {
+				v := r.annotation(x, s)
+				if i == 0 {
+					out = v
+				} else {
+					out = unionOf(out, v)
+				}
+			}
+			return out
+		case "Type", "type":
+			if len(args) == 1 {
+				if v := r.annotation(args[0], s); v.k == vInstance {
+					return value{k: vClass, cls: v.cls}
+				}
+			}
+		}
+		if hv.k == vClass {
+			return value{k: vInstance, cls: hv.cls} // a generic class of the repository
+		}
+	}
+	return unknown
+}
+
+// unionOf keeps the one class a union with None names.
+func unionOf(a, b value) value {
+	switch {
+	case a.k == vNone:
+		return b
+	case b.k == vNone:
+		return a
+	case sameValue(a, b):
+		return a
+	}
+	return unknown
+}
+
+// builtins are the names of the builtins module.
+var builtins = func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range strings.Fields(`abs aiter all anext any ascii bin bool breakpoint bytearray bytes callable chr
+	classmethod compile complex copyright credits delattr dict dir divmod enumerate eval exec exit filter float
+	format frozenset getattr globals hasattr hash help hex id input int isinstance issubclass iter len license
+	list locals map max memoryview min next object oct open ord pow print property quit range repr reversed
+	round set setattr slice sorted staticmethod str sum super tuple type vars zip __import__ __build_class__
+	__debug__ __doc__ __name__ __file__ __loader__ __package__ __spec__ __builtins__ __path__ __annotations__
+	NotImplemented Ellipsis None True False reveal_type reveal_locals unicode basestring long xrange raw_input
+	unichr reduce file execfile cmp buffer apply intern coerce
+	ArithmeticError AssertionError AttributeError BaseException BaseExceptionGroup BlockingIOError
+	BrokenPipeError BufferError BytesWarning ChildProcessError ConnectionAbortedError ConnectionError
+	ConnectionRefusedError ConnectionResetError DeprecationWarning EOFError EncodingWarning EnvironmentError
+	Exception ExceptionGroup FileExistsError FileNotFoundError FloatingPointError FutureWarning GeneratorExit
+	IOError ImportError ImportWarning IndentationError IndexError InterruptedError IsADirectoryError KeyError
+	KeyboardInterrupt LookupError MemoryError ModuleNotFoundError NameError NotADirectoryError
+	NotImplementedError OSError OverflowError PendingDeprecationWarning PermissionError ProcessLookupError
+	PythonFinalizationError RecursionError ReferenceError ResourceWarning RuntimeError RuntimeWarning
+	StandardError StopAsyncIteration StopIteration SyntaxError SyntaxWarning SystemError SystemExit TabError
+	TimeoutError TypeError UnboundLocalError UnicodeDecodeError UnicodeEncodeError UnicodeError
+	UnicodeTranslateError UnicodeWarning UserWarning ValueError Warning WindowsError ZeroDivisionError`) {
+		m[n] = true
+	}
+	return m
+}()
