@@ -93,17 +93,17 @@ type Config struct {
 // a config file gets, and what a config file's missing keys take.
 func Default() *Config {
 	return &Config{
-		Version:     Version,
-		Ignore:      []string{},
-		Generated:   []string{},
-		Severity:    map[string]model.Level{},
-		FailOn:      FailOnError,
-		OnToolError: OnToolErrorAllow,
-		Budget:      10 * time.Second,
-		Precision:   PrecisionAuto,
-		MaxFiles:    5000,
-		Format:      FormatText,
-		Verbose:     false,
+		Version:       Version,
+		Ignore:        []string{},
+		Generated:     []string{},
+		Severity:      map[string]model.Level{},
+		FailOn:        FailOnError,
+		OnToolError:   OnToolErrorAllow,
+		Budget:        10 * time.Second,
+		Precision:     PrecisionAuto,
+		MaxFiles:      5000,
+		Format:        FormatText,
+		Verbose:       false,
 		ParamDefaults: map[string]string{},
 	}
 }

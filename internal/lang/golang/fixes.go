@@ -161,4 +161,3 @@ func (a *analyzer) replace(f *pfile, from, to token.Pos, text string) model.Text
 	s, e := a.ix.fset.Position(from), a.ix.fset.Position(to)
 	return model.TextEdit{Path: f.path, StartLine: s.Line, StartCol: s.Column, EndLine: e.Line, EndCol: e.Column, NewText: text}
 }
-
