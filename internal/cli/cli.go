@@ -38,6 +38,7 @@ Ripple finds the code your diff left inconsistent.
 commands:
   check       check a range of commits, or the uncommitted work tree
   pre-push    the git pre-push hook entry (reads git's ref lines on stdin)
+  fix         derive the missing edits, prove them with go build and go vet, show or write them
   install     install the pre-push hook in this repository
   uninstall   remove it (restoring a hook it chained)
   version     print the version
@@ -69,6 +70,8 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runCheck(ctx, dir, rest, stdout, stderr)
 	case "pre-push":
 		return runPrePush(ctx, dir, rest, stdin, stderr)
+	case "fix":
+		return runFix(ctx, dir, rest, stdout, stderr)
 	case "install", "uninstall":
 		return runInstall(ctx, dir, cmd, rest, stdout, stderr)
 	case "version", "--version":

@@ -88,8 +88,8 @@ func (r *Repo) Git(ctx context.Context, args ...string) ([]byte, error) {
 	return run(ctx, r.Top, nil, args...)
 }
 
-// gitIn is Git with standard input.
-func (r *Repo) gitIn(ctx context.Context, stdin []byte, args ...string) ([]byte, error) {
+// GitIn is Git with standard input.
+func (r *Repo) GitIn(ctx context.Context, stdin []byte, args ...string) ([]byte, error) {
 	return run(ctx, r.Top, stdin, args...)
 }
 

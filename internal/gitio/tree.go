@@ -262,7 +262,7 @@ func grep(ctx context.Context, r *Repo, words []string, rev string, pathspecs []
 	}
 	args = append(args, "--")
 	args = append(args, pathspecs...)
-	out, err := r.gitIn(ctx, pat.Bytes(), args...)
+	out, err := r.GitIn(ctx, pat.Bytes(), args...)
 	if err != nil {
 		var ee *ExitError
 		if errors.As(err, &ee) && ee.Code == 1 && ee.Stderr == "" {

@@ -82,3 +82,11 @@ type Analyzer interface {
 type Stats interface {
 	Stats() (parsedFiles, typedPackages int)
 }
+
+// BlockEditor is an optional capability of a Frontend: judging a block
+// replacement proposed by the fix engine. CheckBlock returns an error
+// when src (the whole file after the replacement) does not parse, or
+// when lines [from, to] do not hold exactly one declaration named block.
+type BlockEditor interface {
+	CheckBlock(path string, src []byte, block string, from, to int) error
+}

@@ -19,27 +19,28 @@ const (
 	ImportedBy     Relation = "ImportedBy"     // imports the changed package or module member
 	EmbeddedBy     Relation = "EmbeddedBy"     // embeds or derives from the type (Go embedding, subclassing)
 	ReferencedBy   Relation = "ReferencedBy"   // names the type (declarations, conversions, assertions)
+	VariantOf      Relation = "VariantOf"      // another definition of the block for other builds (Go build tags, #if)
 )
 
 // Relations lists every relation.
-var Relations = []Relation{CalledBy, OverriddenBy, Overrides, UsedBy, InstantiatedBy, ImportedBy, EmbeddedBy, ReferencedBy}
+var Relations = []Relation{CalledBy, OverriddenBy, Overrides, UsedBy, InstantiatedBy, ImportedBy, EmbeddedBy, ReferencedBy, VariantOf}
 
 // Impacts is the may-impact table: which relations of a changed block a
 // label reaches (CodePlan Table 1, with ReferencedBy for deleted and
 // changed types). Front-ends answer queries for these relations only.
 var Impacts = map[Label][]Relation{
 	MMB: {CalledBy}, // only when the change escapes; see Change.Escapes
-	MMS: {CalledBy, OverriddenBy, Overrides},
+	MMS: {CalledBy, OverriddenBy, Overrides, VariantOf},
 	MF:  {UsedBy, InstantiatedBy, EmbeddedBy},
 	MC:  {InstantiatedBy, ReferencedBy, EmbeddedBy, OverriddenBy},
-	MCC: {CalledBy, InstantiatedBy},
+	MCC: {CalledBy, InstantiatedBy, VariantOf},
 	MI:  {ImportedBy},
 	AM:  {EmbeddedBy, OverriddenBy},
 	AF:  {InstantiatedBy, EmbeddedBy},
 	AC:  nil,
 	ACC: {InstantiatedBy},
 	AI:  nil,
-	DM:  {CalledBy, OverriddenBy, Overrides},
+	DM:  {CalledBy, OverriddenBy, Overrides, VariantOf},
 	DF:  {UsedBy, InstantiatedBy, EmbeddedBy},
 	DC:  {InstantiatedBy, ReferencedBy, EmbeddedBy},
 	DCC: {CalledBy, InstantiatedBy},

@@ -96,7 +96,7 @@ func settle(fs []*model.Finding, in Input) []*model.Finding {
 	type key struct {
 		ch         *model.Change
 		path, rule string
-		line       int
+		line, col  int
 	}
 	best := map[key]*model.Finding{}
 	var order []key
@@ -132,7 +132,7 @@ func settle(fs []*model.Finding, in Input) []*model.Finding {
 			}
 		}
 		f.Level = lvl
-		k := key{f.Change, f.Site.Path, f.Rule(), f.Site.Line}
+		k := key{f.Change, f.Site.Path, f.Rule(), f.Site.Line, f.Site.Col}
 		if prev, ok := best[k]; ok {
 			if f.Verdict > prev.Verdict || f.Verdict == prev.Verdict && precRank(f.Precision) > precRank(prev.Precision) {
 				best[k] = f

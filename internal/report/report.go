@@ -322,6 +322,7 @@ var nouns = map[model.Relation][2]string{
 	model.EmbeddedBy:     {"embedding type", "embedding types"},
 	model.ImportedBy:     {"importer", "importers"},
 	model.ReferencedBy:   {"reference", "references"},
+	model.VariantOf:      {"build variant", "build variants"},
 }
 
 // mainRelation is the relation most findings of fs have; ties go to the
@@ -374,6 +375,7 @@ var relationPhrases = map[model.Relation]string{
 	model.EmbeddedBy:     "embedded by",
 	model.ImportedBy:     "imported by",
 	model.ReferencedBy:   "referenced by",
+	model.VariantOf:      "variant of",
 }
 
 func relationPhrase(r model.Relation) string {

@@ -18,6 +18,7 @@ var relationSubjects = map[model.Relation][2]string{
 	model.EmbeddedBy:     {"Type embedding", "A type that embeds or derives from"},
 	model.ImportedBy:     {"Importer of", "A file that imports"},
 	model.ReferencedBy:   {"Reference to", "A site that names"},
+	model.VariantOf:      {"Build variant of", "Another definition, for other builds, of"},
 }
 
 // labelObjects describe the changed declaration.

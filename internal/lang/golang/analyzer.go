@@ -159,6 +159,7 @@ func (a *analyzer) Impacted(ctx context.Context, changes []*model.Change) ([]*mo
 		refs = append(refs, w.refs...)
 	}
 	fs, derived := a.judge(ctx, ts, refs)
+	fs = append(fs, a.variantFindings(ctx, ts)...)
 	return append(fs, extra...), derived, nil
 }
 
@@ -239,7 +240,7 @@ func (a *analyzer) judge(ctx context.Context, ts []*target, refs []*ref) ([]*mod
 		}
 		f := a.finding(r, v, prec)
 		f.Fix = a.fixFor(r, v)
-		k := f.Site.Path + ":" + itoa(f.Site.Line) + ":" + f.Rule() + ":" + f.Change.Block().Display
+		k := f.Site.Path + ":" + itoa(f.Site.Line) + ":" + itoa(f.Site.Col) + ":" + f.Rule() + ":" + f.Change.Block().Display
 		if seen[k] {
 			continue
 		}

@@ -1,11 +1,13 @@
 package golang
 
 import (
+	"fmt"
 	"go/parser"
 	"go/token"
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ripple-dev/ripple/internal/lang"
 )
@@ -37,6 +39,7 @@ func FuzzDecls(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, src string) {
+		defer watchdog(src)()
 		ds, diag := decls("p/f.go", []byte(src))
 		if _, err := parser.ParseFile(token.NewFileSet(), "f.go", src, parseMode); err != nil {
 			if diag == nil {
@@ -72,13 +75,25 @@ func declsOf(src string) []*lang.Decl {
 	return ds
 }
 
+// watchdog crashes the fuzz worker when one input takes longer than
+// any source file should (the fuzzer then saves the input): a hang is a
+// bug too. Call the function it returns when done.
+func watchdog(inputs ...string) (stop func()) {
+	t := time.AfterFunc(10*time.Second, func() {
+		panic(fmt.Sprintf("input still running after 10s: %q", inputs))
+	})
+	return func() { t.Stop() }
+}
+
 func yes(int, int) bool { return true }
 func no(int, int) bool  { return false }
 
 // FuzzDetails: two versions of a declaration. details and escapes never
-// panic, whatever the pairing (same key, or a rename candidate); and a
-// declaration compared with an identical copy of itself has no details
-// and, with no line changed, no escapes.
+// panic, whatever the pairing (same key, or a rename candidate); two
+// states of one declaration whose Sig differ have details (else the
+// classifier drops the change); and a declaration compared with an
+// identical copy of itself has no details and, with no line changed, no
+// escapes.
 func FuzzDetails(f *testing.F) {
 	pairs := [][2]string{
 		{"func F(a, b int) int { return a + b }", "func F(a, b, c int) int { return a + b + c }"},
@@ -98,13 +113,19 @@ func FuzzDetails(f *testing.F) {
 		f.Add(p[0], p[1])
 	}
 	f.Fuzz(func(t *testing.T, a, b string) {
+		defer watchdog(a, b)()
 		olds, news := declsOf(a), declsOf(b)
 		for _, o := range olds {
 			for _, n := range news {
 				if o.Key() != n.Key() && o.Kind != n.Kind {
 					continue
 				}
-				details(o, n)
+				d := details(o, n)
+				// a change of Sig without details is dropped by the
+				// classifier as "nothing a dependent relies on"
+				if o.Key() == n.Key() && o.Kind == n.Kind && o.Sig != n.Sig && len(d) == 0 {
+					t.Errorf("%s: Sig %q -> %q but no details: the change would be dropped", o.Display, o.Sig, n.Sig)
+				}
 				escapes(o, n, yes, yes)
 				escapes(o, n, no, yes)
 			}

@@ -202,3 +202,14 @@ func generated(src []byte) bool {
 	head := src[:min(len(src), 2000)]
 	return bytes.Contains(head, []byte("DO NOT EDIT")) && (bytes.Contains(head, []byte("enerated")) || bytes.Contains(head, []byte("GENERATED")))
 }
+
+// parsedFiles returns the files parsed so far.
+func (ix *index) parsedFiles() []*pfile {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	out := make([]*pfile, 0, len(ix.parsed))
+	for _, f := range ix.parsed {
+		out = append(out, f)
+	}
+	return out
+}

@@ -1,0 +1,168 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+
+	"strings"
+	"time"
+
+	"github.com/ripple-dev/ripple/internal/config"
+	"github.com/ripple-dev/ripple/internal/fix"
+	"github.com/ripple-dev/ripple/internal/gitio"
+	"github.com/ripple-dev/ripple/internal/oracle"
+)
+
+// runFix plans the edits a change leaves to be made, proves them with the
+// oracle, shows them as a diff, and writes them to the work tree only
+// when asked (-write), refusing a dirty tree unless told otherwise.
+func runFix(ctx context.Context, dir string, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("fix", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	base := fs.String("base", "", "base `revision` (default: as for check)")
+	write := fs.Bool("write", false, "write the edits to the work tree (only when the oracle passed, unless -unproven)")
+	allowDirty := fs.Bool("allow-dirty", false, "with -write: accept a work tree with uncommitted changes")
+	unproven := fs.Bool("unproven", false, "with -write: write edits the oracle did not prove")
+	noOracle := fs.Bool("no-oracle", false, "do not run the oracle (the edits stay unproven)")
+	tests := fs.Bool("tests", false, "the oracle also runs the tests of the affected packages")
+	rounds := fs.Int("rounds", 3, "most oracle rounds")
+	review := fs.Bool("review", false, "let the model review may-be-impacted blocks too")
+	noModel := fs.Bool("no-model", false, "mechanical fixes only, even when a model is configured")
+	budget := fs.Int("token-budget", 200000, "most model tokens (prompt and completion) for the run")
+	modelTimeout := fs.Duration("model-timeout", 60*time.Second, "time limit of one model request, retries included")
+	jsonOut := fs.Bool("json", false, "print the plan as JSON")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, `usage: hook fix [-base REV] [-write] [flags]
+
+Plans the edits the change between -base and HEAD leaves to be made
+(mechanical where the change determines them, else by the model at
+RIPPLE_LLM_BASE_URL / RIPPLE_LLM_MODEL with the key in RIPPLE_LLM_API_KEY
+or OPENAI_API_KEY), checks them with go build and go vet, and prints them
+as a diff. Nothing is written without -write.`)
+		fs.PrintDefaults()
+	}
+	if wantsHelp(args) {
+		config.Default().RegisterFlags(fs)
+		fs.Usage()
+		return ExitOK
+	}
+	repo, err := openRepo(ctx, dir)
+	if err != nil {
+		fmt.Fprintln(stderr, "ripple:", err)
+		return ExitFailure
+	}
+	defer repo.Close()
+	cfg, _, err := config.Resolve(repo.Top, fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return ExitOK
+		}
+		fmt.Fprintln(stderr, "ripple:", err)
+		return ExitFailure
+	}
+	if *write && !*allowDirty {
+		if dirty, err := dirtyTree(ctx, repo); err != nil {
+			fmt.Fprintln(stderr, "ripple:", err)
+			return ExitFailure
+		} else if dirty != "" {
+			fmt.Fprintf(stderr, "ripple: the work tree has uncommitted changes (%s); commit or stash them, or pass -allow-dirty\n", dirty)
+			return ExitFailure
+		}
+	}
+	opts := fix.Options{Base: *base, Config: cfg, Tests: *tests, Rounds: *rounds, Review: *review, Log: stderr}
+	if !*noOracle {
+		opts.Oracle = &oracle.Go{}
+	}
+	if mc, ok := fix.ModelFromEnv(); ok && !*noModel {
+		mc.Budget, mc.Timeout = *budget, *modelTimeout
+		m, err := fix.NewOpenAI(mc)
+		if err != nil {
+			fmt.Fprintln(stderr, "ripple:", err)
+			return ExitFailure
+		}
+		opts.Model = m
+	}
+	res, err := fix.Run(ctx, repo, opts)
+	if err != nil {
+		fmt.Fprintln(stderr, "ripple:", err)
+		return ExitFailure
+	}
+	if *jsonOut {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(res); err != nil {
+			fmt.Fprintln(stderr, "ripple:", err)
+			return ExitFailure
+		}
+	} else {
+		printPlan(stdout, res)
+	}
+	if *write {
+		if !res.Proven && !*unproven {
+			fmt.Fprintln(stderr, "ripple: nothing written: the oracle did not pass on the fixed state (see above); -unproven writes it anyway")
+			return ExitFindings
+		}
+		if err := fix.Apply(ctx, repo, res.Patch); err != nil {
+			fmt.Fprintln(stderr, "ripple: writing the edits:", err)
+			return ExitFailure
+		}
+		fmt.Fprintln(stderr, "ripple: edits written to the work tree")
+	}
+	if !res.Proven {
+		return ExitFindings
+	}
+	return ExitOK
+}
+
+// dirtyTree names the first uncommitted change to tracked files, or "".
+func dirtyTree(ctx context.Context, repo *gitio.Repo) (string, error) {
+	out, err := repo.Git(ctx, "status", "--porcelain", "--untracked-files=no")
+	if err != nil {
+		return "", err
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if lines[0] == "" {
+		return "", nil
+	}
+	s := strings.TrimSpace(lines[0])
+	if len(lines) > 1 {
+		s += fmt.Sprintf(" and %d more", len(lines)-1)
+	}
+	return s, nil
+}
+
+// printPlan shows the plan graph, the cost and the patch.
+func printPlan(w io.Writer, r *fix.Result) {
+	if len(r.Obligations) == 0 {
+		fmt.Fprintln(w, "ripple: nothing to fix")
+	}
+	for _, o := range r.Obligations {
+		fmt.Fprintf(w, "%d. %s\n", o.ID, o.Describe())
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintln(w, "note:", n)
+	}
+	if r.Oracle != nil {
+		verdict := "passes"
+		if !r.Oracle.Pass {
+			verdict = fmt.Sprintf("fails with %d problems", len(r.Oracle.Diagnostics))
+		}
+		fmt.Fprintf(w, "oracle (%s): %s\n", strings.Join(r.Oracle.Ran, "; "), verdict)
+		for i, d := range r.Oracle.Diagnostics {
+			if i == 10 {
+				fmt.Fprintf(w, "  ... %d more\n", len(r.Oracle.Diagnostics)-10)
+				break
+			}
+			fmt.Fprintln(w, "  "+d.String())
+		}
+	}
+	fmt.Fprintf(w, "ripple: %d blocks edited mechanically, %d by the model, %d replies rejected; %d tokens in, %d out; %d rounds\n",
+		r.Mechanical, r.ByModel, r.Rejected, r.In, r.Out, r.Rounds)
+	if r.Patch != "" {
+		fmt.Fprint(w, "\n"+r.Patch)
+	}
+}

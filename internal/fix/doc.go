@@ -1,0 +1,42 @@
+// Package fix derives the edits a seed change leaves to be made, in the
+// manner of CodePlan's adaptive planning (Algorithm 1), and proves them
+// with an oracle before anything is delivered.
+//
+// The plan is a graph of obligations: a block of code (a function, a
+// method, a type), the reasons it must change (the findings of the
+// impact analysis, or an oracle diagnostic) and a status. The
+// developer's own edits are the roots and are never touched: a block the
+// seed diff changed is never planned, and a diagnostic inside it is
+// resolved by following the relation (the analyzer already attributes a
+// "does not implement" error to the implementation, not to the changed
+// interface), never by reverting it.
+//
+// One round:
+//
+//  1. Run the impact analysis (internal/check) between the base and the
+//     current scratch state; every inconsistent site's enclosing block is
+//     a pending obligation (may-be-impacted blocks too, when a model is
+//     there to review them).
+//  2. Order obligations callees first (blocks of derived changes, such as
+//     a wrapper whose signature must follow, before the blocks that call
+//     them).
+//  3. Edit each block: the analyzer's mechanical fix when it has one
+//     (renames, removed or reordered parameters, given defaults), else the
+//     model, with the fragment (the block and a sketch of its enclosing
+//     type), spatial context (the signatures it depends on) and temporal
+//     context (the diffs of the edits on its plan path, the seed first).
+//  4. Merge by block replacement; the file must still parse and the block
+//     must still declare what it declared; otherwise the edit is rejected
+//     and reported.
+//  5. Classify again: step 1 on the new state finds what the edits
+//     themselves impact (a wrapper's new parameter reaches its callers).
+//
+// When no obligation is left, the oracle (internal/oracle) runs on the
+// scratch state; its diagnostics seed the next round. The loop stops when
+// the oracle passes or a budget (rounds, tokens, time) is spent.
+//
+// All edits happen in a scratch worktree (git worktree add --detach); the
+// developer's work tree is written only by Apply, on request, after the
+// plan is shown. Nothing is delivered unless the oracle passed, unless
+// the caller explicitly asks for an unproven patch.
+package fix

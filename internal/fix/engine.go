@@ -1,0 +1,506 @@
+package fix
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/ripple-dev/ripple/internal/check"
+	"github.com/ripple-dev/ripple/internal/config"
+	"github.com/ripple-dev/ripple/internal/gitio"
+	"github.com/ripple-dev/ripple/internal/lang"
+	"github.com/ripple-dev/ripple/internal/model"
+	"github.com/ripple-dev/ripple/internal/oracle"
+	"github.com/ripple-dev/ripple/internal/textedit"
+)
+
+// Options configures one run of the engine.
+type Options struct {
+	Base, Head string // revisions; "" = the check's defaults
+	Config     *config.Config
+	// Model edits what no mechanical fix covers; nil fixes mechanically
+	// only.
+	Model Model
+	// Oracle proves the result; nil leaves it unproven.
+	Oracle *oracle.Go
+	// Tests makes the oracle run the affected packages' tests.
+	Tests bool
+	// Rounds bounds the oracle rounds (default 3).
+	Rounds int
+	// Review lets the model look at may-be-impacted blocks too.
+	Review bool
+	// Log receives one line per step; nil discards them.
+	Log io.Writer
+}
+
+// Result is a run's outcome.
+type Result struct {
+	Base, Head  string
+	Seed        *model.Result // the check of the developer's change
+	Obligations []*Obligation
+	Patch       string // head -> fixed state, unified diff
+	Oracle      *oracle.Result
+	Proven      bool // the oracle passed on the fixed state
+	Rounds      int
+	Mechanical  int // blocks edited without a model
+	ByModel     int // blocks edited by the model
+	Rejected    int // model replies refused (unparsable, outside the block, ...)
+	In, Out     int // model tokens
+	Notes       []string
+}
+
+// maxPlanIterations bounds re-planning within one round (each iteration
+// classifies the edits of the previous one).
+const maxPlanIterations = 8
+
+// maxAttempts bounds the edits of one block.
+const maxAttempts = 2
+
+type engine struct {
+	opts     Options
+	repo     *gitio.Repo
+	sc       *scratch
+	baseTree gitio.Tree
+	headTree gitio.Tree
+	seeds    map[string]bool
+	fes      []lang.Frontend
+	res      *Result
+	all      map[string]*Obligation // by block, the latest obligation
+	attempts map[string]int
+	nextID   int
+	noModel  bool // the budget is spent or the endpoint failed for good
+}
+
+// Run plans and makes the edits the change between Base and Head leaves
+// to be made, in a scratch worktree. The developer's tree is untouched;
+// Apply writes the resulting patch on request.
+func Run(ctx context.Context, repo *gitio.Repo, o Options) (*Result, error) {
+	if o.Config == nil {
+		o.Config = config.Default()
+	}
+	if o.Rounds <= 0 {
+		o.Rounds = 3
+	}
+	seed, err := check.Run(ctx, repo, check.Options{Base: o.Base, Head: o.Head, Config: o.Config})
+	if err != nil {
+		return nil, err
+	}
+	e := &engine{opts: o, repo: repo, seeds: seedBlocks(seed), fes: check.Frontends(),
+		all: map[string]*Obligation{}, attempts: map[string]int{},
+		res: &Result{Base: seed.Base, Head: seed.Head, Seed: seed}}
+	e.baseTree = &gitio.RevTree{R: repo, SHA: seed.Base}
+	e.headTree = &gitio.RevTree{R: repo, SHA: seed.Head}
+	e.noModel = o.Model == nil
+	if e.sc, err = newScratch(ctx, repo, seed.Head); err != nil {
+		return nil, err
+	}
+	defer e.sc.close()
+
+	for round := 1; round <= o.Rounds; round++ {
+		e.res.Rounds = round
+		if err := e.plan(ctx, round); err != nil {
+			return nil, err
+		}
+		if o.Oracle == nil {
+			e.note("no oracle ran: the edits are not proven")
+			break
+		}
+		e.logf("round %d: running the oracle", round)
+		or, err := o.Oracle.Check(ctx, e.sc.dir, oracle.Options{Packages: e.affectedDirs(ctx), Tests: o.Tests})
+		if err != nil {
+			return nil, fmt.Errorf("oracle: %w", err)
+		}
+		e.res.Oracle = or
+		if or.Pass {
+			e.res.Proven = true
+			e.logf("round %d: the oracle passes", round)
+			break
+		}
+		e.logf("round %d: the oracle reports %d problems", round, len(or.Diagnostics))
+		if e.noModel || round == o.Rounds {
+			break
+		}
+		obs := e.oracleObligations(or.Diagnostics, round+1)
+		if len(obs) == 0 {
+			break
+		}
+		e.applyModel(ctx, obs)
+	}
+	if e.res.Patch, err = e.sc.patch(ctx); err != nil {
+		return nil, err
+	}
+	for _, ob := range e.res.Obligations {
+		switch {
+		case ob.Status == Done && ob.Method == "mechanical":
+			e.res.Mechanical++
+		case ob.Status == Done:
+			e.res.ByModel++
+		}
+		e.res.In += ob.In
+		e.res.Out += ob.Out
+	}
+	return e.res, nil
+}
+
+// seedBlocks are the blocks the developer's change edited: never planned.
+func seedBlocks(r *model.Result) map[string]bool {
+	m := map[string]bool{}
+	for _, c := range r.Changes {
+		if c.Derived || c.New == nil {
+			continue
+		}
+		m[blockKey(c.New.Path, c.New.Display)] = true
+		if c.New.Container != "" && (c.New.Kind == model.KindField || c.New.Kind == model.KindIfaceMethod) {
+			m[blockKey(c.New.Path, "type "+c.New.Container)] = true
+		}
+	}
+	return m
+}
+
+// plan classifies the scratch state against the base and makes the edits
+// its findings call for, until nothing is left to plan.
+func (e *engine) plan(ctx context.Context, round int) error {
+	for iter := 0; iter < maxPlanIterations; iter++ {
+		res, err := check.Run(ctx, e.sc.repo, check.Options{Base: e.res.Base, WorkTree: true, Config: e.opts.Config})
+		if err != nil {
+			return fmt.Errorf("classifying the edits: %w", err)
+		}
+		obs, _ := obligationsFrom(res, e.seeds, e.opts.Review && !e.noModel)
+		var todo []*Obligation
+		for _, ob := range obs {
+			if e.attempts[ob.key()] >= maxAttempts {
+				continue
+			}
+			if prev := e.all[ob.key()]; prev != nil && (prev.Status == Unchanged || prev.Status == Failed) && !ob.Must() {
+				continue
+			}
+			e.adopt(ob, round)
+			todo = append(todo, ob)
+		}
+		if len(todo) == 0 {
+			return nil
+		}
+		e.logf("round %d: %d blocks to update", round, len(todo))
+		if e.applyMechanical(ctx, todo) {
+			continue // coordinates moved: classify again before the model
+		}
+		if !e.applyModel(ctx, todo) {
+			return nil
+		}
+	}
+	e.note(fmt.Sprintf("planning stopped after %d iterations", maxPlanIterations))
+	return nil
+}
+
+// adopt numbers an obligation and links it to the edit that caused it:
+// the obligation of the block its cause change is about, if one was
+// edited.
+func (e *engine) adopt(ob *Obligation, round int) {
+	e.nextID++
+	ob.ID, ob.Round = e.nextID, round
+	if c := ob.Cause(); c != nil && c.Block() != nil {
+		if p := e.all[blockKey(c.Block().Path, c.Block().Display)]; p != nil && p.Status == Done {
+			ob.Parent, ob.ParentID = p, p.ID
+		}
+	}
+	e.all[ob.key()] = ob
+	e.res.Obligations = append(e.res.Obligations, ob)
+}
+
+// applyMechanical makes the obligations whose every must-reason has a
+// mechanical fix, all edits of a file at once. It reports whether it
+// edited anything.
+func (e *engine) applyMechanical(ctx context.Context, obs []*Obligation) bool {
+	byFile := map[string][]model.TextEdit{}
+	var done []*Obligation
+	for _, ob := range obs {
+		var edits []model.TextEdit
+		ok := ob.Must()
+		for _, r := range ob.Reasons {
+			if !r.Must {
+				continue
+			}
+			if r.Fix == nil {
+				ok = false
+				break
+			}
+			edits = append(edits, r.Fix.Edits...)
+		}
+		if !ok || len(edits) == 0 {
+			continue
+		}
+		for _, ed := range edits {
+			byFile[ed.Path] = append(byFile[ed.Path], ed)
+		}
+		done = append(done, ob)
+	}
+	if len(done) == 0 {
+		return false
+	}
+	failed := map[string]string{}
+	for p, edits := range byFile {
+		src, err := e.sc.read(p)
+		if err == nil {
+			var out []byte
+			if out, err = textedit.Apply(src, edits); err == nil {
+				err = e.sc.write(p, out)
+			}
+		}
+		if err != nil {
+			failed[p] = err.Error()
+		}
+	}
+	for _, ob := range done {
+		e.attempts[ob.key()]++
+		ob.Method = "mechanical"
+		var what []string
+		for _, r := range ob.Reasons {
+			if r.Fix != nil {
+				what = append(what, r.Fix.Description)
+			}
+		}
+		ob.Diff = fmt.Sprintf("# %s in %s: %s\n", ob.Block, ob.Path, strings.Join(what, "; "))
+		ob.Status = Done
+		for _, r := range ob.Reasons {
+			if r.Fix == nil {
+				continue
+			}
+			for _, ed := range r.Fix.Edits {
+				if msg, bad := failed[ed.Path]; bad {
+					ob.Status, ob.Note = Failed, "mechanical edit did not apply: "+msg
+				}
+			}
+		}
+		e.logf("  %s", ob.Describe())
+	}
+	return true
+}
+
+// applyModel asks the model for each obligation's block, bottom-up within
+// a file so that earlier blocks keep their lines. It reports whether any
+// block was edited.
+func (e *engine) applyModel(ctx context.Context, obs []*Obligation) bool {
+	if e.noModel {
+		for _, ob := range obs {
+			if ob.Status == Pending {
+				ob.Status, ob.Note = Failed, "needs a model (set RIPPLE_LLM_BASE_URL and RIPPLE_LLM_MODEL), no mechanical fix"
+			}
+		}
+		return false
+	}
+	sorted := append([]*Obligation(nil), obs...)
+	sort.SliceStable(sorted, func(i, j int) bool {
+		if sorted[i].Path != sorted[j].Path {
+			return sorted[i].Path < sorted[j].Path
+		}
+		return sorted[i].Span.StartLine > sorted[j].Span.StartLine
+	})
+	edited := false
+	for _, ob := range sorted {
+		if ob.Status != Pending {
+			continue
+		}
+		if e.noModel {
+			ob.Status, ob.Note = Failed, "the model is out of budget or unreachable"
+			continue
+		}
+		if e.editBlock(ctx, ob) {
+			edited = true
+		}
+		e.logf("  %s", ob.Describe())
+	}
+	return edited
+}
+
+// editBlock asks the model for one block and merges its answer.
+func (e *engine) editBlock(ctx context.Context, ob *Obligation) bool {
+	e.attempts[ob.key()]++
+	ob.Method = "model"
+	src, err := e.sc.read(ob.Path)
+	if err != nil {
+		ob.Status, ob.Note = Failed, err.Error()
+		return false
+	}
+	block, err := blockLines(src, ob.Span.StartLine, ob.Span.EndLine)
+	if err != nil {
+		ob.Status, ob.Note = Failed, err.Error()
+		return false
+	}
+	reply, err := e.opts.Model.Complete(ctx, []Message{
+		{Role: "system", Content: systemPrompt},
+		{Role: "user", Content: e.promptFor(ctx, ob, block)},
+	})
+	ob.In, ob.Out = reply.In, reply.Out
+	if err != nil {
+		ob.Status, ob.Note = Failed, err.Error()
+		if errors.Is(err, ErrBudget) || ctx.Err() != nil || strings.Contains(err.Error(), "no answer within") {
+			e.noModel = true
+			e.note("model: " + err.Error())
+		}
+		return false
+	}
+	code, ok := codeBlock(reply.Text)
+	if !ok || strings.TrimSpace(code) == "" {
+		ob.Status, ob.Note = Failed, "rejected: the reply has no code block"
+		e.res.Rejected++
+		return false
+	}
+	if strings.TrimSpace(code) == strings.TrimSpace(block) {
+		if ob.Must() {
+			ob.Status, ob.Note = Failed, "the model returned the block unchanged"
+		} else {
+			ob.Status = Unchanged
+		}
+		return false
+	}
+	out, err := splice(src, ob.Span.StartLine, ob.Span.EndLine, code)
+	if err == nil {
+		err = e.checkBlock(ob, out, ob.Span.StartLine, ob.Span.StartLine+strings.Count(strings.TrimSuffix(code, "\n"), "\n"))
+	}
+	if err == nil {
+		err = e.sc.write(ob.Path, out)
+	}
+	if err != nil {
+		ob.Status, ob.Note = Failed, "rejected: "+err.Error()
+		e.res.Rejected++
+		return false
+	}
+	ob.Status = Done
+	ob.Diff = lineDiff(ob.Path, block, code)
+	return true
+}
+
+// checkBlock asks the file's front-end to judge a block replacement.
+func (e *engine) checkBlock(ob *Obligation, src []byte, from, to int) error {
+	fe := e.frontendFor(ob.Path)
+	ed, ok := fe.(lang.BlockEditor)
+	if !ok {
+		return fmt.Errorf("no front-end can check edits of %s", ob.Path)
+	}
+	return ed.CheckBlock(ob.Path, src, ob.Block, from, to)
+}
+
+func (e *engine) frontendFor(p string) lang.Frontend {
+	for _, fe := range e.fes {
+		if fe.Match(p) {
+			return fe
+		}
+	}
+	return nil
+}
+
+// oracleObligations turns oracle diagnostics into obligations on their
+// enclosing blocks. A diagnostic inside a seed block is not planned: the
+// seed is never reverted (the analyzer attributes such errors to the
+// dependents that must follow).
+func (e *engine) oracleObligations(ds []oracle.Diagnostic, round int) []*Obligation {
+	byKey := map[string]*Obligation{}
+	var obs []*Obligation
+	for i := range ds {
+		d := ds[i]
+		if d.Path == "" || d.Line == 0 {
+			e.note("oracle: " + d.String())
+			continue
+		}
+		blk := e.enclosing(d.Path, d.Line)
+		if blk == nil {
+			e.note("oracle, outside any block: " + d.String())
+			continue
+		}
+		k := blockKey(d.Path, blk.Display)
+		if e.seeds[k] {
+			e.note("oracle, inside the developer's change (not reverted): " + d.String())
+			continue
+		}
+		if e.attempts[k] >= maxAttempts+1 {
+			continue
+		}
+		ob := byKey[k]
+		if ob == nil {
+			ob = &Obligation{Path: d.Path, Block: blk.Display, Span: blk.Span, Status: Pending}
+			byKey[k] = ob
+			obs = append(obs, ob)
+			e.adopt(ob, round)
+		}
+		ob.Reasons = append(ob.Reasons, Reason{Message: d.Tool + ": " + d.Message, Line: d.Line, Oracle: &d, Must: true})
+	}
+	return obs
+}
+
+// enclosing finds the top-level declaration of the scratch state holding
+// a line.
+func (e *engine) enclosing(p string, line int) *model.Block {
+	fe := e.frontendFor(p)
+	if fe == nil {
+		return nil
+	}
+	src, err := e.sc.read(p)
+	if err != nil {
+		return nil
+	}
+	ds, _ := fe.Decls(p, src)
+	var best *model.Block
+	for _, d := range ds {
+		switch d.Kind {
+		case model.KindField, model.KindIfaceMethod, model.KindImport:
+			continue // parts of a larger block
+		}
+		if !d.Span.Contains(line) {
+			continue
+		}
+		if best == nil || d.Span.EndLine-d.Span.StartLine < best.Span.EndLine-best.Span.StartLine {
+			b := d.Block
+			best = &b
+		}
+	}
+	return best
+}
+
+// affectedDirs are the directories of the files the seed and the plan
+// changed: the packages the oracle vets.
+func (e *engine) affectedDirs(ctx context.Context) []string {
+	out, err := e.sc.repo.Git(ctx, "diff", "--name-only", e.res.Base)
+	if err != nil {
+		return nil
+	}
+	seen := map[string]bool{}
+	var dirs []string
+	for _, f := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if f == "" || e.frontendFor(f) == nil {
+			continue
+		}
+		d := path.Dir(f)
+		if !seen[d] {
+			seen[d] = true
+			dirs = append(dirs, d)
+		}
+	}
+	return dirs
+}
+
+func (e *engine) note(s string) {
+	e.res.Notes = append(e.res.Notes, s)
+	e.logf("note: %s", s)
+}
+
+func (e *engine) logf(format string, args ...any) {
+	if e.opts.Log != nil {
+		fmt.Fprintf(e.opts.Log, format+"\n", args...)
+	}
+}
+
+// Apply writes a patch produced by Run to the repository's work tree.
+// The caller checks that the tree is clean (or that the user said
+// otherwise); git refuses a patch that does not apply.
+func Apply(ctx context.Context, repo *gitio.Repo, patch string) error {
+	if strings.TrimSpace(patch) == "" {
+		return nil
+	}
+	cmd := []string{"apply", "--whitespace=nowarn", "-"}
+	_, err := repo.GitIn(ctx, []byte(patch), cmd...)
+	return err
+}

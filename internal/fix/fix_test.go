@@ -1,0 +1,322 @@
+package fix
+
+import (
+	"context"
+	"encoding/json"
+
+	"net/http"
+	"net/http/httptest"
+	"os/exec"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ripple-dev/ripple/internal/gitio"
+	"github.com/ripple-dev/ripple/internal/oracle"
+	"github.com/ripple-dev/ripple/internal/testrepo"
+	"golang.org/x/tools/txtar"
+)
+
+// scripted is an OpenAI-compatible chat server whose answers a test
+// scripts per block (the prompt's ripple-block line names it).
+type scripted struct {
+	t       *testing.T
+	mu      sync.Mutex
+	answer  func(block, prompt string, call int) (status int, body string, delay time.Duration)
+	calls   int
+	prompts []string
+}
+
+var blockRE = regexp.MustCompile(`ripple-block: path=(\S+) block="([^"]+)"`)
+
+func (s *scripted) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions" {
+		s.t.Errorf("unexpected request %s %s", r.Method, r.URL.Path)
+		http.Error(w, "not found", http.StatusNotFound)
+		return
+	}
+	var req struct {
+		Model    string `json:"model"`
+		Messages []struct {
+			Role    string `json:"role"`
+			Content string `json:"content"`
+		} `json:"messages"`
+	}
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil || req.Model == "" || len(req.Messages) != 2 {
+		s.t.Errorf("malformed chat request: %v %+v", err, req)
+		http.Error(w, "bad request", http.StatusBadRequest)
+		return
+	}
+	prompt := req.Messages[1].Content
+	m := blockRE.FindStringSubmatch(prompt)
+	if m == nil {
+		s.t.Errorf("prompt without a ripple-block line:\n%s", prompt)
+		return
+	}
+	s.mu.Lock()
+	s.calls++
+	call := s.calls
+	s.prompts = append(s.prompts, prompt)
+	s.mu.Unlock()
+	status, text, delay := s.answer(m[2], prompt, call)
+	if delay > 0 {
+		select {
+		case <-time.After(delay):
+		case <-r.Context().Done():
+			return
+		}
+	}
+	if status != http.StatusOK {
+		w.Header().Set("Retry-After", "0")
+		http.Error(w, `{"error":{"message":"scripted failure","type":"server_error"}}`, status)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(map[string]any{
+		"id": "chatcmpl-test", "object": "chat.completion", "model": req.Model,
+		"choices": []map[string]any{{"index": 0, "finish_reason": "stop",
+			"message": map[string]any{"role": "assistant", "content": text}}},
+		"usage": map[string]any{"prompt_tokens": len(prompt) / 4, "completion_tokens": len(text) / 4, "total_tokens": (len(prompt) + len(text)) / 4},
+	})
+}
+
+// scale: Scale's parameter and result become float64; Use's return no
+// longer type-checks and needs judgement (no mechanical fix).
+const scale = `
+-- old/go.mod --
+module example.com/m
+
+go 1.22
+-- old/num/num.go --
+package num
+
+func Scale(x int) int { return 2 * x }
+-- old/app/app.go --
+package app
+
+import "example.com/m/num"
+
+// Use doubles two.
+func Use() int {
+	return num.Scale(2)
+}
+
+func Keep() string { return "unrelated" }
+-- new/num/num.go --
+package num
+
+func Scale(x float64) float64 { return 2 * x }
+`
+
+const goodUse = "```go\n// Use doubles two.\nfunc Use() int {\n\treturn int(num.Scale(2))\n}\n```\n"
+
+func setup(t *testing.T, archive string) (*gitio.Repo, *testrepo.Scenario) {
+	t.Helper()
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go not installed")
+	}
+	sc := testrepo.FromTxtar(t, txtar.Parse([]byte(archive)))
+	repo, err := gitio.Open(context.Background(), sc.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { repo.Close() })
+	return repo, sc
+}
+
+func modelFor(t *testing.T, s *scripted, timeout time.Duration, budget int) Model {
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	m, err := NewOpenAI(ModelConfig{BaseURL: srv.URL + "/v1", Model: "scripted", APIKey: "test-key", Timeout: timeout, Budget: budget})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func run(t *testing.T, repo *gitio.Repo, sc *testrepo.Scenario, m Model) *Result {
+	t.Helper()
+	res, err := Run(context.Background(), repo, Options{Base: sc.Base, Head: sc.Head, Model: m,
+		Oracle: &oracle.Go{Env: []string{"GOPROXY=off", "GOFLAGS=-mod=mod"}}, Rounds: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := testrepo.Git(t, sc.Dir, "status", "--porcelain"); st != "" {
+		t.Errorf("the run touched the work tree:\n%s", st)
+	}
+	if wt := testrepo.Git(t, sc.Dir, "worktree", "list"); strings.Count(wt, "\n") != 0 {
+		t.Errorf("a scratch worktree was left behind:\n%s", wt)
+	}
+	return res
+}
+
+func TestModelEditProven(t *testing.T) {
+	repo, sc := setup(t, scale)
+	s := &scripted{t: t, answer: func(block, prompt string, _ int) (int, string, time.Duration) {
+		if block != "func Use" {
+			t.Errorf("unexpected block %q", block)
+		}
+		return 200, goodUse, 0
+	}}
+	res := run(t, repo, sc, modelFor(t, s, 5*time.Second, 0))
+	if !res.Proven || res.ByModel != 1 || res.Mechanical != 0 {
+		t.Fatalf("proven %v, by model %d, mechanical %d; notes %v; oracle %+v", res.Proven, res.ByModel, res.Mechanical, res.Notes, res.Oracle)
+	}
+	if !strings.Contains(res.Patch, "+\treturn int(num.Scale(2))") {
+		t.Errorf("patch lacks the edit:\n%s", res.Patch)
+	}
+	if res.In == 0 || res.Out == 0 {
+		t.Errorf("no token accounting: in %d out %d", res.In, res.Out)
+	}
+	// the prompt carries the temporal context (the seed's diff) and the
+	// spatial context (the changed signature)
+	p := s.prompts[0]
+	for _, want := range []string{"-func Scale(x int) int", "+func Scale(x float64) float64", "func Scale(x float64) float64    // num/num.go", "return num.Scale(2)"} {
+		if !strings.Contains(p, want) {
+			t.Errorf("prompt lacks %q:\n%s", want, p)
+		}
+	}
+	// Apply writes exactly the proven patch
+	if err := Apply(context.Background(), repo, res.Patch); err != nil {
+		t.Fatal(err)
+	}
+	if diff := testrepo.Git(t, sc.Dir, "diff", "--stat"); !strings.Contains(diff, "app/app.go") {
+		t.Errorf("Apply did not write app/app.go: %s", diff)
+	}
+}
+
+// TestBadModels: garbage, an edit outside the block and a timeout are
+// refused; nothing unproven is produced and the tree is untouched.
+func TestBadModels(t *testing.T) {
+	cases := []struct {
+		name     string
+		answer   string
+		delay    time.Duration
+		rejected int
+		note     string
+	}{
+		{"garbage", "I am sorry, I cannot do that.", 0, 1, "no longer parses"},
+		{"empty fence", "```go\n```", 0, 1, "no code block"},
+		{"unparsable", "```go\nfunc Use() int {\n\treturn int(num.Scale(2)\n}\n```", 0, 1, "no longer parses"},
+		{"other declaration", "```go\nfunc Other() int { return 1 }\n```", 0, 1, "declares func Other, not func Use"},
+		{"two declarations", "```go\nfunc Use() int { return 0 }\n\nfunc Extra() {}\n```", 0, 1, "holds 2 declarations"},
+		{"timeout", goodUse, 3 * time.Second, 0, "no answer within"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			repo, sc := setup(t, scale)
+			s := &scripted{t: t, answer: func(string, string, int) (int, string, time.Duration) { return 200, tc.answer, tc.delay }}
+			res := run(t, repo, sc, modelFor(t, s, 300*time.Millisecond, 0))
+			// the oracle round gives the block one more attempt
+			if res.Proven || res.ByModel != 0 || res.Rejected < tc.rejected || tc.rejected == 0 && res.Rejected != 0 {
+				t.Errorf("proven %v, by model %d, rejected %d (want at least %d)", res.Proven, res.ByModel, res.Rejected, tc.rejected)
+			}
+			if res.Patch != "" {
+				t.Errorf("a refused edit reached the patch:\n%s", res.Patch)
+			}
+			found := false
+			for _, o := range res.Obligations {
+				found = found || strings.Contains(o.Note, tc.note)
+			}
+			if !found {
+				for _, o := range res.Obligations {
+					t.Logf("%s", o.Describe())
+				}
+				t.Errorf("no obligation says %q", tc.note)
+			}
+		})
+	}
+}
+
+// TestRetries: 429 and 503 answers are retried, then the edit succeeds.
+func TestRetries(t *testing.T) {
+	repo, sc := setup(t, scale)
+	s := &scripted{t: t, answer: func(_, _ string, call int) (int, string, time.Duration) {
+		switch call {
+		case 1:
+			return http.StatusTooManyRequests, "", 0
+		case 2:
+			return http.StatusServiceUnavailable, "", 0
+		}
+		return 200, goodUse, 0
+	}}
+	res := run(t, repo, sc, modelFor(t, s, 10*time.Second, 0))
+	if !res.Proven || s.calls != 3 {
+		t.Errorf("proven %v after %d calls, want proven after 3", res.Proven, s.calls)
+	}
+}
+
+// TestTokenBudget: once the budget is spent no request is sent.
+func TestTokenBudget(t *testing.T) {
+	repo, sc := setup(t, scale+`-- new/app/app2.go --
+package app
+
+import "example.com/m/num"
+
+func Use2() int { return num.Scale(3) }
+`)
+	s := &scripted{t: t, answer: func(string, string, int) (int, string, time.Duration) {
+		return 200, "```go\nfunc Use2() int { return int(num.Scale(3)) }\n```", 0
+	}}
+	res := run(t, repo, sc, modelFor(t, s, 5*time.Second, 1))
+	if s.calls != 1 {
+		t.Errorf("%d requests with a budget of 1 token, want 1", s.calls)
+	}
+	budget := false
+	for _, n := range res.Notes {
+		budget = budget || strings.Contains(n, "budget")
+	}
+	if !budget {
+		t.Errorf("no note about the budget: %v", res.Notes)
+	}
+}
+
+// TestMechanicalWithoutModel: a rename is fixed and proven with no model
+// at all.
+func TestMechanicalWithoutModel(t *testing.T) {
+	repo, sc := setup(t, `
+-- old/go.mod --
+module example.com/m
+
+go 1.22
+-- old/p/p.go --
+package p
+
+func Old(a int) int { return a }
+-- old/q/q.go --
+package q
+
+import "example.com/m/p"
+
+func Use() int { return p.Old(1) + p.Old(2) }
+-- new/p/p.go --
+package p
+
+func New(a int) int { return a }
+`)
+	res := run(t, repo, sc, nil)
+	if !res.Proven || res.Mechanical != 1 || res.ByModel != 0 {
+		t.Fatalf("proven %v mechanical %d model %d; %v", res.Proven, res.Mechanical, res.ByModel, res.Oracle)
+	}
+	if !strings.Contains(res.Patch, "+func Use() int { return p.New(1) + p.New(2) }") {
+		t.Errorf("patch:\n%s", res.Patch)
+	}
+}
+
+// TestNeedsModel: without a model, what needs judgement is reported, not
+// guessed.
+func TestNeedsModel(t *testing.T) {
+	repo, sc := setup(t, scale)
+	res := run(t, repo, sc, nil)
+	if res.Proven || res.Patch != "" {
+		t.Errorf("proven %v patch %q", res.Proven, res.Patch)
+	}
+	if len(res.Obligations) != 1 || res.Obligations[0].Status != Failed || !strings.Contains(res.Obligations[0].Note, "needs a model") {
+		for _, o := range res.Obligations {
+			t.Log(o.Describe())
+		}
+		t.Errorf("want one failed obligation that needs a model")
+	}
+}

@@ -1,0 +1,159 @@
+package fix
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/ripple-dev/ripple/internal/model"
+	"github.com/ripple-dev/ripple/internal/oracle"
+)
+
+// Status is where an obligation stands.
+type Status string
+
+const (
+	Pending   Status = "pending"
+	Done      Status = "done"      // edited
+	Unchanged Status = "unchanged" // reviewed, no edit needed
+	Failed    Status = "failed"    // no acceptable edit within the budget
+	Skipped   Status = "skipped"   // not editable (a seed block, file scope)
+)
+
+// Reason is one thing an obligation's edit must make true.
+type Reason struct {
+	Message  string             `json:"message"`
+	Line     int                `json:"line"`
+	Relation model.Relation     `json:"relation,omitempty"`
+	Change   *model.Change      `json:"-"`
+	Fix      *model.Fix         `json:"-"`
+	Oracle   *oracle.Diagnostic `json:"oracle,omitempty"`
+	Must     bool               `json:"must"` // inconsistent, or an oracle error (else: review)
+}
+
+// Obligation is a node of the plan graph: a block to edit and why.
+type Obligation struct {
+	ID      int        `json:"id"`
+	Path    string     `json:"path"`
+	Block   string     `json:"block"` // the declaration, as the analyzer names it
+	Span    model.Span `json:"span"`  // its lines in the state the reasons refer to
+	Reasons []Reason   `json:"reasons"`
+	// Parent is the obligation whose edit made this one necessary (nil
+	// for the seed's direct dependents): the temporal context.
+	Parent   *Obligation `json:"-"`
+	ParentID int         `json:"parent,omitempty"`
+	Round    int         `json:"round"`
+	Status   Status      `json:"status"`
+	Method   string      `json:"method,omitempty"` // "mechanical" or "model"
+	Diff     string      `json:"diff,omitempty"`
+	In       int         `json:"tokens_in,omitempty"`
+	Out      int         `json:"tokens_out,omitempty"`
+	Note     string      `json:"note,omitempty"`
+}
+
+// Must reports whether the obligation has a reason that must be fixed.
+func (o *Obligation) Must() bool {
+	for _, r := range o.Reasons {
+		if r.Must {
+			return true
+		}
+	}
+	return false
+}
+
+// Cause is the change behind the obligation's first reason.
+func (o *Obligation) Cause() *model.Change {
+	for _, r := range o.Reasons {
+		if r.Change != nil {
+			return r.Change
+		}
+	}
+	return nil
+}
+
+func (o *Obligation) key() string { return o.Path + "\x00" + o.Block }
+
+// blockKey identifies a block across states.
+func blockKey(path, block string) string { return path + "\x00" + block }
+
+// obligationsFrom groups a check's findings into obligations, one per
+// enclosing block. Findings at file scope (an import line) and in seed
+// blocks are not planned; may-be-impacted findings are planned only when
+// review is set (a model can judge them).
+func obligationsFrom(res *model.Result, seeds map[string]bool, review bool) (obs []*Obligation, skipped []*model.Finding) {
+	byKey := map[string]*Obligation{}
+	for _, f := range res.Findings {
+		must := f.Level == model.LevelError
+		if !must && !(review && f.Level == model.LevelWarning) {
+			continue
+		}
+		if f.Site.Enclosing == "" || f.Site.EnclosingSpan.StartLine == 0 {
+			if f.Fix == nil {
+				skipped = append(skipped, f)
+				continue
+			}
+		}
+		k := blockKey(f.Site.Path, f.Site.Enclosing)
+		if seeds[k] {
+			skipped = append(skipped, f)
+			continue
+		}
+		o := byKey[k]
+		if o == nil {
+			o = &Obligation{Path: f.Site.Path, Block: f.Site.Enclosing, Span: f.Site.EnclosingSpan, Status: Pending}
+			byKey[k] = o
+			obs = append(obs, o)
+		}
+		o.Reasons = append(o.Reasons, Reason{
+			Message: f.Message, Line: f.Site.Line, Relation: f.Relation, Change: f.Change, Fix: f.Fix, Must: must,
+		})
+	}
+	order(obs)
+	return obs, skipped
+}
+
+// order puts callees first: blocks that a derived change names (a
+// wrapper that must change its own signature) before the rest, then by
+// file and line.
+func order(obs []*Obligation) {
+	derived := func(o *Obligation) bool {
+		for _, r := range o.Reasons {
+			if r.Change != nil && r.Change.Derived && r.Change.Block() != nil && r.Change.Block().Display == o.Block && r.Change.Block().Path == o.Path {
+				return true
+			}
+		}
+		return false
+	}
+	sort.SliceStable(obs, func(i, j int) bool {
+		di, dj := derived(obs[i]), derived(obs[j])
+		if di != dj {
+			return di
+		}
+		if obs[i].Path != obs[j].Path {
+			return obs[i].Path < obs[j].Path
+		}
+		return obs[i].Span.StartLine < obs[j].Span.StartLine
+	})
+}
+
+// Describe is a one-line account of an obligation for reports.
+func (o *Obligation) Describe() string {
+	var why []string
+	for _, r := range o.Reasons {
+		why = append(why, r.Message)
+	}
+	s := fmt.Sprintf("%s (%s:%d): %s", o.Block, o.Path, o.Span.StartLine, o.Status)
+	if o.Method != "" {
+		s += " by " + o.Method
+	}
+	if o.In+o.Out > 0 {
+		s += fmt.Sprintf(", %d tokens in, %d out", o.In, o.Out)
+	}
+	if o.Note != "" {
+		s += ": " + o.Note
+	}
+	if len(why) > 0 {
+		s += "\n    because " + strings.Join(why, "\n    and ")
+	}
+	return s
+}

@@ -1,0 +1,65 @@
+package fix
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/ripple-dev/ripple/internal/gitio"
+)
+
+// scratch is a detached worktree of the head state where the plan's
+// edits are made; it shares the repository's objects, creates no branch
+// and is removed afterwards.
+type scratch struct {
+	main *gitio.Repo
+	dir  string
+	repo *gitio.Repo
+}
+
+func newScratch(ctx context.Context, main *gitio.Repo, head string) (*scratch, error) {
+	parent, err := os.MkdirTemp("", "ripple-fix-")
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Join(parent, "tree")
+	// no hooks: a post-checkout hook (LFS, generators) must not run here
+	if _, err := main.Git(ctx, "-c", "core.hooksPath=/dev/null", "worktree", "add", "--detach", "--quiet", dir, head); err != nil {
+		os.RemoveAll(parent)
+		return nil, fmt.Errorf("creating a scratch worktree: %w", err)
+	}
+	repo, err := gitio.Open(ctx, dir)
+	if err != nil {
+		main.Git(context.Background(), "worktree", "remove", "--force", dir)
+		os.RemoveAll(parent)
+		return nil, err
+	}
+	return &scratch{main: main, dir: dir, repo: repo}, nil
+}
+
+func (s *scratch) close() {
+	s.repo.Close()
+	s.main.Git(context.Background(), "worktree", "remove", "--force", s.dir)
+	os.RemoveAll(filepath.Dir(s.dir))
+	s.main.Git(context.Background(), "worktree", "prune")
+}
+
+func (s *scratch) read(path string) ([]byte, error) {
+	return os.ReadFile(filepath.Join(s.dir, filepath.FromSlash(path)))
+}
+
+func (s *scratch) write(path string, data []byte) error {
+	p := filepath.Join(s.dir, filepath.FromSlash(path))
+	st, err := os.Stat(p)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(p, data, st.Mode().Perm())
+}
+
+// patch is the unified diff from the head state to the scratch state.
+func (s *scratch) patch(ctx context.Context) (string, error) {
+	out, err := s.repo.Git(ctx, "diff", "--no-ext-diff", "--no-color", "--src-prefix=a/", "--dst-prefix=b/")
+	return string(out), err
+}

@@ -1,0 +1,109 @@
+package golang
+
+import (
+	"context"
+	"fmt"
+	"go/ast"
+	"path"
+	"strings"
+
+	"github.com/ripple-dev/ripple/internal/model"
+)
+
+// variantFindings reports the other build variants of a changed function:
+// the same function (or method) declared in other files of the package
+// under other build constraints (foo_amd64.go, foo_other.go). A variant
+// left with the old name or the old signature breaks the builds that
+// select it, which a developer's compiler does not build. A rename's fix
+// renames the variant and its assembly symbol (TEXT ·name(SB)) in the
+// package's .s files.
+func (a *analyzer) variantFindings(ctx context.Context, ts []*target) []*model.Finding {
+	var out []*model.Finding
+	for _, t := range ts {
+		if t.kind != model.KindFunc && t.kind != model.KindMethod && t.kind != model.KindConstructor {
+			continue
+		}
+		renamed := t.ch.Label == model.DM && t.ch.Renamed()
+		sig := t.ch.Label == model.MMS || t.ch.Label == model.MCC
+		if !renamed && !sig || t.new == nil {
+			continue
+		}
+		nf, _ := t.new.Data.(*funcInfo)
+		if nf == nil {
+			continue
+		}
+		dir := t.new.Package
+		for _, f := range a.ix.parse(ctx, a.ix.byDir[dir]) {
+			if f.pkgName != t.new.Unit || f.path == t.new.Path || t.old != nil && f.path == t.old.Path {
+				continue
+			}
+			for _, d := range f.ast.Decls {
+				fd, ok := d.(*ast.FuncDecl)
+				if !ok || fd.Name.Name != t.name || recvName(fd) != t.container {
+					continue
+				}
+				if fd := a.variantFinding(ctx, t, f, fd, nf, renamed); fd != nil {
+					out = append(out, fd)
+				}
+			}
+		}
+	}
+	return out
+}
+
+func recvName(fd *ast.FuncDecl) string {
+	if fd.Recv == nil || len(fd.Recv.List) == 0 {
+		return ""
+	}
+	n, _ := recvBase(fd.Recv.List[0].Type)
+	return n
+}
+
+func (a *analyzer) variantFinding(ctx context.Context, t *target, f *pfile, fd *ast.FuncDecl, nf *funcInfo, renamed bool) *model.Finding {
+	vf := &funcInfo{}
+	vf.Params, vf.Variadic = fieldList(fd.Type.Params)
+	vf.Results, _ = fieldList(fd.Type.Results)
+	var msg string
+	var fix *model.Fix
+	switch {
+	case renamed:
+		msg = fmt.Sprintf("declares %s for the builds that select %s; the variant in %s was renamed to %s", t.name, path.Base(f.path), path.Base(t.new.Path), t.new.Name)
+		fix = &model.Fix{Description: fmt.Sprintf("rename %s to %s", t.name, t.new.Name),
+			Edits: append([]model.TextEdit{a.replace(f, fd.Name.Pos(), fd.Name.End(), t.new.Name)}, a.asmRenames(ctx, f.dir, t.name, t.new.Name)...)}
+	case typesOf(vf.Params) != typesOf(nf.Params) || typesOf(vf.Results) != typesOf(nf.Results):
+		msg = fmt.Sprintf("declares %s with another signature for the builds that select %s; the variant in %s changed: %s", t.name, path.Base(f.path), path.Base(t.new.Path), strings.Join(t.ch.Details, "; "))
+	default:
+		return nil
+	}
+	r := &ref{t: t, f: f, id: fd.Name, stack: []ast.Node{f.ast, fd}, prec: model.PrecisionSyntax}
+	fnd := a.finding(r, verdict{rel: model.VariantOf, v: model.Inconsistent, msg: msg}, model.PrecisionSyntax)
+	fnd.Fix = fix
+	return fnd
+}
+
+// asmRenames renames an assembly function's symbol and its Go-signature
+// comment in the .s files of a directory.
+func (a *analyzer) asmRenames(ctx context.Context, dir, old, new string) []model.TextEdit {
+	files, err := a.env.Head.List(ctx, path.Join(dir, "*.s"))
+	if err != nil {
+		return nil
+	}
+	var edits []model.TextEdit
+	data := a.env.Head.ReadFiles(ctx, files)
+	for _, p := range files {
+		if dirOf(p) != dir {
+			continue
+		}
+		for i, line := range strings.Split(string(data[p]), "\n") {
+			for _, pat := range []string{"·" + old + "(", "func " + old + "("} {
+				col := strings.Index(line, pat)
+				if col < 0 {
+					continue
+				}
+				start := col + strings.Index(pat, old)
+				edits = append(edits, model.TextEdit{Path: p, StartLine: i + 1, StartCol: start + 1, EndLine: i + 1, EndCol: start + len(old) + 1, NewText: new})
+			}
+		}
+	}
+	return edits
+}

@@ -1,0 +1,334 @@
+package python
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/ripple-dev/ripple/internal/lang"
+	"github.com/ripple-dev/ripple/internal/model"
+)
+
+// analyzer answers impact queries for one check.
+type analyzer struct {
+	fe  *Frontend
+	env *lang.Env
+	ix  *index
+	r   *resolver
+}
+
+func (a *analyzer) Stats() (int, int) { return a.ix.parsedCount(), 0 }
+
+// tkind is what a target's dependents are.
+type tkind int
+
+const (
+	tSymbol tkind = iota // uses of a declaration's name
+	tCtor                // instantiations of a class
+	tAll                 // star-importers of a name dropped from __all__
+)
+
+// target is a changed declaration whose dependents are searched.
+type target struct {
+	ch       *model.Change
+	kind     tkind
+	old, new *lang.Decl
+	od, nd   *declData
+	name     string // the name dependents write: the old name of a renamed declaration
+	path     string // the file that declares it
+	qual     string // qualified name within the file
+	cqual    string // the class of a member or constructor
+	dkind    model.Kind
+	member   bool
+	deleted  bool // no longer reachable under name (deleted or renamed)
+	fixture  bool
+	// cls is the head-state class of a member or constructor target.
+	cls *classInfo
+}
+
+func (t *target) decl() *lang.Decl {
+	if t.old != nil {
+		return t.old
+	}
+	return t.new
+}
+
+func (t *target) display() string { return t.ch.Block().Display }
+
+// targets turns changes into the declarations whose dependents are
+// searched.
+func (a *analyzer) targets(changes []*model.Change) []*target {
+	var ts []*target
+	ctorSeen := map[string]*target{}
+	deletedClasses := map[string]bool{}
+	for _, c := range changes {
+		if c.Label == model.DC && c.Old != nil {
+			deletedClasses[c.Old.Path+"\x00"+qualOf(c.Old)] = true
+		}
+	}
+	addCtor := func(c *model.Change, path, cqual string, od, nd *declData) {
+		k := path + "\x00" + cqual
+		if ctorSeen[k] != nil || deletedClasses[k] {
+			return
+		}
+		t := &target{ch: c, kind: tCtor, path: path, cqual: cqual, name: lastPart(cqual), od: od, nd: nd,
+			old: a.fe.decl(c.Old), new: a.fe.decl(c.New)}
+		t.cls = a.headClass(path, cqual)
+		if t.cls == nil {
+			return
+		}
+		ctorSeen[k] = t
+		ts = append(ts, t)
+	}
+	for _, c := range changes {
+		old, new := a.fe.decl(c.Old), a.fe.decl(c.New)
+		d := old
+		if d == nil {
+			d = new
+		}
+		if d == nil {
+			continue
+		}
+		od, _ := dataOf(old)
+		nd, _ := dataOf(new)
+		dd := od
+		if dd == nil {
+			dd = nd
+		}
+		t := &target{ch: c, old: old, new: new, od: od, nd: nd, name: d.Name, path: d.Path, qual: qualOf(&d.Block), dkind: d.Kind}
+		t.member = d.Kind == model.KindMethod || d.Kind == model.KindField || d.Kind == model.KindConstructor
+		if t.member {
+			t.cqual = d.Container
+			if deletedClasses[d.Path+"\x00"+d.Container] {
+				continue // the class's own change covers its members
+			}
+		}
+		switch c.Label {
+		case model.AC, model.AI, model.MI, model.AM:
+			continue
+		case model.MMB:
+			if len(c.Escapes) == 0 || dd.fn == nil && d.Kind != model.KindVar && d.Kind != model.KindConst {
+				continue
+			}
+		case model.MMS:
+			if d.Kind == model.KindConstructor {
+				addCtor(c, d.Path, d.Container, od, nd)
+				continue
+			}
+		case model.MCC, model.ACC, model.DCC:
+			addCtor(c, d.Path, d.Container, od, nd)
+			continue
+		case model.AF:
+			if nd != nil && nd.attr != nil && fieldOf(nd.attr, nd.ownerKind, false) != nil {
+				addCtor(c, d.Path, d.Container, od, nd)
+			}
+			continue
+		case model.MF:
+			if od != nil && nd != nil && (od.all != nil || nd.all != nil) {
+				for _, n := range od.all {
+					if !contains(nd.all, n) {
+						ts = append(ts, &target{ch: c, kind: tAll, name: n, path: d.Path, qual: n, old: old, new: new, od: od, nd: nd})
+					}
+				}
+				continue
+			}
+			if od != nil && nd != nil && od.attr != nil && nd.attr != nil {
+				of, nf := fieldOf(od.attr, od.ownerKind, false), fieldOf(nd.attr, nd.ownerKind, false)
+				if of != nil || nf != nil {
+					addCtor(c, d.Path, d.Container, od, nd)
+				}
+				if od.attr.instance == nd.attr.instance {
+					continue
+				}
+				break // class attribute <-> instance attribute: uses through the class
+			}
+			continue
+		case model.MC:
+			if od != nil && nd != nil && od.cls != nil && nd.cls != nil {
+				if kindFromText(od.cls.decorators, od.cls.bases) != kindFromText(nd.cls.decorators, nd.cls.bases) || strings.Join(texts(od.cls.decorators), ",") != strings.Join(texts(nd.cls.decorators), ",") {
+					addCtor(c, d.Path, qualOf(&d.Block), od, nd)
+				}
+			}
+			continue
+		case model.DM, model.DC, model.DF, model.DI:
+			t.deleted = true
+			if d.Kind == model.KindImport {
+				t.name = strings.TrimPrefix(d.Name, "import ")
+				t.qual = t.name
+			}
+			if od != nil && od.fn != nil && od.fn.fixture {
+				t.fixture = true
+			}
+			if c.Label == model.DF && od != nil && od.attr != nil && fieldOf(od.attr, od.ownerKind, false) != nil {
+				addCtor(c, d.Path, d.Container, od, nd)
+			}
+		}
+		if t.member {
+			t.cls = a.headClass(t.path, t.cqual)
+			if t.cls == nil {
+				continue // the class is gone: its own change covers it
+			}
+		}
+		ts = append(ts, t)
+	}
+	return ts
+}
+
+func dataOf(d *lang.Decl) (*declData, bool) {
+	if d == nil {
+		return nil, false
+	}
+	dd, ok := d.Data.(*declData)
+	return dd, ok
+}
+
+// qualOf is a block's qualified name within its file.
+func qualOf(b *model.Block) string {
+	if b.Container != "" {
+		return b.Container + "." + b.Name
+	}
+	return b.Name
+}
+
+// headClass finds a class of the head state by file and qualified name.
+func (a *analyzer) headClass(path, qual string) *classInfo {
+	f := a.ix.file(path)
+	if f == nil {
+		return nil
+	}
+	for _, c := range f.classes {
+		if c.qual == qual {
+			return c
+		}
+	}
+	return nil
+}
+
+func (a *analyzer) Impacted(ctx context.Context, changes []*model.Change) ([]*model.Finding, []*model.Change, error) {
+	ts := a.targets(changes)
+	if len(ts) == 0 {
+		return nil, nil, nil
+	}
+	t0 := time.Now()
+	words := map[string]bool{}
+	for _, t := range ts {
+		words[t.name] = true
+		if t.kind == tCtor {
+			words["cls"], words["__init__"], words["__new__"] = true, true, true
+		}
+	}
+	files, err := a.candidates(ctx, words, ts)
+	if err != nil {
+		return nil, nil, err
+	}
+	trace("candidates: %d files for %d words in %v", len(files), len(words), time.Since(t0))
+	// constructors are reached through subclasses that inherit them
+	for round := 0; round < 4; round++ {
+		more := map[string]bool{}
+		for _, f := range files {
+			for _, c := range f.classes {
+				if words[c.name] {
+					continue
+				}
+				for _, t := range ts {
+					if (t.kind == tCtor || t.member) && t.cls != nil && c != t.cls && a.r.isSubclass(c, t.cls) {
+						more[c.name] = true
+					}
+				}
+			}
+		}
+		if len(more) == 0 {
+			break
+		}
+		for w := range more {
+			words[w] = true
+		}
+		extra, err := a.candidates(ctx, more, nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		files = mergeFiles(files, extra)
+	}
+	trace("with subclasses: %d files in %v", len(files), time.Since(t0))
+	j := &judge{a: a, r: a.r, targets: ts, seen: map[string]bool{}, wrapped: map[*funcInfo]bool{}}
+	wantStrings := false
+	for _, t := range ts {
+		if t.deleted {
+			wantStrings = true
+		}
+	}
+	for _, f := range files {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
+		for _, x := range collect(f, words, wantStrings) {
+			j.judgeRef(x)
+		}
+	}
+	j.overridesFindings()
+	trace("judged in %v: %d findings", time.Since(t0), len(j.out))
+	return j.out, j.derived, nil
+}
+
+// candidates greps the head state for the words and parses the matching
+// files, with the seed files (targets' own files) always included.
+func (a *analyzer) candidates(ctx context.Context, words map[string]bool, ts []*target) ([]*pfile, error) {
+	wl := make([]string, 0, len(words))
+	for w := range words {
+		if w != "" {
+			wl = append(wl, w)
+		}
+	}
+	sort.Strings(wl)
+	paths, err := a.env.Head.Grep(ctx, wl, "*.py")
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	var use []string
+	for _, p := range paths {
+		if !seen[p] && a.usable(p) {
+			seen[p] = true
+			use = append(use, p)
+		}
+	}
+	for _, t := range ts {
+		if !seen[t.path] && a.ix.mods.files[t.path] {
+			seen[t.path] = true
+			use = append(use, t.path)
+		}
+	}
+	sort.Strings(use)
+	return a.ix.parse(use), nil
+}
+
+func mergeFiles(a, b []*pfile) []*pfile {
+	seen := map[*pfile]bool{}
+	for _, f := range a {
+		seen[f] = true
+	}
+	for _, f := range b {
+		if !seen[f] {
+			seen[f] = true
+			a = append(a, f)
+		}
+	}
+	return a
+}
+
+// usable reports whether a head-state path may hold dependents.
+func (a *analyzer) usable(p string) bool {
+	if !strings.HasSuffix(p, ".py") {
+		return false
+	}
+	return a.env.Ignored == nil || !a.env.Ignored(p)
+}
+
+func trace(format string, args ...any) {
+	if os.Getenv("RIPPLE_TRACE") != "" {
+		fmt.Fprintf(os.Stderr, "trace: python: "+format+"\n", args...)
+	}
+}

@@ -1,0 +1,285 @@
+package python
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// callArgs is the shape of a call's arguments.
+type callArgs struct {
+	pos     int      // plain positional arguments
+	posStar bool     // *iterable: any number more
+	kws     []string // keyword names, in order
+	kwStar  bool     // **mapping: any keywords
+}
+
+// argsOf reads the arguments of a call node. A decorator application
+// (@f) is one positional argument.
+func argsOf(call *node) callArgs {
+	var a callArgs
+	if call == nil {
+		return a
+	}
+	if call.kind == "decorator" {
+		a.pos = 1
+		return a
+	}
+	args := call.child("arguments")
+	if args == nil {
+		return a
+	}
+	if args.kind == "generator_expression" {
+		a.pos = 1
+		return a
+	}
+	for _, k := range args.namedKids() {
+		switch k.kind {
+		case "list_splat", "parenthesized_list_splat":
+			a.posStar = true
+		case "dictionary_splat":
+			a.kwStar = true
+		case "keyword_argument":
+			a.kws = append(a.kws, k.child("name").text())
+		default:
+			a.pos++
+		}
+	}
+	return a
+}
+
+// bindResult is how a call's arguments bind to a parameter list.
+type bindResult struct {
+	err string // "" when they bind
+	// filled maps each parameter filled by a plain positional argument to
+	// the argument's index.
+	positional map[string]int
+	// defaulted lists the parameters left to their defaults.
+	defaulted []string
+}
+
+// bind applies Python's rules for binding arguments to parameters.
+func bind(ps []param, a callArgs, name string) bindResult {
+	res := bindResult{positional: map[string]int{}}
+	var positional []param
+	var hasVarArgs, hasVarKw bool
+	byName := map[string]param{}
+	for _, p := range ps {
+		switch p.kind {
+		case posOnly, posKw:
+			positional = append(positional, p)
+		case varArgs:
+			hasVarArgs = true
+		case varKw:
+			hasVarKw = true
+		}
+		if p.kind == posKw || p.kind == kwOnly {
+			byName[p.name] = p
+		}
+	}
+	if a.pos > len(positional) && !hasVarArgs {
+		res.err = fmt.Sprintf("passes %d positional arguments; %s now takes %s", a.pos, name, atMost(positional))
+		return res
+	}
+	filled := map[string]bool{}
+	for i := 0; i < a.pos && i < len(positional); i++ {
+		filled[positional[i].name] = true
+		res.positional[positional[i].name] = i
+	}
+	for _, k := range a.kws {
+		p, ok := byName[k]
+		switch {
+		case !ok && hasVarKw:
+		case !ok:
+			res.err = fmt.Sprintf("passes keyword argument %s=, which %s no longer accepts", k, name)
+			for _, q := range ps {
+				if q.name == k && q.kind == posOnly {
+					res.err = fmt.Sprintf("passes %s= as a keyword, but it is now positional-only in %s", k, name)
+				}
+			}
+			return res
+		case filled[k]:
+			res.err = fmt.Sprintf("passes %s both positionally and as %s=; %s now takes it at position %d", k, k, name, paramIndex(positional, k)+1)
+			return res
+		default:
+			filled[p.name] = true
+		}
+	}
+	var missing []string
+	for _, p := range ps {
+		if filled[p.name] {
+			continue
+		}
+		if p.hasDef {
+			if p.kind != varArgs && p.kind != varKw {
+				res.defaulted = append(res.defaulted, p.name)
+			}
+			continue
+		}
+		switch p.kind {
+		case posOnly:
+			if !a.posStar {
+				missing = append(missing, p.name)
+			}
+		case posKw:
+			if !a.posStar && !a.kwStar {
+				missing = append(missing, p.name)
+			}
+		case kwOnly:
+			if !a.kwStar {
+				missing = append(missing, p.name+" (keyword-only)")
+			}
+		}
+	}
+	if len(missing) > 0 {
+		s := "argument"
+		if len(missing) > 1 {
+			s = "arguments"
+		}
+		res.err = fmt.Sprintf("misses required %s %s of %s", s, strings.Join(missing, ", "), name)
+	}
+	return res
+}
+
+func atMost(ps []param) string {
+	req := 0
+	for _, p := range ps {
+		if !p.hasDef {
+			req++
+		}
+	}
+	if req == len(ps) {
+		return fmt.Sprintf("%d", len(ps))
+	}
+	return fmt.Sprintf("%d to %d", req, len(ps))
+}
+
+func paramIndex(ps []param, name string) int {
+	for i, p := range ps {
+		if p.name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// shifted explains how a call that binds to both lists may mean
+// something else now: a positional argument that lands on another
+// parameter, or a default the call relies on that changed. "" if none.
+func shifted(old, new []param, a callArgs, name string) string {
+	ob, nb := bind(old, a, name), bind(new, a, name)
+	if ob.err != "" || nb.err != "" {
+		return ""
+	}
+	onames := map[int]string{}
+	for n, i := range ob.positional {
+		onames[i] = n
+	}
+	var out []string
+	for n, i := range nb.positional {
+		if on, ok := onames[i]; ok && on != n {
+			out = append(out, fmt.Sprintf("argument %d now binds to %s (was %s)", i+1, n, on))
+		}
+	}
+	odef := map[string]string{}
+	for _, p := range old {
+		if p.hasDef {
+			odef[p.name] = p.def
+		}
+	}
+	for _, n := range nb.defaulted {
+		for _, p := range new {
+			if p.name == n {
+				if d, ok := odef[n]; ok && d != p.def {
+					out = append(out, fmt.Sprintf("relies on the default of %s, now %s (was %s)", n, p.def, d))
+				}
+			}
+		}
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	sort.Strings(out)
+	return strings.Join(out, "; ")
+}
+
+// accepts reports whether a function with parameters impl accepts every
+// call that binds to parameters base (an override that honours its
+// base's contract).
+func accepts(impl, base []param) bool {
+	var ipos, bpos []param
+	ibyName := map[string]param{}
+	iVarArgs, iVarKw := false, false
+	for _, p := range impl {
+		switch p.kind {
+		case posOnly, posKw:
+			ipos = append(ipos, p)
+		case varArgs:
+			iVarArgs = true
+		case varKw:
+			iVarKw = true
+		}
+		if p.kind == posKw || p.kind == kwOnly {
+			ibyName[p.name] = p
+		}
+	}
+	for _, p := range base {
+		if p.kind == posOnly || p.kind == posKw {
+			bpos = append(bpos, p)
+		}
+	}
+	for i, bp := range bpos {
+		if i >= len(ipos) {
+			if !iVarArgs {
+				return false
+			}
+			if bp.kind == posKw && !iVarKw {
+				if _, ok := ibyName[bp.name]; !ok {
+					return false
+				}
+			}
+			continue
+		}
+		ip := ipos[i]
+		if bp.kind == posKw && ip.name != bp.name && !iVarKw {
+			return false
+		}
+		if bp.hasDef && !ip.hasDef {
+			return false
+		}
+	}
+	for _, bp := range base {
+		switch bp.kind {
+		case kwOnly:
+			ip, ok := ibyName[bp.name]
+			if !ok && !iVarKw || ok && bp.hasDef && !ip.hasDef {
+				return false
+			}
+		case varArgs:
+			if !iVarArgs {
+				return false
+			}
+		case varKw:
+			if !iVarKw {
+				return false
+			}
+		}
+	}
+	// parameters the base does not have must be optional, except those
+	// the base's positional arguments fill
+	bnames := map[string]bool{}
+	for _, p := range base {
+		bnames[p.name] = true
+	}
+	for i, ip := range ipos {
+		if i >= len(bpos) && !ip.hasDef && !bnames[ip.name] {
+			return false
+		}
+	}
+	for _, ip := range impl {
+		if ip.kind == kwOnly && !ip.hasDef && !bnames[ip.name] {
+			return false
+		}
+	}
+	return true
+}

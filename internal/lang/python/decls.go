@@ -1,0 +1,398 @@
+package python
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/ripple-dev/ripple/internal/lang"
+	"github.com/ripple-dev/ripple/internal/model"
+)
+
+// declData is the Python part of a declaration (lang.Decl.Data).
+type declData struct {
+	file      *pfile
+	fn        *funcInfo
+	overloads []*funcInfo // @overload stubs of fn
+	setter    bool        // a property with a setter
+	cls       *classInfo
+	attr      *attrInfo
+	owner     *classInfo // the class of an attribute
+	ownerKind ckind
+	bind      *binding // module variable or import
+	all       []string // __all__
+}
+
+// packageOf is the package key of a file: its path without the
+// extension. A Python module is its file; the dotted name depends on the
+// import roots, which only the analyzer knows.
+func packageOf(p string) string {
+	return strings.TrimSuffix(strings.TrimSuffix(p, ".py"), ".pyi")
+}
+
+// decls turns a parsed file into declarations.
+func decls(f *pfile) []*lang.Decl {
+	b := &declBuilder{f: f, seen: map[string]*lang.Decl{}}
+	b.imports()
+	b.variables()
+	for _, c := range f.classes {
+		if inErr(c.node) {
+			continue
+		}
+		b.class(c)
+	}
+	for _, fn := range f.funcs {
+		if inErr(fn.node) {
+			continue
+		}
+		b.function(fn)
+	}
+	return b.out
+}
+
+// inErr reports a node inside a syntax error: its declarations are
+// skipped rather than half read.
+func inErr(n *node) bool {
+	for p := n; p != nil; p = p.parent {
+		if p.bad {
+			return true
+		}
+	}
+	return false
+}
+
+type declBuilder struct {
+	f    *pfile
+	out  []*lang.Decl
+	seen map[string]*lang.Decl // key -> decl, one per key
+}
+
+func (b *declBuilder) block(kind model.Kind, container, name, display string, span, nameAt *node) model.Block {
+	return model.Block{
+		Lang: "python", Kind: kind, Path: b.f.path, Package: packageOf(b.f.path),
+		Container: container, Name: name, Display: display,
+		Span:     model.Span{StartLine: int(span.line), EndLine: int(span.eline)},
+		NameLine: int(nameAt.line),
+	}
+}
+
+func (b *declBuilder) add(d *lang.Decl) *lang.Decl {
+	k := d.Key()
+	if prev, ok := b.seen[k]; ok {
+		return prev
+	}
+	b.seen[k] = d
+	b.out = append(b.out, d)
+	return d
+}
+
+func (b *declBuilder) imports() {
+	names := make([]string, 0, len(b.f.top.names))
+	for n := range b.f.top.names {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		var targets []string
+		var first *binding
+		for _, bd := range b.f.top.names[n] {
+			if bd.kind != bImport && bd.kind != bFrom || inErr(bd.stmt) {
+				continue
+			}
+			if first == nil {
+				first = bd
+			}
+			targets = append(targets, importTarget(bd))
+		}
+		if first == nil {
+			continue
+		}
+		display := "import " + n
+		if first.kind == bFrom {
+			display += " (from " + first.module + ")"
+		} else if first.module != n {
+			display += " (" + first.module + ")"
+		}
+		blk := b.block(model.KindImport, "", "import "+n, display, first.stmt, first.at)
+		blk.Signature = strings.Join(strings.Fields(first.stmt.text()), " ")
+		b.add(&lang.Decl{Block: blk, Sig: strings.Join(targets, " | "), Data: &declData{file: b.f, bind: first}})
+	}
+}
+
+// importTarget is what an import binds: "module" or "module:member".
+func importTarget(bd *binding) string {
+	if bd.kind == bFrom {
+		return bd.module + ":" + bd.member
+	}
+	return bd.module
+}
+
+func (b *declBuilder) variables() {
+	names := make([]string, 0, len(b.f.top.names))
+	for n := range b.f.top.names {
+		names = append(names, n)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		return b.f.top.names[names[i]][0].at.start < b.f.top.names[names[j]][0].at.start
+	})
+	for _, n := range names {
+		var first *binding
+		var values []string
+		annot := ""
+		for _, bd := range b.f.top.names[n] {
+			if bd.kind != bAssign || inErr(bd.stmt) {
+				continue
+			}
+			if first == nil {
+				first = bd
+			}
+			if bd.annot != nil && annot == "" {
+				annot = b.f.t.tokens(bd.annot, nil)
+			}
+			values = append(values, b.f.t.tokens(bd.value, nil))
+		}
+		if first == nil || n == "_" {
+			continue
+		}
+		// a name also bound by def or class is that declaration
+		if hasKind(b.f.top.names[n], bDef) || hasKind(b.f.top.names[n], bClass) {
+			continue
+		}
+		kind, word := model.KindVar, "variable "
+		if isConstName(n) {
+			kind, word = model.KindConst, "constant "
+		}
+		blk := b.block(kind, "", n, word+n, first.stmt, first.at)
+		blk.Signature = firstLine(first.stmt.text())
+		dd := &declData{file: b.f, bind: first}
+		sig := annot
+		body := strings.Join(values, " ; ")
+		if n == "__all__" && b.f.hasAll {
+			all := append([]string(nil), b.f.all...)
+			sort.Strings(all)
+			sig, body = "__all__ "+strings.Join(all, " "), ""
+			dd.all = b.f.all
+		}
+		b.add(&lang.Decl{Block: blk, Sig: sig, Body: body, Data: dd})
+	}
+}
+
+func hasKind(bs []*binding, k bindKind) bool {
+	for _, b := range bs {
+		if b.kind == k {
+			return true
+		}
+	}
+	return false
+}
+
+func isConstName(n string) bool {
+	hasUpper := false
+	for _, r := range n {
+		switch {
+		case r >= 'a' && r <= 'z':
+			return false
+		case r >= 'A' && r <= 'Z':
+			hasUpper = true
+		}
+	}
+	return hasUpper
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return strings.TrimSpace(s)
+}
+
+// containerOf is the qualified name of what encloses a class or function.
+func containerOf(qual, name string) string {
+	return strings.TrimSuffix(strings.TrimSuffix(qual, name), ".")
+}
+
+func (b *declBuilder) class(c *classInfo) {
+	kind := kindFromText(c.decorators, c.bases)
+	var bases []string
+	for _, x := range c.bases {
+		bases = append(bases, x.t.tokens(x, nil))
+	}
+	for _, k := range c.keywords {
+		bases = append(bases, k.t.tokens(k, nil))
+	}
+	var decos []string
+	for _, d := range c.decorators {
+		decos = append(decos, "@"+d.t.tokens(d, nil))
+	}
+	sig := "class " + kind.String() + " " + c.typeParams + "(" + strings.Join(bases, ", ") + ") " + strings.Join(decos, " ")
+	body := c.node.child("body")
+	blk := b.block(model.KindType, containerOf(c.qual, c.name), c.name, "class "+c.qual, c.outer, c.node.child("name"))
+	hdr := c.node.text()
+	if body != nil {
+		hdr = b.f.t.text(&node{start: c.node.start, end: body.start})
+	}
+	blk.Signature = strings.TrimSuffix(strings.Join(strings.Fields(hdr), " "), ":")
+	b.add(&lang.Decl{Block: blk, Sig: sig, Body: b.f.t.tokens(body, docstring(body)), Data: &declData{file: b.f, cls: c}})
+
+	attrs := make([]*attrInfo, 0, len(c.attrs))
+	for _, a := range c.attrs {
+		attrs = append(attrs, a)
+	}
+	sort.Slice(attrs, func(i, j int) bool { return attrs[i].at.start < attrs[j].at.start })
+	for _, a := range attrs {
+		if _, isMethod := c.methods[a.name]; isMethod || inErr(a.stmt) {
+			continue
+		}
+		switch a.name {
+		case "__slots__", "__module__", "__qualname__", "__doc__", "__annotations__", "__match_args__":
+			continue
+		}
+		word := "attribute "
+		switch kind {
+		case ckDataclass, ckAttrsOld, ckNamedTuple, ckTypedDict, ckModel:
+			if !a.instance {
+				word = "field "
+			}
+		case ckEnum:
+			word = "member "
+		}
+		blk := b.block(model.KindField, c.qual, a.name, word+c.qual+"."+a.name, a.stmt, a.at)
+		blk.Signature = firstLine(a.stmt.text())
+		b.add(&lang.Decl{Block: blk, Sig: fieldSig(a, kind), Body: a.at.t.tokens(a.value, nil),
+			Data: &declData{file: b.f, attr: a, owner: c, ownerKind: kind}})
+	}
+}
+
+// fieldSig is what dependents of an attribute rely on: its annotation,
+// and for classes whose fields make the constructor, whether and how the
+// field enters it.
+func fieldSig(a *attrInfo, kind ckind) string {
+	sig := ""
+	if a.annot != nil {
+		sig = a.annot.t.tokens(a.annot, nil)
+	}
+	if a.instance {
+		return "self " + sig
+	}
+	switch kind {
+	case ckDataclass, ckAttrsOld, ckNamedTuple, ckTypedDict, ckModel:
+		f := fieldOf(a, kind, false)
+		if f == nil {
+			return sig + " (not in the constructor)"
+		}
+		sig += " " + f.kind.String()
+		if f.hasDef {
+			sig += " = default"
+		}
+		if f.name != a.name {
+			sig += " as " + f.name
+		}
+	}
+	return sig
+}
+
+func (b *declBuilder) function(fn *funcInfo) {
+	if fn.overload {
+		return // folded into the implementation
+	}
+	if fn.cls != nil && fn.cls.methods[fn.name] != fn {
+		return // a property setter or a redefinition: the first one stands
+	}
+	if fn.cls == nil && fn.parentFn == nil {
+		// a redefinition at module level: the last one is the function
+		bs := b.f.top.names[fn.name]
+		for i := len(bs) - 1; i >= 0; i-- {
+			if bs[i].kind == bDef && !bs[i].fn.overload {
+				if bs[i].fn != fn {
+					return
+				}
+				break
+			}
+		}
+	}
+	dd := &declData{file: b.f, fn: fn}
+	for _, o := range b.f.funcs {
+		if o.overload && o.name == fn.name && o.cls == fn.cls && o.parentFn == fn.parentFn {
+			dd.overloads = append(dd.overloads, o)
+		}
+		if o != fn && o.property && fn.property && o.cls == fn.cls && o.cls != nil && o.name == fn.name {
+			dd.setter = true
+		}
+	}
+	kind, word := model.KindFunc, "def "
+	var container string
+	switch {
+	case fn.cls != nil:
+		kind, container = model.KindMethod, fn.cls.qual
+		if fn.name == "__init__" || fn.name == "__new__" {
+			kind = model.KindConstructor
+		}
+		if fn.property {
+			word = "property "
+		}
+	case fn.parentFn != nil:
+		container = fn.parentFn.qual
+	}
+	if fn.async {
+		word = "async " + word
+	}
+	body := fn.node.child("body")
+	blk := b.block(kind, container, fn.name, word+fn.qual, fn.outer, fn.node.child("name"))
+	hdr := fn.node.text()
+	if body != nil {
+		hdr = b.f.t.text(&node{start: fn.node.start, end: body.start})
+	}
+	blk.Signature = strings.TrimSuffix(strings.Join(strings.Fields(hdr), " "), ":")
+	sig := funcSig(fn)
+	for _, o := range dd.overloads {
+		sig += " | overload " + funcSig(o)
+	}
+	if dd.setter {
+		sig += " settable"
+	}
+	b.add(&lang.Decl{Block: blk, Sig: sig, Body: b.f.t.tokens(body, docstring(body)), Data: dd})
+}
+
+// funcSig is the canonical signature: what callers rely on.
+func funcSig(fn *funcInfo) string {
+	var sb strings.Builder
+	if fn.async {
+		sb.WriteString("async ")
+	}
+	for _, d := range fn.decorators {
+		sb.WriteString("@" + d.t.tokens(d, nil) + " ")
+	}
+	sb.WriteString("def" + fn.typeParams + "(")
+	for i, p := range fn.params {
+		if i > 0 {
+			sb.WriteString(", ")
+		}
+		sb.WriteString(paramString(p))
+	}
+	sb.WriteString(")")
+	if fn.returns != nil {
+		sb.WriteString(" -> " + fn.returns.t.tokens(fn.returns, nil))
+	}
+	return sb.String()
+}
+
+func paramString(p param) string {
+	s := ""
+	switch p.kind {
+	case posOnly:
+		s = "/"
+	case varArgs:
+		s = "*"
+	case kwOnly:
+		s = "kw:"
+	case varKw:
+		s = "**"
+	}
+	s += p.name
+	if p.annot != "" {
+		s += ": " + p.annot
+	}
+	if p.hasDef {
+		s += " = " + p.def
+	}
+	return s
+}

@@ -1,0 +1,284 @@
+package python
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/ripple-dev/ripple/internal/model"
+)
+
+// ctorVerdict judges a reference against a constructor target: a call of
+// the class (or of a subclass that inherits the constructor, or cls(...)
+// in a classmethod), and super().__init__(...) / Base.__init__(self, ...).
+func (j *judge) ctorVerdict(t *target, x *ref) (verdict, bool) {
+	if x.call == nil || x.call.kind != "call" || x.kind != rName && x.kind != rAttr {
+		return verdict{}, false
+	}
+	T := t.cls
+	if x.kind == rAttr && (x.name == "__init__" || x.name == "__new__") {
+		return j.initCallVerdict(t, x)
+	}
+	cv := j.r.expr(x.n, x.s)
+	if cv.k != vClass || !j.r.isSubclass(cv.cls, T) {
+		return verdict{}, false
+	}
+	C := cv.cls
+	ct := j.r.constructor(C)
+	mro := j.r.mro(C).list
+	ti, oi := -1, -1
+	for i, c := range mro {
+		if sameClass(c, T) {
+			ti = i
+		}
+		if ct.owner != nil && sameClass(c, ct.owner) {
+			oi = i
+		}
+	}
+	switch {
+	case t.ch.Label == model.DCC:
+		if oi >= 0 && oi < ti {
+			return verdict{}, false // a subclass's own constructor answers
+		}
+	case oi != ti:
+		return verdict{}, false
+	}
+	if t.ch.Derived {
+		return verdict{model.InstantiatedBy, model.MayBeImpacted, fmt.Sprintf("instantiates %s, whose constructor must change with %s", C.qual, t.ch.Cause.Block().Display), model.PrecisionSyntax}, true
+	}
+	if !ct.ok {
+		return verdict{}, false
+	}
+	args := argsOf(x.call)
+	res := bind(ct.params, args, C.qual+"()")
+	details := strings.Join(t.ch.Details, "; ")
+	via := ""
+	if !sameClass(C, T) {
+		via = fmt.Sprintf(" (inherited from %s)", T.qual)
+	}
+	if res.err != "" {
+		if ct.weak || ct.fn != nil && j.opaque(ct.fn) {
+			return verdict{model.InstantiatedBy, model.MayBeImpacted, fmt.Sprintf("the call %s%s (%s); the runtime may not enforce it", res.err, via, details), model.PrecisionSyntax}, true
+		}
+		return verdict{model.InstantiatedBy, model.Inconsistent, fmt.Sprintf("the call %s%s (%s)", res.err, via, details), model.PrecisionSyntax}, true
+	}
+	if t.od != nil && t.od.fn != nil && ct.fn != nil && (t.od.fn.name == "__init__" || t.od.fn.name == "__new__") {
+		if s := shifted(dropFirst(t.od.fn), ct.params, args, C.qual+"()"); s != "" {
+			return verdict{model.InstantiatedBy, model.MayBeImpacted, fmt.Sprintf("the call of %s still binds, but %s", C.qual, s), model.PrecisionSyntax}, true
+		}
+	}
+	return verdict{model.InstantiatedBy, model.Consistent, fmt.Sprintf("the call binds to the new constructor of %s", C.qual), model.PrecisionSyntax}, true
+}
+
+// initCallVerdict judges super().__init__(...) and Base.__init__(self,
+// ...).
+func (j *judge) initCallVerdict(t *target, x *ref) (verdict, bool) {
+	j.r.resolveRef(x)
+	h := x.hit
+	if x.recv.k != vSuper && x.recv.k != vClass || h.fn == nil || h.owner == nil {
+		return verdict{}, false
+	}
+	T := t.cls
+	switch {
+	case sameClass(h.owner, T):
+	case t.ch.Label == model.DCC:
+		// the deleted constructor's class is passed over: the call now
+		// reaches a base's
+		inMRO, after := false, false
+		for _, c := range h.mro {
+			if sameClass(c, T) {
+				inMRO = true
+			}
+			if inMRO && sameClass(c, h.owner) {
+				after = true
+			}
+		}
+		if !after {
+			return verdict{}, false
+		}
+	default:
+		return verdict{}, false
+	}
+	if t.ch.Derived {
+		return verdict{model.CalledBy, model.MayBeImpacted, fmt.Sprintf("calls %s.%s, which must change with %s", h.owner.qual, x.name, t.ch.Cause.Block().Display), model.PrecisionSyntax}, true
+	}
+	bound := x.recv.k == vSuper
+	ps := paramsFor(h.fn, bound)
+	if h.fn.name == "__new__" && !bound {
+		ps = h.fn.params
+	}
+	args := argsOf(x.call)
+	name := h.owner.qual + "." + x.name
+	res := bind(ps, args, name)
+	details := strings.Join(t.ch.Details, "; ")
+	if res.err != "" {
+		if j.opaque(h.fn) {
+			return verdict{model.CalledBy, model.MayBeImpacted, fmt.Sprintf("the call %s (%s); a decorator may change how it is called", res.err, details), model.PrecisionSyntax}, true
+		}
+		return verdict{model.CalledBy, model.Inconsistent, fmt.Sprintf("the call %s (%s)", res.err, details), model.PrecisionSyntax}, true
+	}
+	if t.od != nil && t.od.fn != nil && sameClass(h.owner, T) {
+		if s := shifted(paramsFor(t.od.fn, bound), ps, args, name); s != "" {
+			return verdict{model.CalledBy, model.MayBeImpacted, fmt.Sprintf("the call of %s still binds, but %s", name, s), model.PrecisionSyntax}, true
+		}
+	}
+	return verdict{model.CalledBy, model.Consistent, fmt.Sprintf("the call binds to the new signature of %s", name), model.PrecisionSyntax}, true
+}
+
+// overrideVerdict judges a method of a subclass with the name of a
+// changed or deleted method of a base class.
+func (j *judge) overrideVerdict(t *target, x *ref) (verdict, bool) {
+	E := x.fn.cls
+	if E == nil || t.cls == nil || sameClass(E, t.cls) || E.methods[x.fn.name] != x.fn || !j.r.isSubclass(E, t.cls) {
+		return verdict{}, false
+	}
+	// another class between E and the target's class that defines the
+	// method is what E overrides
+	mro := j.r.mro(E).list
+	for _, c := range mro[1:] {
+		if sameClass(c, t.cls) {
+			break
+		}
+		if _, ok := c.methods[t.name]; ok {
+			return verdict{}, false
+		}
+	}
+	prec := model.PrecisionSyntax
+	name := E.qual + "." + x.fn.name
+	if t.ch.Derived {
+		return verdict{}, false
+	}
+	if t.deleted {
+		if t.ch.Renamed() {
+			return verdict{model.OverriddenBy, model.Inconsistent, fmt.Sprintf("%s overrides %s, which was renamed to %s: the override is no longer reached through %s", name, shortName(t), t.ch.New.Name, t.cqual), prec}, true
+		}
+		return verdict{model.OverriddenBy, model.MayBeImpacted, fmt.Sprintf("%s overrode %s, which was deleted", name, shortName(t)), prec}, true
+	}
+	if t.ch.Label != model.MMS || t.od == nil || t.nd == nil || t.od.fn == nil || t.nd.fn == nil {
+		return verdict{}, false
+	}
+	of, nf, impl := t.od.fn, t.nd.fn, x.fn
+	if of.static != nf.static || of.classm != nf.classm || of.property != nf.property {
+		return verdict{model.OverriddenBy, model.MayBeImpacted, fmt.Sprintf("%s overrides %s, whose kind changed: %s", name, shortName(t), strings.Join(t.ch.Details, "; ")), prec}, true
+	}
+	ip, op, np := callParams(impl), callParams(of), callParams(nf)
+	switch {
+	case accepts(ip, np):
+		return verdict{model.OverriddenBy, model.Consistent, fmt.Sprintf("%s accepts the new signature of %s", name, shortName(t)), prec}, true
+	case accepts(ip, op):
+		j.followOverride(t, x)
+		return verdict{model.OverriddenBy, model.Inconsistent, fmt.Sprintf("%s overrides %s with the old signature: %s", name, shortName(t), strings.Join(t.ch.Details, "; ")), prec}, true
+	}
+	return verdict{model.OverriddenBy, model.MayBeImpacted, fmt.Sprintf("%s overrides %s, whose signature changed: %s", name, shortName(t), strings.Join(t.ch.Details, "; ")), prec}, true
+}
+
+// followOverride makes the derived change of an override that must
+// follow its base: its own callers are walked next.
+func (j *judge) followOverride(t *target, x *ref) {
+	if j.wrapped[x.fn] {
+		return
+	}
+	j.wrapped[x.fn] = true
+	d := j.a.declOf(x.fn)
+	if d == nil {
+		return
+	}
+	j.derived = append(j.derived, &model.Change{Label: model.MMS, Old: &d.Block, New: &d.Block, Cause: t.ch,
+		Details: []string{"must follow " + t.display() + ": " + strings.Join(t.ch.Details, "; ")}})
+}
+
+// builtinFixtures are pytest's own fixtures: a parameter of that name is
+// always satisfied.
+var builtinFixtures = map[string]bool{"request": true, "tmp_path": true, "tmpdir": true, "monkeypatch": true, "capsys": true,
+	"capfd": true, "caplog": true, "recwarn": true, "pytestconfig": true, "tmp_path_factory": true, "tmpdir_factory": true,
+	"capsysbinary": true, "capfdbinary": true, "doctest_namespace": true, "cache": true, "record_property": true,
+	"record_testsuite_property": true, "testdir": true, "pytester": true}
+
+// fixtureVerdict judges a test (or fixture) parameter that requests a
+// deleted or renamed fixture.
+func (j *judge) fixtureVerdict(t *target, x *ref) (verdict, bool) {
+	fn := x.fn
+	if builtinFixtures[t.name] || !(strings.HasPrefix(fn.name, "test") || fn.fixture) || fn.parentFn != nil {
+		return verdict{}, false
+	}
+	scopeDir := dirOf(t.path)
+	if path.Base(t.path) == "conftest.py" {
+		if scopeDir != "" && !strings.HasPrefix(x.f.path, scopeDir+"/") {
+			return verdict{}, false
+		}
+	} else if x.f.path != t.path {
+		return verdict{}, false
+	}
+	// another fixture of that name visible from the test
+	for _, f := range j.a.ix.parsedFiles() {
+		visible := f.path == x.f.path || path.Base(f.path) == "conftest.py" && (dirOf(f.path) == "" || strings.HasPrefix(x.f.path, dirOf(f.path)+"/"))
+		if !visible {
+			continue
+		}
+		for _, g := range f.funcs {
+			if g.fixture && g.name == t.name && g.cls == nil {
+				return verdict{}, false
+			}
+		}
+	}
+	what := "was deleted"
+	if t.ch.Renamed() {
+		what = "was renamed to " + t.ch.New.Name
+	}
+	return verdict{model.CalledBy, model.Inconsistent, fmt.Sprintf("%s requests fixture %s, which %s", fn.qual, t.name, what), model.PrecisionSyntax}, true
+}
+
+// allVerdict judges a name used through a star import of a module whose
+// __all__ no longer lists it.
+func (j *judge) allVerdict(t *target, x *ref) (verdict, bool) {
+	if x.kind != rName || x.f.path == t.path {
+		return verdict{}, false
+	}
+	j.r.resolveRef(x)
+	missing := false
+	for _, s := range x.syms {
+		if s.missing && s.path == x.f.path {
+			missing = true
+		}
+	}
+	if !missing {
+		return verdict{}, false
+	}
+	for _, st := range x.f.stars {
+		m := j.r.module(st.child("module_name").text(), x.f.path)
+		if m.k == vModule && m.file != nil && m.file.path == t.path {
+			return verdict{model.UsedBy, model.Inconsistent, fmt.Sprintf("uses %s through `from %s import *`; __all__ no longer exports it", t.name, j.moduleName(t.path)), model.PrecisionSyntax}, true
+		}
+	}
+	return verdict{}, false
+}
+
+// overridesFindings reports, for a method whose signature changed, the
+// base method it overrides when the new signature no longer accepts the
+// calls the base's contract allows (Overrides): callers through the base
+// break, and the fix may belong to either side.
+func (j *judge) overridesFindings() {
+	for _, t := range j.targets {
+		if t.kind != tSymbol || t.ch.Label != model.MMS || t.ch.Derived || !t.member || t.cls == nil || t.od == nil || t.nd == nil || t.od.fn == nil || t.nd.fn == nil {
+			continue
+		}
+		mro := j.r.mro(t.cls).list
+		for _, b := range mro[1:] {
+			bm, ok := b.methods[t.name]
+			if !ok {
+				continue
+			}
+			bp := callParams(bm)
+			if accepts(callParams(t.od.fn), bp) && !accepts(callParams(t.nd.fn), bp) {
+				at := bm.node.child("name")
+				site := model.Site{Path: b.file.path, Line: int(at.line), Col: int(at.col) + 1, Text: b.file.t.lineText(int(at.line)),
+					Enclosing: "def " + bm.qual, EnclosingSpan: model.Span{StartLine: int(bm.outer.line), EndLine: int(bm.outer.eline)}}
+				j.out = append(j.out, &model.Finding{Change: t.ch, Relation: model.Overrides, Site: site, Verdict: model.MayBeImpacted,
+					Precision: model.PrecisionSyntax,
+					Message:   fmt.Sprintf("%s is overridden by %s, whose new signature no longer accepts the calls %s allows", bm.qual, shortName(t), bm.qual),
+					Trail:     append(trailOf(t.ch), model.Step{Relation: model.Overrides, Display: "def " + bm.qual, Path: site.Path, Line: site.Line})})
+			}
+			break
+		}
+	}
+}

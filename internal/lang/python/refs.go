@@ -1,0 +1,361 @@
+package python
+
+import (
+	"strings"
+)
+
+// sym is the identity of what a name denotes, following imports: the
+// file and qualified name of a declaration of the repository.
+type sym struct {
+	path, qual string
+	missing    bool // the module has no such name (deleted or never there)
+	local      bool // a local variable or parameter: never a declaration's name
+	ext        bool // outside the repository (or a builtin)
+	unknown    bool // could not be resolved
+	module     bool // a module
+}
+
+// nameSyms resolves a name used in scope s to the declarations it may
+// denote (several when a scope binds it more than once).
+func (r *resolver) nameSyms(s *scope, name string) []sym {
+	bs, sc := r.lookup(s, name)
+	if bs == nil {
+		return r.moduleSyms(sc.file, name, false)
+	}
+	var out []sym
+	for _, b := range bs {
+		out = append(out, r.bindingSym(b, sc))
+	}
+	return out
+}
+
+func (r *resolver) bindingSym(b *binding, sc *scope) sym {
+	switch b.kind {
+	case bDef:
+		return sym{path: b.fn.file.path, qual: b.fn.qual}
+	case bClass:
+		return sym{path: b.cls.file.path, qual: b.cls.qual}
+	case bImport:
+		m := r.module(b.module, sc.file.path)
+		return moduleValueSym(m)
+	case bFrom:
+		m := r.module(b.module, sc.file.path)
+		return r.memberSyms(m, b.member)[0]
+	case bAssign, bOther:
+		switch sc.kind {
+		case scModule:
+			return sym{path: sc.file.path, qual: b.name}
+		case scClass:
+			return sym{path: sc.file.path, qual: sc.cls.qual + "." + b.name}
+		}
+	}
+	return sym{local: true}
+}
+
+func moduleValueSym(m value) sym {
+	switch m.k {
+	case vModule:
+		if m.file != nil {
+			return sym{path: m.file.path, module: true}
+		}
+		return sym{path: m.dir, module: true}
+	case vExternal:
+		return sym{ext: true}
+	}
+	return sym{unknown: true}
+}
+
+// moduleSyms resolves a module-level name of f: bindings, star imports,
+// submodules (attr), builtins; missing otherwise.
+func (r *resolver) moduleSyms(f *pfile, name string, attr bool) []sym {
+	key := [3]any{"sym", f, name}
+	if !r.enter(key) {
+		return []sym{{unknown: true}}
+	}
+	defer r.leave(key)
+	if bs := f.top.names[name]; len(bs) > 0 {
+		var out []sym
+		for _, b := range bs {
+			out = append(out, r.bindingSym(b, f.top))
+		}
+		return out
+	}
+	uncertain := f.dynamic
+	for _, st := range f.stars {
+		m := r.module(st.child("module_name").text(), f.path)
+		if m.k != vModule || m.file == nil {
+			uncertain = true
+			continue
+		}
+		if !exported(m.file, name) {
+			continue
+		}
+		if ss := r.moduleSyms(m.file, name, false); len(ss) > 0 && !ss[0].missing {
+			return ss
+		}
+	}
+	if attr {
+		if p := r.ix.mods.submodule(f.path, name); p != "" {
+			return []sym{{path: p, module: true}}
+		}
+	}
+	if !attr && builtins[name] {
+		return []sym{{ext: true}}
+	}
+	if uncertain {
+		return []sym{{unknown: true}}
+	}
+	return []sym{{path: f.path, qual: name, missing: true}}
+}
+
+// memberSyms resolves m.name for a module value.
+func (r *resolver) memberSyms(m value, name string) []sym {
+	switch m.k {
+	case vModule:
+		if m.file != nil {
+			return r.moduleSyms(m.file, name, true)
+		}
+		if p := r.ix.mods.submodule(m.dir, name); p != "" {
+			return []sym{{path: p, module: true}}
+		}
+		return []sym{{unknown: true}}
+	case vExternal:
+		return []sym{{ext: true}}
+	}
+	return []sym{{unknown: true}}
+}
+
+// refKind is the syntactic role of a reference.
+type refKind int
+
+const (
+	rName     refKind = iota // an identifier
+	rAttr                    // obj.name
+	rImport                  // from m import name
+	rOverride                // def name(...) in a class body
+	rFixture                 // a test or fixture parameter named like a fixture
+	rString                  // getattr(obj, "name"), patch("mod.name")
+)
+
+// ref is one place in a head-state file that may depend on a target.
+type ref struct {
+	f    *pfile
+	n    *node // the identifier, attribute, import name, def, or string
+	kind refKind
+	name string
+	s    *scope
+	// call is the call (or decorator) n is the callee of, or nil.
+	call *node
+	// resolution, filled lazily: syms for names and module members; the
+	// receiver value and member hit for attributes.
+	syms     []sym
+	recv     value
+	hit      memberHit
+	resolved bool
+	fn       *funcInfo // rOverride, rFixture: the def
+}
+
+// collect walks a file and returns the references to the watched names.
+func collect(f *pfile, watched map[string]bool, wantStrings bool) []*ref {
+	var out []*ref
+	add := func(n *node, kind refKind, name string) {
+		r := &ref{f: f, n: n, kind: kind, name: name}
+		if kind == rName || kind == rAttr {
+			r.call = calleeOf(n)
+		}
+		out = append(out, r)
+	}
+	walk(f.t.root, func(n *node) bool {
+		if n.bad {
+			return false // references inside syntax errors are not judged
+		}
+		switch n.kind {
+		case "identifier":
+			name := n.text()
+			if watched[name] && isLoad(n) {
+				add(n, rName, name)
+			}
+		case "attribute":
+			if a := n.child("attribute"); a != nil && watched[a.text()] {
+				add(n, rAttr, a.text())
+			}
+		case "import_from_statement":
+			for _, k := range n.children("name") {
+				nm := k
+				if k.kind == "aliased_import" {
+					nm = k.child("name")
+				}
+				if watched[nm.text()] {
+					add(k, rImport, nm.text())
+				}
+			}
+			return false
+		case "import_statement", "future_import_statement":
+			return false
+		case "function_definition":
+			if fi := f.funcAt[n]; fi != nil {
+				if fi.cls != nil && watched[fi.name] {
+					out = append(out, &ref{f: f, n: n, kind: rOverride, name: fi.name, fn: fi})
+				}
+				for i, p := range fi.params {
+					if watched[p.name] && !(i == 0 && fi.cls != nil) {
+						out = append(out, &ref{f: f, n: n, kind: rFixture, name: p.name, fn: fi})
+					}
+				}
+			}
+		case "call":
+			if wantStrings {
+				stringRefs(f, n, watched, &out)
+			}
+		}
+		return true
+	})
+	for _, r := range out {
+		r.s = f.scopeAt(r.n)
+	}
+	return out
+}
+
+// stringRefs finds names in string arguments of reflective calls:
+// getattr(obj, "name"), setattr, hasattr, delattr, and dotted paths in
+// mock.patch("pkg.mod.name") or monkeypatch.setattr("pkg.mod.name", ...).
+func stringRefs(f *pfile, call *node, watched map[string]bool, out *[]*ref) {
+	fn := call.child("function")
+	if fn == nil {
+		return
+	}
+	callee := lastPart(fn.text())
+	switch callee {
+	case "getattr", "setattr", "hasattr", "delattr", "patch", "object", "attr", "attrgetter", "methodcaller":
+	default:
+		return
+	}
+	args := call.child("arguments")
+	for _, a := range args.namedKids() {
+		s, ok := stringLit(f.t, a)
+		if !ok || s == "" {
+			continue
+		}
+		name := s
+		if i := strings.LastIndexByte(s, '.'); i >= 0 {
+			name = s[i+1:]
+		}
+		if watched[name] {
+			*out = append(*out, &ref{f: f, n: a, kind: rString, name: name, call: call})
+		}
+	}
+}
+
+// isLoad reports whether an identifier is a use of a name (not the name
+// of a definition, a parameter, a keyword argument, an attribute, an
+// import or a store target).
+func isLoad(n *node) bool {
+	p := n.parent
+	if p == nil {
+		return false
+	}
+	switch p.kind {
+	case "attribute":
+		return n.field != "attribute"
+	case "function_definition", "class_definition":
+		return n.field != "name"
+	case "keyword_argument":
+		return n.field != "name"
+	case "parameters", "lambda_parameters", "typed_parameter", "list_splat_pattern", "dictionary_splat_pattern":
+		return false
+	case "default_parameter", "typed_default_parameter":
+		return n.field == "value"
+	case "dotted_name", "aliased_import", "global_statement", "nonlocal_statement", "import_prefix", "relative_import":
+		return false
+	case "keyword_pattern", "case_pattern", "as_pattern", "splat_pattern", "dict_pattern", "class_pattern", "list_pattern", "tuple_pattern":
+		return false
+	case "pattern_list":
+		return false
+	case "assignment", "augmented_assignment":
+		return n.field != "left"
+	case "for_statement", "for_in_clause":
+		return n.field != "left"
+	case "named_expression":
+		return n.field != "name"
+	case "as_pattern_target":
+		return false
+	case "type_parameter":
+		return true
+	}
+	return true
+}
+
+// calleeOf returns the call whose callee is n, or the decorator n is
+// applied as, or nil.
+func calleeOf(n *node) *node {
+	p := n.parent
+	for p != nil && p.kind == "parenthesized_expression" {
+		n, p = p, p.parent
+	}
+	if p == nil {
+		return nil
+	}
+	if p.kind == "call" && n.field == "function" {
+		return p
+	}
+	if p.kind == "decorator" {
+		return p
+	}
+	return nil
+}
+
+// resolve fills a reference's resolution.
+func (r *resolver) resolveRef(x *ref) {
+	if x.resolved {
+		return
+	}
+	x.resolved = true
+	switch x.kind {
+	case rName:
+		x.syms = r.nameSyms(x.s, x.name)
+	case rAttr:
+		obj := x.n.child("object")
+		x.recv = r.expr(obj, x.s)
+		switch x.recv.k {
+		case vModule, vExternal:
+			x.syms = r.memberSyms(x.recv, x.name)
+		case vClass, vInstance, vSuper:
+			x.hit = r.lookupMember(x.recv, x.name)
+		}
+	case rImport:
+		st := x.n.parent
+		m := r.module(st.child("module_name").text(), x.f.path)
+		x.syms = r.memberSyms(m, x.name)
+	case rString:
+		// getattr(obj, "name"): the receiver is the first argument
+		args := x.call.child("arguments").namedKids()
+		if len(args) >= 2 && args[0] != x.n && lastPart(x.call.child("function").text()) != "patch" {
+			x.recv = r.expr(args[0], x.s)
+			switch x.recv.k {
+			case vClass, vInstance:
+				x.hit = r.lookupMember(x.recv, x.name)
+			case vModule:
+				x.syms = r.memberSyms(x.recv, x.name)
+			}
+		}
+	}
+}
+
+// receiverRoot returns the identifier at the root of an attribute chain.
+func receiverRoot(n *node) *node {
+	for n != nil {
+		switch n.kind {
+		case "identifier":
+			return n
+		case "attribute":
+			n = n.child("object")
+		case "call":
+			n = n.child("function")
+		case "subscript":
+			n = n.child("value")
+		default:
+			return nil
+		}
+	}
+	return nil
+}
