@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"go/format"
 	"testing"
 
 	"github.com/ripple-dev/ripple/internal/diffclassify"
@@ -103,6 +104,7 @@ func FuzzClassify(f *testing.F) {
 		{"package p\n\nfunc (t *T) M() { t.n = 1 }\n", "package p\n\nfunc (t *T) M() {\n\tt.n = 2\n\treturn\n}\n"},
 		{"", "package p\n"},
 		{"\x00binary", "package p\n"},
+		{"package p\nfunc F( a int ) int { x := a; return x }\ntype T struct{A int;B string}\n", "package p\n"},
 	} {
 		f.Add([]byte(p[0]), []byte(p[1]))
 	}
@@ -117,6 +119,12 @@ func FuzzClassify(f *testing.F) {
 		}
 		if out := classify(t, old, old); len(out.Changes) != 0 {
 			t.Errorf("a file compared with itself has %d changes, first: %s %s", len(out.Changes), out.Changes[0].Label, out.Changes[0].Summary())
+		}
+		// a gofmt-only diff changes nothing a dependent can see
+		if formatted, err := format.Source(old); err == nil && !bytes.Equal(formatted, old) {
+			if out := classify(t, old, formatted); len(out.Changes) != 0 {
+				t.Errorf("gofmt alone makes %d changes, first: %s %s\nbefore:\n%s\nafter:\n%s", len(out.Changes), out.Changes[0].Label, out.Changes[0].Summary(), old, formatted)
+			}
 		}
 	})
 }
