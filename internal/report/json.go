@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/ripple-dev/ripple/internal/model"
+	"github.com/ripple-dev/ripple/internal/textedit"
 )
 
 // JSONVersion is the version of the JSON format written by JSON. It
@@ -42,7 +43,12 @@ const JSONVersion = 1
 //	    "enclosing": "func main", "text": "<trimmed source line>",
 //	    "trail": [{"relation", "display", "path", "line"}],
 //	    "updated": false,         // the site's lines were edited by the diff
-//	    "fingerprint": "<hex>"    // as SARIF partialFingerprints rippleFingerprint/v1
+//	    "fingerprint": "<hex>",   // as SARIF partialFingerprints rippleFingerprint/v1
+//	    "fix": {                  // present when the change determines the edit
+//	      "description": "rename Old to New",
+//	      "edits": [{"path", "start_line", "start_col", "end_line", "end_col", "new_text"}],
+//	      "start_line", "end_line", "replacement"  // the site's line once fixed, when every edit is on it
+//	    }
 //	  }],
 //	  "diagnostics": [{"path", "line", "message"}],
 //	  "precision_notes": [...],
@@ -112,6 +118,7 @@ func JSON(w io.Writer, r *model.Result, o Options) error {
 			Trail:       []jsonStep{},
 			Updated:     f.Updated,
 			Fingerprint: p.fp[f],
+			Fix:         jsonFixOf(f),
 		}
 		if jf.Level == "" {
 			jf.Level = string(model.LevelNone)
@@ -213,6 +220,38 @@ type jsonFinding struct {
 	Trail       []jsonStep `json:"trail"`
 	Updated     bool       `json:"updated"`
 	Fingerprint string     `json:"fingerprint"`
+	Fix         *jsonFix   `json:"fix,omitempty"`
+}
+
+// jsonFix is a finding's mechanical fix: its edits, and, when they all
+// fall on the site's line, that line as it reads once fixed (the form a
+// review suggestion needs).
+type jsonFix struct {
+	Description string           `json:"description"`
+	Edits       []model.TextEdit `json:"edits"`
+	StartLine   int              `json:"start_line,omitempty"`
+	EndLine     int              `json:"end_line,omitempty"`
+	Replacement *string          `json:"replacement,omitempty"`
+}
+
+func jsonFixOf(f *model.Finding) *jsonFix {
+	if f.Fix == nil {
+		return nil
+	}
+	jf := &jsonFix{Description: f.Fix.Description, Edits: f.Fix.Edits}
+	var local []model.TextEdit
+	for _, e := range f.Fix.Edits {
+		if e.Path != f.Site.Path || e.StartLine != f.Site.Line || e.EndLine != f.Site.Line {
+			return jf
+		}
+		e.StartLine, e.EndLine = 1, 1
+		local = append(local, e)
+	}
+	if out, err := textedit.Apply([]byte(f.Site.Text), local); err == nil {
+		s := string(out)
+		jf.StartLine, jf.EndLine, jf.Replacement = f.Site.Line, f.Site.Line, &s
+	}
+	return jf
 }
 
 type jsonStep struct {

@@ -1,0 +1,430 @@
+package action
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"time"
+
+	githubactions "github.com/sethvargo/go-githubactions"
+
+	"github.com/ripple-dev/ripple/internal/action/annotate"
+	"github.com/ripple-dev/ripple/internal/action/event"
+	"github.com/ripple-dev/ripple/internal/action/findings"
+	"github.com/ripple-dev/ripple/internal/action/ghapi"
+	"github.com/ripple-dev/ripple/internal/action/handoff"
+	"github.com/ripple-dev/ripple/internal/action/md"
+	"github.com/ripple-dev/ripple/internal/action/review"
+	"github.com/ripple-dev/ripple/internal/action/summary"
+	"github.com/ripple-dev/ripple/internal/check"
+	"github.com/ripple-dev/ripple/internal/cli"
+	"github.com/ripple-dev/ripple/internal/config"
+	"github.com/ripple-dev/ripple/internal/gitio"
+	"github.com/ripple-dev/ripple/internal/model"
+	"github.com/ripple-dev/ripple/internal/report"
+)
+
+// Env is what a run reads and writes besides the files the environment
+// names.
+type Env struct {
+	Getenv func(string) string
+	Stdout io.Writer
+}
+
+// Main runs the action in this process's environment and returns the
+// exit code (cli.ExitOK, cli.ExitFindings, cli.ExitFailure).
+func Main() int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	return Run(ctx, Env{Getenv: os.Getenv, Stdout: os.Stdout})
+}
+
+// Run runs the action once.
+func Run(ctx context.Context, env Env) (code int) {
+	r := &run{runner: runner{getenv: env.Getenv, w: env.Stdout}}
+	r.gha = githubactions.New(githubactions.WithWriter(env.Stdout), githubactions.WithGetenv(env.Getenv))
+	defer func() {
+		if p := recover(); p != nil {
+			fmt.Fprintf(env.Stdout, "::error title=ripple::ripple: internal error: %v\n", p)
+			fmt.Fprintf(env.Stdout, "%s\n", debug.Stack())
+			code = cli.ExitFailure
+		}
+	}()
+	return r.main(ctx)
+}
+
+// run is the state of one run.
+type run struct {
+	runner
+	in       *inputs
+	links    findings.Links
+	runURL   string
+	delivery []string
+}
+
+func (r *run) main(ctx context.Context) int {
+	in, err := readInputs(r.gha)
+	if err != nil {
+		return r.toolError(nil, err)
+	}
+	r.in = in
+	r.mask(in.token)
+	server := r.getenv("GITHUB_SERVER_URL")
+	if server == "" {
+		server = "https://github.com"
+	}
+	ev, err := event.FromEnv(r.getenv)
+	if err != nil {
+		return r.toolError(nil, err)
+	}
+	r.links = findings.Links{Server: server, Repo: ev.Repo}
+	if id := r.getenv("GITHUB_RUN_ID"); id != "" {
+		r.runURL = strings.TrimRight(server, "/") + "/" + ev.Repo + "/actions/runs/" + id
+	}
+	if in.reviewFrom != "" {
+		return r.postHandoff(ctx, ev)
+	}
+	return r.analyse(ctx, ev)
+}
+
+// toolError reports that Ripple could not check: an error annotation,
+// the summary, the outputs; exit 2.
+func (r *run) toolError(rep *findings.Report, err error) int {
+	r.errorf("ripple: %v", err)
+	r.setOutput("verdict", summary.Error)
+	r.addSummary(summary.Markdown(summary.Input{Report: rep, Links: r.links, Verdict: summary.Error, Problem: err.Error(), Delivery: r.delivery}))
+	return cli.ExitFailure
+}
+
+func (r *run) analyse(ctx context.Context, ev *event.Event) int {
+	dir := r.in.workingDirectory
+	if dir == "" {
+		dir = "."
+	}
+	repo, err := gitio.Open(ctx, dir)
+	if err != nil {
+		return r.toolError(nil, fmt.Errorf("working-directory %s: %w (did actions/checkout run before ripple?)", dir, err))
+	}
+	defer repo.Close()
+	fs := flag.NewFlagSet("ripple-action", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	cfg, _, err := config.Resolve(repo.Top, fs, r.in.configArgs)
+	if err != nil {
+		return r.toolError(nil, fmt.Errorf("configuration: %w", err))
+	}
+	rg, err := event.Plan(ctx, repo, ev, event.Options{
+		Base: r.in.base, Head: r.in.head, Deepen: r.in.deepen,
+		Log: func(s string) { r.logf("ripple: fetching history: %s", s) },
+	})
+	if err != nil {
+		return r.toolError(nil, err)
+	}
+	if rg.Nothing != "" {
+		r.setOutput("verdict", summary.Pass)
+		r.noticef("ripple: %s", rg.Nothing)
+		r.addSummary(summary.Markdown(summary.Input{Verdict: summary.Pass, FailOn: cfg.FailOn, Problem: rg.Nothing}))
+		return cli.ExitOK
+	}
+	r.logf("ripple: checking %s against %s (%s)", findings.Short(rg.Head), findings.Short(rg.Base), rg.Why)
+	cctx, cancel := context.WithTimeout(ctx, cfg.Budget+time.Minute)
+	defer cancel()
+	res, err := check.Run(cctx, repo, check.Options{Base: rg.Base, Head: rg.Head, Config: cfg})
+	if err != nil {
+		return r.toolError(nil, err)
+	}
+	rep, err := findings.FromResult(res)
+	if err != nil {
+		return r.toolError(nil, err)
+	}
+	ropts := report.Options{Verbose: cfg.Verbose, ToolVersion: cli.Version, RepoRoot: repo.Top}
+	var text bytes.Buffer
+	if err := report.Text(&text, res, ropts); err == nil {
+		r.group("Ripple report", func() { r.untrusted(report.Headline(res, false) + "\n" + text.String()) })
+	}
+	sarif, err := r.writeSARIF(res, ropts)
+	if err != nil {
+		return r.toolError(rep, err)
+	}
+	r.delivery = append(r.delivery, fmt.Sprintf("SARIF: `%s` (%d results, with the relation path from each change to each site) for `github/codeql-action/upload-sarif`.", sarif, rep.Counts.Total()))
+	r.setOutput("sarif-file", sarif)
+	if r.in.annotations {
+		r.annotateAll(rep)
+	} else {
+		r.delivery = append(r.delivery, "Annotations: off (annotations: false).")
+	}
+	if ev.PR != nil {
+		if p, err := r.writeHandoff(ev, res); err != nil {
+			r.logf("ripple: %v", err)
+			r.delivery = append(r.delivery, "Handoff file: not written: "+md.Text(err.Error())+".")
+		} else {
+			r.setOutput("handoff-file", p)
+		}
+		r.reviewPR(ctx, ev, repo, rg, rep)
+	} else {
+		r.setOutput("review", review.Skipped)
+	}
+	verdict, code := summary.Pass, cli.ExitOK
+	for _, f := range res.Findings {
+		if cfg.Fails(f.Level) {
+			verdict, code = summary.Fail, cli.ExitFindings
+			break
+		}
+	}
+	r.setOutput("verdict", verdict)
+	r.setCounts(rep)
+	r.setOutput("base", rg.Base)
+	r.setOutput("head", rg.Head)
+	r.addSummary(summary.Markdown(summary.Input{Report: rep, Links: r.links, Verdict: verdict, FailOn: cfg.FailOn, Range: rg.Why, Delivery: r.delivery}))
+	if code == cli.ExitFindings {
+		r.logf("ripple: %s; the step fails (fail_on: %s)", findings.Headline(rep), cfg.FailOn)
+	}
+	return code
+}
+
+func (r *run) setCounts(rep *findings.Report) {
+	r.setOutput("errors", strconv.Itoa(rep.Counts.Error))
+	r.setOutput("warnings", strconv.Itoa(rep.Counts.Warning))
+	r.setOutput("notes", strconv.Itoa(rep.Counts.Note))
+	r.setOutput("findings", strconv.Itoa(rep.Counts.Total()))
+}
+
+// tempPath is name in RUNNER_TEMP (outside the work tree), else in the
+// system's temporary directory.
+func (r *run) tempPath(name string) string {
+	dir := r.getenv("RUNNER_TEMP")
+	if dir == "" {
+		dir = os.TempDir()
+	}
+	return filepath.Join(dir, name)
+}
+
+func (r *run) writeSARIF(res *model.Result, o report.Options) (string, error) {
+	p := r.in.sarifFile
+	if p == "" {
+		p = r.tempPath("ripple.sarif")
+	}
+	var buf bytes.Buffer
+	if err := report.SARIF(&buf, res, o); err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return "", fmt.Errorf("sarif-file: %w", err)
+	}
+	if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+		return "", fmt.Errorf("sarif-file: %w", err)
+	}
+	return p, nil
+}
+
+func (r *run) writeHandoff(ev *event.Event, res *model.Result) (string, error) {
+	p := r.tempPath("ripple-handoff.json")
+	return p, handoff.Write(p, ev.Repo, ev.PR.Number, res)
+}
+
+func (r *run) annotateAll(rep *findings.Report) {
+	// one warning slot stays free for "the review was not posted"
+	plan := annotate.Plan(rep, annotate.Limits{PerLevel: annotate.GitHub.PerLevel, PerJob: annotate.GitHub.PerJob - 1, Keep: map[string]int{"warning": 1}})
+	for _, a := range plan.Annotations {
+		r.annotate(a)
+	}
+	var parts []string
+	for _, l := range []string{"error", "warning", "notice"} {
+		if t := plan.Total[l]; t > 0 {
+			parts = append(parts, fmt.Sprintf("%d of %d %ss", plan.Shown[l], t, l))
+		}
+	}
+	switch {
+	case len(parts) == 0:
+		r.delivery = append(r.delivery, "Annotations: none (no findings).")
+	case plan.Omitted() > 0:
+		r.delivery = append(r.delivery, fmt.Sprintf("Annotations: %s annotated. GitHub shows at most %d annotations per level per step and %d per job: the last annotation of a level counts the %d findings left out, and every one of them is in the tables above.",
+			strings.Join(parts, ", "), annotate.GitHub.PerLevel, annotate.GitHub.PerJob, plan.Omitted()))
+		r.logf("ripple: %d findings are over GitHub's annotation limits; the job summary lists them", plan.Omitted())
+	default:
+		r.delivery = append(r.delivery, fmt.Sprintf("Annotations: %s annotated.", strings.Join(parts, ", ")))
+	}
+}
+
+// newAPI makes the REST client of this run.
+func (r *run) newAPI(repo string) (*ghapi.API, error) {
+	api, err := ghapi.New(r.getenv("GITHUB_API_URL"), r.in.token, repo)
+	if err != nil {
+		return nil, err
+	}
+	api.Log = func(s string) { r.logf("ripple: GitHub API: %s", s) }
+	return api, nil
+}
+
+func (r *run) reviewOptions() review.Options {
+	n := r.in.maxComments
+	if n == 0 {
+		n = -1 // every finding in the body
+	}
+	return review.Options{MaxComments: n, Links: r.links, RunURL: r.runURL}
+}
+
+func (r *run) reviewPR(ctx context.Context, ev *event.Event, repo *gitio.Repo, rg *event.Range, rep *findings.Report) {
+	if !r.in.review {
+		r.setOutput("review", review.Skipped)
+		r.delivery = append(r.delivery, "Review: off (review: false).")
+		return
+	}
+	if rg.Head != ev.PR.HeadSHA {
+		r.setOutput("review", review.Skipped)
+		r.delivery = append(r.delivery, fmt.Sprintf("Review: not posted: the head input (%s) is not the pull request's head (%s), and review comments can only sit on the latter.", findings.Short(rg.Head), findings.Short(ev.PR.HeadSHA)))
+		return
+	}
+	api, err := r.newAPI(ev.Repo)
+	if err != nil {
+		r.reviewFailed(err.Error())
+		return
+	}
+	patch, err := repo.Git(ctx, "diff", "--no-ext-diff", "--no-textconv", "--no-color", "-U3", "-M", "--src-prefix=a/", "--dst-prefix=b/", rg.Base, rg.Head)
+	if err != nil {
+		r.reviewFailed(fmt.Sprintf("reading the pull request's diff: %v", err))
+		return
+	}
+	dm, err := review.ParseGitDiff(patch)
+	if err != nil {
+		r.reviewFailed(err.Error())
+		return
+	}
+	out := r.postReview(ctx, api, ev.PR.Number, rg.Head, rep, dm)
+	if out.State == review.Failed && out.Kind == ghapi.KindForbidden {
+		if why := ev.ReadOnlyReason(); why != "" {
+			r.delivery = append(r.delivery, fmt.Sprintf("This is expected here: %s, so the workflow's token is read-only. Annotations, this summary and the SARIF file carry every finding; to get the review as well, use the two-phase set-up of docs/action.md, whose input is this run's handoff file.", why))
+		}
+	}
+}
+
+// reviewFailed reports a review that could not even be attempted.
+func (r *run) reviewFailed(reason string) {
+	r.setOutput("review", review.Failed)
+	r.delivery = append(r.delivery, describeOutcome(&review.Outcome{State: review.Failed, Reason: reason}))
+	r.warningf("ripple: the review was not posted: %s", reason)
+}
+
+// postReview runs the review flow and reports its outcome.
+func (r *run) postReview(ctx context.Context, api *ghapi.API, pr int, head string, rep *findings.Report, dm *review.DiffMap) *review.Outcome {
+	out := review.Run(ctx, api, review.Target{Number: pr, HeadSHA: head}, rep, dm, r.reviewOptions())
+	r.logf("ripple: review: %s (%d API requests)", out.State, api.Requests())
+	r.setOutput("review", out.State)
+	if out.ReviewURL != "" {
+		r.setOutput("review-url", out.ReviewURL)
+	}
+	r.delivery = append(r.delivery, describeOutcome(out))
+	if out.State == review.Failed {
+		r.warningf("ripple: the review was not posted: %s", out.Reason)
+	}
+	return out
+}
+
+func describeOutcome(o *review.Outcome) string {
+	switch o.State {
+	case review.Posted:
+		s := "Review: posted"
+		if o.ReviewURL != "" {
+			s = "Review: [posted](" + o.ReviewURL + ")"
+		}
+		s += fmt.Sprintf(" with %s; %s in its body", plural(o.Inline, "new inline comment", "new inline comments"), plural(o.InBody, "site listed", "sites listed"))
+		if o.Kept > 0 {
+			s += "; " + plural(o.Kept, "earlier comment still applies", "earlier comments still apply")
+		}
+		if o.Resolved > 0 {
+			s += "; " + plural(o.Resolved, "earlier comment marked resolved", "earlier comments marked resolved")
+		}
+		if o.BodyOnly {
+			s += " (GitHub refused the inline comments, so every finding is in the body)"
+		}
+		if o.Reason != "" {
+			s += "; " + o.Reason
+		}
+		return s + "."
+	case review.Unchanged:
+		if o.Kept == 0 && o.Reason == review.NoFindings {
+			return "Review: none needed: no findings, and no earlier Ripple review to update."
+		}
+		return fmt.Sprintf("Review: not posted again: %s (%s).", o.Reason, plural(o.Kept, "inline comment still applies", "inline comments still apply"))
+	case review.Skipped:
+		return "Review: skipped."
+	}
+	return "Review: not posted: " + o.Reason + ". Annotations, this summary and the SARIF file carry every finding."
+}
+
+// postHandoff is phase two of the two-phase set-up: post the review a
+// pull_request run prepared, from a workflow_run event, without checking
+// out or analysing anything.
+func (r *run) postHandoff(ctx context.Context, ev *event.Event) int {
+	if ev.Run == nil {
+		return r.toolError(nil, fmt.Errorf("review-from is for workflow_run events (phase two of the two-phase set-up), not for %s", ev.Name))
+	}
+	f, rep, dropped, err := handoff.Read(r.in.reviewFrom)
+	if err != nil {
+		return r.toolError(nil, err)
+	}
+	if dropped > 0 {
+		r.warningf("ripple: %d findings of the handoff were dropped: their paths or lines cannot be real", dropped)
+	}
+	switch {
+	case !strings.EqualFold(f.Repository, ev.Repo):
+		return r.toolError(nil, fmt.Errorf("review-from: the handoff is for %s, this workflow runs in %s", f.Repository, ev.Repo))
+	case f.HeadSHA != ev.Run.HeadSHA:
+		return r.toolError(nil, fmt.Errorf("review-from: the handoff is for commit %s, but the finished run was for %s: download the artifact of that run (actions/download-artifact with run-id: github.event.workflow_run.id)", findings.Short(f.HeadSHA), findings.Short(ev.Run.HeadSHA)))
+	case len(ev.Run.PRNumbers) > 0 && !containsInt(ev.Run.PRNumbers, f.PullRequest):
+		return r.toolError(nil, fmt.Errorf("review-from: the handoff names pull request #%d, not one of the run's (%v)", f.PullRequest, ev.Run.PRNumbers))
+	}
+	r.logf("ripple: posting the review of pull request #%d at %s from %s", f.PullRequest, findings.Short(f.HeadSHA), r.in.reviewFrom)
+	r.setCounts(rep)
+	sum := func() {
+		r.addSummary(summary.Markdown(summary.Input{Report: rep, Links: r.links, Range: fmt.Sprintf("the handoff of pull request #%d", f.PullRequest), Delivery: r.delivery}))
+	}
+	api, err := r.newAPI(ev.Repo)
+	if err != nil {
+		return r.toolError(rep, err)
+	}
+	if err := review.VerifyPR(ctx, api, f.PullRequest, ev.Run.HeadSHA); err != nil {
+		if errors.Is(err, review.ErrMovedOn) {
+			r.noticef("ripple: %v", err)
+			r.setOutput("review", review.Skipped)
+			r.delivery = append(r.delivery, "Review: skipped: "+err.Error()+".")
+			sum()
+			return cli.ExitOK
+		}
+		return r.toolError(rep, err)
+	}
+	dm, err := review.FetchDiff(ctx, api, f.PullRequest)
+	if err != nil {
+		return r.toolError(rep, err)
+	}
+	out := r.postReview(ctx, api, f.PullRequest, f.HeadSHA, rep, dm)
+	sum()
+	if out.State == review.Failed {
+		return cli.ExitFailure
+	}
+	return cli.ExitOK
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+func containsInt(xs []int, x int) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,59 @@
+package fakegh
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// The fake itself must refuse what GitHub refuses: these requests are
+// made by hand, as a broken client would.
+func TestViolations(t *testing.T) {
+	s := New("octo/demo")
+	defer s.Close()
+	s.SetToken("tok", true)
+	if err := s.SetPR(PR{Number: 1, Head: strings.Repeat("a", 40), Base: strings.Repeat("b", 40)},
+		"diff --git a/x.go b/x.go\n--- a/x.go\n+++ b/x.go\n@@ -1,2 +1,3 @@\n a\n+b\n c\n", nil); err != nil {
+		t.Fatal(err)
+	}
+	do := func(method, path, body string) int {
+		req, _ := http.NewRequest(method, s.URL+strings.TrimPrefix(path, "/"), strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer tok")
+		req.Header.Set("X-GitHub-Api-Version", "2022-11-28")
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	cases := []struct {
+		method, path, body string
+		status             int
+		violation          string
+	}{
+		{"POST", "/repos/octo/demo/pulls/1/reviews", `{"event":"COMMENT","body":"b","comments":[{"path":"x.go","body":"c","line":2,"side":"RIGHT"}]}`, 200, ""},
+		{"POST", "/repos/octo/demo/pulls/1/reviews", `{"event":"COMMENT","body":"b","comments":[{"path":"x.go","body":"c","position":1,"line":2}]}`, 422, "position mixed with line"},
+		{"POST", "/repos/octo/demo/pulls/1/reviews", `{"event":"COMMENT","body":"b","comments":[{"path":"x.go","body":"c","line":9,"side":"RIGHT"}]}`, 422, "x.go:9 (RIGHT) is not on the right side"},
+		{"POST", "/repos/octo/demo/pulls/1/reviews", `{"event":"COMMENT","body":"b","comments":[{"path":"x.go","body":"c","start_line":3,"line":2}]}`, 422, "start_line must be below line"},
+		{"POST", "/repos/octo/demo/pulls/1/reviews", `{"event":"COMMENT","body":"b","extra":1}`, 422, `unknown field "extra"`},
+		{"POST", "/repos/octo/demo/pulls/1/reviews", `{"event":"COMMENT"}`, 422, "body is required"},
+		{"PUT", "/repos/octo/demo/pulls/1/reviews", `{}`, 404, "no such endpoint"},
+		{"GET", "/repos/octo/demo/pulls/1/comments?per_page=500", ``, 200, "per_page=500"},
+		{"PATCH", "/repos/octo/demo/pulls/comments/1002", `{"bdy":"x"}`, 422, "must be {\"body\""},
+	}
+	for _, c := range cases {
+		before := len(s.Violations())
+		if got := do(c.method, c.path, c.body); got != c.status {
+			t.Errorf("%s %s %s: status %d, want %d", c.method, c.path, c.body, got, c.status)
+		}
+		v := s.Violations()[before:]
+		switch {
+		case c.violation == "" && len(v) > 0:
+			t.Errorf("%s %s: unexpected violation %v", c.method, c.path, v)
+		case c.violation != "" && (len(v) != 1 || !strings.Contains(v[0], c.violation)):
+			t.Errorf("%s %s %s: violations %v, want one saying %q", c.method, c.path, c.body, v, c.violation)
+		}
+	}
+}

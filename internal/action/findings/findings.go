@@ -1,0 +1,328 @@
+package findings
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/url"
+	"path"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/ripple-dev/ripple/internal/model"
+	"github.com/ripple-dev/ripple/internal/report"
+)
+
+// Report is one check, as the action shows it.
+type Report struct {
+	Base           string       `json:"base"`
+	Head           string       `json:"head"`
+	Changes        []Change     `json:"changes"`
+	Findings       []Finding    `json:"findings"`
+	Diagnostics    []Diagnostic `json:"diagnostics"`
+	PrecisionNotes []string     `json:"precision_notes"`
+	Counts         Counts       `json:"counts"`
+}
+
+// Change is one changed declaration (report.JSON's "changes").
+type Change struct {
+	ID      int    `json:"id"`
+	Label   string `json:"label"`
+	Summary string `json:"summary"`
+	Display string `json:"display"`
+	Path    string `json:"path"`
+	Line    int    `json:"line"`
+	// Side is "head", or "base" for a deleted declaration (Path and Line
+	// then refer to the base state).
+	Side    string `json:"side"`
+	Derived bool   `json:"derived"`
+}
+
+// Step is one block of the relation path from the seed to a site.
+type Step struct {
+	Relation string `json:"relation"`
+	Display  string `json:"display"`
+	Path     string `json:"path"`
+	Line     int    `json:"line"`
+}
+
+// Finding is one reported site (level error, warning or note).
+type Finding struct {
+	Change      *int   `json:"change"`
+	Rule        string `json:"rule"`
+	Relation    string `json:"relation"`
+	Level       string `json:"level"`
+	Verdict     string `json:"verdict"`
+	Precision   string `json:"precision"`
+	Message     string `json:"message"`
+	Path        string `json:"path"`
+	Line        int    `json:"line"`
+	Col         int    `json:"col"`
+	Enclosing   string `json:"enclosing"`
+	Text        string `json:"text"`
+	Trail       []Step `json:"trail"`
+	Updated     bool   `json:"updated"`
+	Fingerprint string `json:"fingerprint"`
+	// Fix is a suggested replacement: the mechanical fix of the finding
+	// when its edits all fall on the site's line (report's JSON "fix").
+	Fix *Fix `json:"fix,omitempty"`
+}
+
+// Fix replaces lines StartLine..EndLine (head state, inclusive) of the
+// finding's file with Replacement (whole lines, without the final
+// newline).
+type Fix struct {
+	StartLine   int    `json:"start_line"`
+	EndLine     int    `json:"end_line"`
+	Replacement string `json:"replacement"`
+}
+
+// Diagnostic is a problem that lowered what the check could say.
+type Diagnostic struct {
+	Path    string `json:"path"`
+	Line    int    `json:"line"`
+	Message string `json:"message"`
+}
+
+// Counts are the reported findings per level.
+type Counts struct {
+	Error   int `json:"error"`
+	Warning int `json:"warning"`
+	Note    int `json:"note"`
+}
+
+// Total is the number of reported findings.
+func (c Counts) Total() int { return c.Error + c.Warning + c.Note }
+
+// FromResult builds the report of a check through report.JSON.
+func FromResult(res *model.Result) (*Report, error) {
+	var buf bytes.Buffer
+	if err := report.JSON(&buf, res, report.Options{}); err != nil {
+		return nil, fmt.Errorf("findings: %w", err)
+	}
+	return ReadJSON(&buf)
+}
+
+// ReadJSON decodes report.JSON's format (version 1). Findings whose level
+// is not reported (none) are dropped.
+func ReadJSON(r io.Reader) (*Report, error) {
+	var raw struct {
+		Version *int `json:"version"`
+		Report
+	}
+	dec := json.NewDecoder(r)
+	if err := dec.Decode(&raw); err != nil {
+		return nil, fmt.Errorf("reading a ripple JSON report: %w", err)
+	}
+	if raw.Version == nil || *raw.Version != report.JSONVersion {
+		v := "missing"
+		if raw.Version != nil {
+			v = strconv.Itoa(*raw.Version)
+		}
+		return nil, fmt.Errorf("reading a ripple JSON report: version %s, want %d", v, report.JSONVersion)
+	}
+	rep := raw.Report
+	kept := rep.Findings[:0]
+	for _, f := range rep.Findings {
+		if model.Level(f.Level).Rank() > 0 {
+			kept = append(kept, f)
+		}
+	}
+	rep.Findings = kept
+	return &rep, nil
+}
+
+// ChangeOf returns the change of f, or nil.
+func (r *Report) ChangeOf(f *Finding) *Change {
+	if f.Change == nil || *f.Change < 0 || *f.Change >= len(r.Changes) {
+		return nil
+	}
+	return &r.Changes[*f.Change]
+}
+
+// Group is the findings of one change, in report order.
+type Group struct {
+	Change   *Change // nil: findings without a change
+	Findings []*Finding
+}
+
+// Groups splits the findings by change, in report order.
+func (r *Report) Groups() []Group {
+	var out []Group
+	for i := range r.Findings {
+		f := &r.Findings[i]
+		c := r.ChangeOf(f)
+		if n := len(out); n > 0 && out[n-1].Change == c {
+			out[n-1].Findings = append(out[n-1].Findings, f)
+			continue
+		}
+		out = append(out, Group{Change: c, Findings: []*Finding{f}})
+	}
+	return out
+}
+
+// Validate drops findings and changes whose coordinates cannot be real,
+// for a report read from untrusted data, and returns how many findings
+// it dropped. Counts are recomputed from what is kept.
+func (r *Report) Validate() int {
+	dropped := 0
+	kept := r.Findings[:0]
+	for _, f := range r.Findings {
+		if !CleanPath(f.Path) || f.Line < 1 || f.Fingerprint == "" || !hexOnly(f.Fingerprint) {
+			dropped++
+			continue
+		}
+		if f.Change != nil && (*f.Change < 0 || *f.Change >= len(r.Changes)) {
+			f.Change = nil
+		}
+		if f.Fix != nil && (f.Fix.StartLine < 1 || f.Fix.EndLine < f.Fix.StartLine) {
+			f.Fix = nil
+		}
+		kept = append(kept, f)
+	}
+	r.Findings = kept
+	for i := range r.Changes {
+		if !CleanPath(r.Changes[i].Path) {
+			r.Changes[i].Path, r.Changes[i].Line = "", 0
+		}
+	}
+	r.Counts = Counts{}
+	for _, f := range r.Findings {
+		switch model.Level(f.Level) {
+		case model.LevelError:
+			r.Counts.Error++
+		case model.LevelWarning:
+			r.Counts.Warning++
+		case model.LevelNote:
+			r.Counts.Note++
+		}
+	}
+	return dropped
+}
+
+// CleanPath reports whether p is a clean repository-relative slash path.
+func CleanPath(p string) bool {
+	if p == "" || strings.HasPrefix(p, "/") || path.Clean(p) != p || p == ".." || strings.HasPrefix(p, "../") {
+		return false
+	}
+	for _, r := range p {
+		if unicode.IsControl(r) {
+			return false
+		}
+	}
+	return true
+}
+
+func hexOnly(s string) bool {
+	for _, c := range s {
+		if !strings.ContainsRune("0123456789abcdef", c) {
+			return false
+		}
+	}
+	return true
+}
+
+// Links makes permalinks: blob URLs pinned to a commit.
+type Links struct {
+	Server string // https://github.com
+	Repo   string // owner/name
+}
+
+// Blob links line of path at commit sha (line 0: the file).
+func (l Links) Blob(sha, p string, line int) string {
+	if l.Server == "" || l.Repo == "" || sha == "" || p == "" {
+		return ""
+	}
+	segs := strings.Split(p, "/")
+	for i, s := range segs {
+		segs[i] = url.PathEscape(s)
+	}
+	u := strings.TrimRight(l.Server, "/") + "/" + l.Repo + "/blob/" + sha + "/" + strings.Join(segs, "/")
+	if line > 0 {
+		u += "#L" + strconv.Itoa(line)
+	}
+	return u
+}
+
+// Site links a finding's site in the head state.
+func (l Links) Site(r *Report, f *Finding) string { return l.Blob(r.Head, f.Path, f.Line) }
+
+// Seed links a change's declaration: in the head state, or in the base
+// state for a deleted one.
+func (l Links) Seed(r *Report, c *Change) string {
+	if c == nil {
+		return ""
+	}
+	if c.Side == "base" {
+		return l.Blob(r.Base, c.Path, c.Line)
+	}
+	return l.Blob(r.Head, c.Path, c.Line)
+}
+
+// Short abbreviates a commit name.
+func Short(sha string) string {
+	if len(sha) > 12 {
+		return sha[:12]
+	}
+	return sha
+}
+
+// relationPhrases name the hop that reaches a block of a relation path:
+// "called by func run" (the words of internal/report's text output).
+var relationPhrases = map[string]string{
+	"CalledBy":       "called by",
+	"UsedBy":         "used by",
+	"InstantiatedBy": "instantiated by",
+	"OverriddenBy":   "implemented by",
+	"Overrides":      "implements",
+	"EmbeddedBy":     "embedded by",
+	"ImportedBy":     "imported by",
+	"ReferencedBy":   "referenced by",
+}
+
+// Phrase is the words of a relation on a relation path.
+func Phrase(relation string) string {
+	if p, ok := relationPhrases[relation]; ok {
+		return p
+	}
+	return relation
+}
+
+// Headline counts the findings as the text report's headline does:
+// "3 inconsistent sites in 1 change, 2 more may be impacted".
+func Headline(r *Report) string {
+	inc, may := 0, 0
+	changes := map[int]bool{}
+	for _, f := range r.Findings {
+		if f.Verdict == "inconsistent" {
+			inc++
+		} else {
+			may++
+		}
+		if f.Change != nil {
+			changes[*f.Change] = true
+		}
+	}
+	in := ""
+	if n := len(changes); n > 0 {
+		in = " in " + plural(n, "change", "changes")
+	}
+	switch {
+	case inc == 0 && may == 0:
+		return "no inconsistent sites"
+	case inc > 0 && may > 0:
+		return fmt.Sprintf("%s%s, %d more may be impacted", plural(inc, "inconsistent site", "inconsistent sites"), in, may)
+	case inc > 0:
+		return plural(inc, "inconsistent site", "inconsistent sites") + in
+	}
+	return plural(may, "site may be impacted", "sites may be impacted") + in
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}

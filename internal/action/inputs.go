@@ -1,0 +1,102 @@
+package action
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	githubactions "github.com/sethvargo/go-githubactions"
+
+	"github.com/ripple-dev/ripple/internal/action/review"
+)
+
+// ConfigInputs are the inputs that are config keys, named as their
+// command-line flags (internal/config: '_' written '-'). format and
+// on_tool_error have no input: the action always writes every format it
+// needs, and a failure of Ripple always fails the step (exit 2, as `hook
+// check` does; use continue-on-error to let a job go on).
+var ConfigInputs = []string{"config", "ignore", "generated", "severity", "fail-on", "budget", "precision", "max-files", "verbose", "param-defaults"}
+
+// repeatable inputs take one value per line (ignore, generated and
+// severity also split on commas, as their flags do).
+var repeatable = map[string]bool{"ignore": true, "generated": true, "severity": true, "param-defaults": true}
+
+// inputs are the action's inputs (action.yml).
+type inputs struct {
+	token            string
+	base, head       string
+	workingDirectory string
+	sarifFile        string
+	annotations      bool
+	review           bool
+	maxComments      int
+	deepen           bool
+	reviewFrom       string
+	configArgs       []string
+}
+
+// input reads an input: the composite action passes input "fail-on" as
+// INPUT_FAIL_ON; a Docker or JavaScript runner would set INPUT_FAIL-ON.
+func input(gha *githubactions.Action, name string) string {
+	if v := gha.GetInput(strings.ReplaceAll(name, "-", "_")); v != "" {
+		return v
+	}
+	return gha.GetInput(name)
+}
+
+func readInputs(gha *githubactions.Action) (*inputs, error) {
+	in := &inputs{
+		token:            input(gha, "token"),
+		base:             input(gha, "base"),
+		head:             input(gha, "head"),
+		workingDirectory: input(gha, "working-directory"),
+		sarifFile:        input(gha, "sarif-file"),
+		reviewFrom:       input(gha, "review-from"),
+		maxComments:      review.DefaultMaxComments,
+	}
+	var err error
+	if in.annotations, err = boolInput(gha, "annotations", true); err != nil {
+		return nil, err
+	}
+	if in.review, err = boolInput(gha, "review", true); err != nil {
+		return nil, err
+	}
+	if in.deepen, err = boolInput(gha, "deepen", true); err != nil {
+		return nil, err
+	}
+	if v := input(gha, "max-comments"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return nil, fmt.Errorf("input max-comments: %q is not a number of comments (0 puts every finding in the review body)", v)
+		}
+		in.maxComments = n
+	}
+	for _, name := range ConfigInputs {
+		v := input(gha, name)
+		if v == "" {
+			continue
+		}
+		if !repeatable[name] {
+			in.configArgs = append(in.configArgs, "-"+name+"="+v)
+			continue
+		}
+		for _, line := range strings.Split(v, "\n") {
+			if line = strings.TrimSpace(line); line != "" {
+				in.configArgs = append(in.configArgs, "-"+name+"="+line)
+			}
+		}
+	}
+	return in, nil
+}
+
+func boolInput(gha *githubactions.Action, name string, def bool) (bool, error) {
+	v := input(gha, name)
+	if v == "" {
+		return def, nil
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return false, fmt.Errorf("input %s: %q is not true or false", name, v)
+	}
+	return b, nil
+}

@@ -1,0 +1,211 @@
+package review
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/ripple-dev/ripple/internal/action/findings"
+	"github.com/ripple-dev/ripple/internal/action/md"
+)
+
+// Markers: HTML comments GitHub does not render, by which a later run
+// recognises Ripple's comments and reviews.
+const (
+	stateResolved   = "resolved"
+	stateSuperseded = "superseded"
+	// MaxBody is the longest review or comment body Ripple writes
+	// (GitHub's limit is 65,536 characters).
+	MaxBody = 60000
+)
+
+var (
+	fpRE     = regexp.MustCompile(`<!-- ripple:fp=([0-9a-f]{16,128}) -->`)
+	stateRE  = regexp.MustCompile(`<!-- ripple:state=(\w+) -->`)
+	reviewRE = regexp.MustCompile(`<!-- ripple:review digest=([0-9a-f]{64}) -->`)
+)
+
+func fpMarker(fp string) string      { return "<!-- ripple:fp=" + fp + " -->" }
+func stateMarker(s string) string    { return "<!-- ripple:state=" + s + " -->" }
+func reviewMarker(dg string) string  { return "<!-- ripple:review digest=" + dg + " -->" }
+func parseFP(body string) string     { return submatch(fpRE, body) }
+func parseState(body string) string  { return submatch(stateRE, body) }
+func parseDigest(body string) string { return submatch(reviewRE, body) }
+func submatch(re *regexp.Regexp, s string) string {
+	if m := re.FindStringSubmatch(s); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// Digest identifies the set of reported findings: the same findings at
+// the same levels give the same digest, wherever their lines moved.
+func Digest(rep *findings.Report) string {
+	keys := make([]string, 0, len(rep.Findings))
+	for _, f := range rep.Findings {
+		keys = append(keys, f.Level+" "+f.Fingerprint)
+	}
+	slices.Sort(keys)
+	sum := sha256.Sum256([]byte(strings.Join(keys, "\n")))
+	return hex.EncodeToString(sum[:])
+}
+
+// commentBody is the text of an inline comment on f.
+func commentBody(rep *findings.Report, f *findings.Finding, s *Suggestion, links findings.Links) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "**Ripple · %s** · %s · precision %s\n\n", md.Text(f.Level), md.Text(f.Verdict), md.Text(f.Precision))
+	fmt.Fprintf(&b, "%s\n\n", md.Text(f.Message))
+	if c := rep.ChangeOf(f); c != nil {
+		fmt.Fprintf(&b, "This site depends on %s, changed by this pull request: %s.\n", seedLink(rep, c, links), md.Text(changeWhat(c)))
+	}
+	if p := trailText(f); p != "" {
+		fmt.Fprintf(&b, "Relation path: %s.\n", p)
+	}
+	if s != nil {
+		// whole lines: one final newline is the block's own; an empty
+		// replacement deletes the lines
+		repl := strings.TrimSuffix(s.Replacement, "\n")
+		fence := md.Fence(repl)
+		if repl != "" {
+			repl += "\n"
+		}
+		fmt.Fprintf(&b, "\nSuggested change:\n\n%ssuggestion\n%s%s\n", fence, repl, fence)
+	}
+	b.WriteString("\n" + fpMarker(f.Fingerprint))
+	return b.String()
+}
+
+// seedLink is `display` linked to the declaration.
+func seedLink(rep *findings.Report, c *findings.Change, links findings.Links) string {
+	return md.Link(md.Code(c.Display), links.Seed(rep, c))
+}
+
+// changeWhat is the change's summary without its leading display name.
+func changeWhat(c *findings.Change) string {
+	if s, ok := strings.CutPrefix(c.Summary, c.Display+": "); ok {
+		return s
+	}
+	return c.Summary
+}
+
+// trailText is the relation path: `seed` → called by `wrapper` → ...
+func trailText(f *findings.Finding) string {
+	if len(f.Trail) < 2 {
+		return ""
+	}
+	parts := []string{md.Code(f.Trail[0].Display)}
+	for _, s := range f.Trail[1:] {
+		parts = append(parts, findings.Phrase(s.Relation)+" "+md.Code(s.Display))
+	}
+	return strings.Join(parts, " → ")
+}
+
+// resolvedBody is an earlier comment's text once its finding is no
+// longer reported.
+func resolvedBody(old, head string) string {
+	return fmt.Sprintf("~~Ripple no longer reports this site~~ — resolved as of %s.\n\n<details><summary>Earlier comment</summary>\n\n%s\n\n</details>\n%s",
+		findings.Short(head), stripMarkers(old), stateMarker(stateResolved)+"\n"+fpMarker(parseFP(old)))
+}
+
+// supersededBody is an outdated comment's text once its finding is
+// commented again at its new line.
+func supersededBody(old, where string) string {
+	return fmt.Sprintf("Outdated: Ripple still reports this finding, now at %s; see its latest review.\n\n<details><summary>Earlier comment</summary>\n\n%s\n\n</details>\n%s",
+		where, stripMarkers(old), stateMarker(stateSuperseded)+"\n"+fpMarker(parseFP(old)))
+}
+
+func stripMarkers(s string) string {
+	s = fpRE.ReplaceAllString(s, "")
+	s = stateRE.ReplaceAllString(s, "")
+	if i := strings.Index(s, "<details><summary>Earlier comment</summary>"); i >= 0 {
+		s = s[:i] // do not nest earlier texts
+	}
+	return md.Truncate(strings.TrimSpace(s), MaxBody/4, "…")
+}
+
+// reviewBody is the text of the review: what is inline, and every
+// finding that is not, grouped by change with permalinks.
+func reviewBody(rep *findings.Report, p *Plan, o Options) string {
+	var b strings.Builder
+	total := len(rep.Findings)
+	switch {
+	case total == 0:
+		b.WriteString("### Ripple: no inconsistent sites remain\n\n")
+	default:
+		fmt.Fprintf(&b, "### Ripple: %s\n\n", findings.Headline(rep))
+	}
+	var notes []string
+	if n := len(p.Comments); n > 0 {
+		notes = append(notes, plural(n, "new inline comment", "new inline comments"))
+	}
+	if p.Kept > 0 {
+		notes = append(notes, plural(p.Kept, "earlier inline comment still applies", "earlier inline comments still apply"))
+	}
+	if p.Resolved > 0 {
+		notes = append(notes, plural(p.Resolved, "earlier comment is resolved", "earlier comments are resolved"))
+	}
+	if len(notes) > 0 {
+		b.WriteString(strings.Join(notes, "; ") + ".\n\n")
+	}
+	if p.Note != "" {
+		b.WriteString(p.Note + "\n\n")
+	}
+	if len(p.InBody) > 0 {
+		switch out := len(p.InBody) - p.OverCap; {
+		case p.OverCap == 0:
+			fmt.Fprintf(&b, "%s outside this pull request's diff:\n\n", plural(out, "site lies", "sites lie"))
+		case out == 0:
+			fmt.Fprintf(&b, "%s past the limit of inline comments:\n\n", plural(p.OverCap, "site is", "sites are"))
+		default:
+			fmt.Fprintf(&b, "%s outside this pull request's diff, and %s past the limit of inline comments:\n\n", plural(out, "site lies", "sites lie"), plural(p.OverCap, "site is", "sites are"))
+		}
+		var cur *findings.Change
+		first := true
+		var list strings.Builder
+		for i, f := range p.InBody {
+			c := rep.ChangeOf(f)
+			if first || c != cur {
+				if c != nil {
+					fmt.Fprintf(&list, "\n**%s**: %s\n\n", seedLink(rep, c, o.Links), md.Text(changeWhat(c)))
+				} else {
+					list.WriteString("\n**Other findings**\n\n")
+				}
+				cur, first = c, false
+			}
+			site := fmt.Sprintf("%s:%d", f.Path, f.Line)
+			line := fmt.Sprintf("- %s %s: %s", md.Text(f.Level), md.Link(md.Text(site), o.Links.Site(rep, f)), md.Text(f.Message))
+			if code := md.Code(f.Text); code != "" {
+				line += " — " + code
+			}
+			if list.Len()+len(line) > MaxBody-2000 {
+				fmt.Fprintf(&list, "- …and %d more: see the job summary%s\n", len(p.InBody)-i, runLink(o.RunURL))
+				break
+			}
+			list.WriteString(line + "\n")
+		}
+		b.WriteString(strings.TrimLeft(list.String(), "\n"))
+		b.WriteString("\n")
+	}
+	if o.RunURL != "" && total > 0 {
+		fmt.Fprintf(&b, "Every finding with its relation path is in the job summary of [this run](%s).\n", o.RunURL)
+	}
+	b.WriteString("\n" + reviewMarker(p.Digest))
+	return b.String()
+}
+
+func runLink(u string) string {
+	if u == "" {
+		return ""
+	}
+	return " of [this run](" + u + ")"
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
