@@ -49,6 +49,9 @@ func Classify(ctx context.Context, in Input) (*Output, error) {
 	}
 	buckets := map[string]*bucket{}
 	var order []string
+	// a file state that does not parse lists only the declarations before
+	// the error: what it lacks is unknown, not deleted (or added)
+	brokenOld, brokenNew := map[*gitio.FileChange]bool{}, map[*gitio.FileChange]bool{}
 	add := func(fe lang.Frontend, d *lang.Decl, fc *gitio.FileChange, isNew bool) {
 		k := fe.Name() + "\x00" + d.Package + "\x00" + d.Unit + "\x00" + d.Key()
 		b := buckets[k]
@@ -79,20 +82,22 @@ func Classify(ctx context.Context, in Input) (*Output, error) {
 				break
 			}
 			if fc.OldPath != "" && fe.Match(fc.OldPath) {
-				decls, err := readDecls(ctx, fe, in.Base, fc.OldPath, &out.Diagnostics)
+				decls, broken, err := readDecls(ctx, fe, in.Base, fc.OldPath, &out.Diagnostics)
 				if err != nil {
 					return nil, err
 				}
+				brokenOld[fc] = broken
 				out.Parsed++
 				for _, d := range decls {
 					add(fe, d, fc, false)
 				}
 			}
 			if fc.NewPath != "" && fe.Match(fc.NewPath) {
-				decls, err := readDecls(ctx, fe, in.Head, fc.NewPath, &out.Diagnostics)
+				decls, broken, err := readDecls(ctx, fe, in.Head, fc.NewPath, &out.Diagnostics)
 				if err != nil {
 					return nil, err
 				}
+				brokenNew[fc] = broken
 				out.Parsed++
 				for _, d := range decls {
 					add(fe, d, fc, true)
@@ -116,10 +121,14 @@ func Classify(ctx context.Context, in Input) (*Output, error) {
 			}
 		}
 		for _, s := range oldLeft {
-			deleted = append(deleted, loose{b.fe, s})
+			if !brokenNew[s.fc] {
+				deleted = append(deleted, loose{b.fe, s})
+			}
 		}
 		for _, s := range newLeft {
-			added = append(added, loose{b.fe, s})
+			if !brokenOld[s.fc] {
+				added = append(added, loose{b.fe, s})
+			}
 		}
 	}
 	// renames: best-scoring pairs first
@@ -182,27 +191,30 @@ func (o *Output) add(c *model.Change, fe lang.Frontend) {
 	o.Frontend[c] = fe
 }
 
-func readDecls(ctx context.Context, fe lang.Frontend, t gitio.Tree, path string, diags *[]model.Diagnostic) ([]*lang.Decl, error) {
+// readDecls parses one file state; broken reports a state whose
+// declarations are not all known (it does not parse, is binary or too
+// large).
+func readDecls(ctx context.Context, fe lang.Frontend, t gitio.Tree, path string, diags *[]model.Diagnostic) (decls []*lang.Decl, broken bool, err error) {
 	src, err := t.ReadFile(ctx, path)
 	if err != nil {
 		if errors.Is(err, gitio.ErrNotExist) {
-			return nil, nil
+			return nil, false, nil
 		}
-		return nil, fmt.Errorf("reading %s: %w", path, err)
+		return nil, false, fmt.Errorf("reading %s: %w", path, err)
 	}
 	if len(src) > MaxFileSize {
 		*diags = append(*diags, model.Diagnostic{Path: path, Message: fmt.Sprintf("file of %d bytes skipped (limit %d)", len(src), MaxFileSize)})
-		return nil, nil
+		return nil, true, nil
 	}
 	if i := bytes.IndexByte(src[:min(len(src), 8000)], 0); i >= 0 {
 		*diags = append(*diags, model.Diagnostic{Path: path, Message: "binary content skipped"})
-		return nil, nil
+		return nil, true, nil
 	}
 	decls, diag := fe.Decls(path, src)
 	if diag != nil {
 		*diags = append(*diags, *diag)
 	}
-	return decls, nil
+	return decls, diag != nil, nil
 }
 
 // pairSides pairs the states of one declaration key. Usually one each;

@@ -158,7 +158,7 @@ func (a *analyzer) Impacted(ctx context.Context, changes []*model.Change) ([]*mo
 		w.walk()
 		refs = append(refs, w.refs...)
 	}
-	fs, derived := a.judge(ctx, ts, refs)
+	fs, derived := a.judge(ctx, ts, refs, a.interfaceUses(ctx, refs))
 	fs = append(fs, a.variantFindings(ctx, ts)...)
 	return append(fs, extra...), derived, nil
 }
@@ -219,11 +219,11 @@ func (a *analyzer) ifaceMethods(t *target) []string {
 
 // judge turns references into findings: syntactic verdicts first, then
 // the type checker's where it ran.
-func (a *analyzer) judge(ctx context.Context, ts []*target, refs []*ref) ([]*model.Finding, []*model.Change) {
+func (a *analyzer) judge(ctx context.Context, ts []*target, refs []*ref, extra []*pfile) ([]*model.Finding, []*model.Change) {
 	var out []*model.Finding
 	var derived []*model.Change
 	t0 := time.Now()
-	tv := a.typecheck(ctx, ts, refs)
+	tv := a.typecheck(ctx, ts, refs, extra)
 	trace("typecheck in %v", time.Since(t0))
 	seen := map[string]bool{}
 	wrapped := map[*ast.FuncDecl]bool{}
@@ -427,4 +427,43 @@ func trace(format string, args ...any) {
 	if os.Getenv("RIPPLE_TRACE") != "" {
 		fmt.Fprintf(os.Stderr, "trace: "+format+"\n", args...)
 	}
+}
+
+// interfaceUses finds the files that may use an implementation of a
+// changed interface method as the interface: they name the interface and
+// the implementing type. Their packages are type-checked too, so that
+// "does not implement" errors prove which stale implementations break.
+func (a *analyzer) interfaceUses(ctx context.Context, refs []*ref) []*pfile {
+	impls, ifaces := map[string]bool{}, map[string]bool{}
+	for _, r := range refs {
+		if r.kind == rkImpl && a.implementsOld(r) {
+			impls[r.implRcv] = true
+			ifaces[r.t.container] = true
+		}
+	}
+	if len(impls) == 0 {
+		return nil
+	}
+	words := make([]string, 0, len(ifaces))
+	for w := range ifaces {
+		words = append(words, w)
+	}
+	sort.Strings(words)
+	paths, err := a.env.Head.Grep(ctx, words, "*.go")
+	if err != nil {
+		return nil
+	}
+	var keep []string
+	for _, p := range paths {
+		if a.usable(p) {
+			keep = append(keep, p)
+		}
+	}
+	var out []*pfile
+	for _, f := range a.ix.parse(ctx, keep) {
+		if a.mentions(f, impls) {
+			out = append(out, f)
+		}
+	}
+	return out
 }

@@ -46,7 +46,7 @@ type checkUnit struct {
 
 // typecheck runs the precise tier over the packages holding references,
 // within the deadline (precision auto) or fully (precision types).
-func (a *analyzer) typecheck(ctx context.Context, ts []*target, refs []*ref) *typeVerdicts {
+func (a *analyzer) typecheck(ctx context.Context, ts []*target, refs []*ref, extra []*pfile) *typeVerdicts {
 	if a.env.Precision == "syntax" || len(refs) == 0 {
 		return nil
 	}
@@ -62,14 +62,19 @@ func (a *analyzer) typecheck(ctx context.Context, ts []*target, refs []*ref) *ty
 	}
 	l := a.loader
 	unitsByKey := map[string]*checkUnit{}
+	files := make([]*pfile, 0, len(refs)+len(extra))
 	for _, r := range refs {
-		k := r.f.dir + "\x00" + r.f.pkgName
+		files = append(files, r.f)
+	}
+	files = append(files, extra...)
+	for _, f := range files {
+		k := f.dir + "\x00" + f.pkgName
 		u := unitsByKey[k]
 		if u == nil {
-			u = &checkUnit{dir: r.f.dir, name: r.f.pkgName, refFiles: map[string]bool{}}
+			u = &checkUnit{dir: f.dir, name: f.pkgName, refFiles: map[string]bool{}}
 			unitsByKey[k] = u
 		}
-		u.refFiles[r.f.path] = true
+		u.refFiles[f.path] = true
 	}
 	for _, u := range unitsByKey {
 		u.cover = map[string]bool{}
@@ -500,10 +505,32 @@ func lastName(s string) string {
 // implVerdict: a method implementing a changed interface method is
 // inconsistent when the checker says its type no longer implements the
 // interface somewhere it is used as one.
+//
+// The checker reports only the first method a type lacks, so any "does
+// not implement" error for the type and the interface proves it is used
+// as one; a stale method of such a type is then broken.
 func (tv *typeVerdicts) implVerdict(r *ref, syn verdict) (verdict, bool) {
+	if syn.skip || syn.v != model.MayBeImpacted {
+		return verdict{}, false
+	}
+	impl := tref{r.f.pkgKey, r.implRcv}
 	for _, ie := range tv.implErrors() {
-		if ie.typ == r.implRcv && ie.iface == r.t.container && ie.which == r.t.name {
-			return verdict{rel: model.OverriddenBy, v: model.Inconsistent, msg: fmt.Sprintf("%s.%s no longer implements %s: %s", r.implRcv, r.t.name, r.t.decl().Display, cleanMsg(ie.err.Msg))}, true
+		if ie.iface != r.t.container {
+			continue
+		}
+		used := ie.typ == r.implRcv
+		if !used { // a type that embeds the implementation, its method promoted
+			errFile := tv.a.ix.parsed[tv.a.ix.fset.Position(ie.err.Pos).Filename]
+			for _, k := range tv.a.syms.candidates(ie.typQ, errFile) {
+				if tv.a.syms.embeds(&tref{k, ie.typ}, impl, 0) {
+					used = true
+				}
+			}
+		}
+		if used {
+			pos := tv.a.ix.fset.Position(ie.err.Pos)
+			return verdict{rel: model.OverriddenBy, v: model.Inconsistent,
+				msg: fmt.Sprintf("%s (%s is used as %s at %s:%d)", syn.msg, r.implRcv, r.t.container, pos.Filename, pos.Line)}, true
 		}
 	}
 	return verdict{}, false
@@ -550,7 +577,9 @@ func (tv *typeVerdicts) extraFindings(a *analyzer, ts []*target, seen map[string
 				if site == nil {
 					site = a.syms.findType(ie.typ, ie.typQ, errPkg)
 				}
-			case t.kind == model.KindMethod && t.container == ie.typ && t.name == ie.which:
+			case t.kind == model.KindMethod && t.container == ie.typ && t.name == ie.which && !t.ch.Derived:
+				// a derived implementation change is caused by the interface:
+				// never blame the interface (the developer's seed)
 				rel = model.Overrides
 				errPkg := a.ix.parsed[a.ix.fset.Position(ie.err.Pos).Filename]
 				site = a.syms.findMember(ie.iface, ie.ifaceQ, errPkg, ie.which, true)

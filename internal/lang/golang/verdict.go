@@ -250,10 +250,21 @@ func resultError(r *ref, of, nf *funcInfo, name string) string {
 			return fmt.Sprintf("assigns %d results; %s now returns %d", len(p.Names), name, nr)
 		}
 	case *ast.ReturnStmt:
-		if len(p.Results) == 1 && len(of.Results) > 1 {
-			return "" // return f(): depends on the enclosing function, left to types
+		if len(p.Results) == 1 {
+			// return f(): must match the enclosing function's results
+			if want := enclosingResults(r.stack[:i]); want >= 0 && want != nr {
+				return fmt.Sprintf("returns %s's %d results from a function with %d", name, nr, want)
+			}
+			return ""
 		}
 		if nr != 1 {
+			return fmt.Sprintf("uses the result as a single value; %s now returns %d values", name, nr)
+		}
+	case *ast.CallExpr:
+		if len(p.Args) == 1 && p.Args[0] == r.call {
+			return "" // g(f()) spreads several results: left to types
+		}
+		if nr != 1 && len(of.Results) == 1 {
 			return fmt.Sprintf("uses the result as a single value; %s now returns %d values", name, nr)
 		}
 	default:
@@ -289,8 +300,10 @@ func (a *analyzer) implVerdict(r *ref, of, nf *funcInfo) verdict {
 	case looseSig(nf):
 		return verdict{rel: model.OverriddenBy, v: model.Consistent, msg: fmt.Sprintf("implements %s with the new signature", t.new.Display)}
 	case looseSig(of):
-		return verdict{rel: model.OverriddenBy, v: model.Inconsistent,
-			msg: fmt.Sprintf("%s.%s implements %s with the old signature: %s", r.implRcv, t.name, t.new.Display, strings.Join(t.ch.Details, "; "))}
+		// broken only where the type is used as the interface: the type
+		// checker proves that (typecheck.go); syntax alone cannot
+		return verdict{rel: model.OverriddenBy, v: model.MayBeImpacted,
+			msg: fmt.Sprintf("%s.%s has the old signature of %s (%s): %s no longer implements %s where it is used as one", r.implRcv, t.name, t.new.Display, strings.Join(t.ch.Details, "; "), r.implRcv, t.container)}
 	}
 	return verdict{rel: model.OverriddenBy, v: model.MayBeImpacted, msg: fmt.Sprintf("%s.%s may implement %s, whose signature changed", r.implRcv, t.name, t.new.Display)}
 }
@@ -333,4 +346,23 @@ func (a *analyzer) fieldVerdict(r *ref, rel model.Relation) verdict {
 		return verdict{rel: rel, v: model.MayBeImpacted, msg: fmt.Sprintf("may use %s (receiver type not resolved), whose type changed: %s", t.decl().Display, strings.Join(t.ch.Details, "; "))}
 	}
 	return verdict{rel: rel, v: model.MayBeImpacted, msg: fmt.Sprintf("uses %s, whose %s", t.decl().Display, strings.Join(t.ch.Details, "; "))}
+}
+
+// enclosingResults counts the results of the innermost function (or
+// function literal) of a stack, -1 when there is none.
+func enclosingResults(stack []ast.Node) int {
+	for i := len(stack) - 1; i >= 0; i-- {
+		var ft *ast.FuncType
+		switch n := stack[i].(type) {
+		case *ast.FuncDecl:
+			ft = n.Type
+		case *ast.FuncLit:
+			ft = n.Type
+		default:
+			continue
+		}
+		ps, _ := fieldList(ft.Results)
+		return len(ps)
+	}
+	return -1
 }
