@@ -129,9 +129,9 @@ func (c *Change) Renamed() bool {
 // Summary is the one-line description used as a report heading:
 // "func (*Client).Do: parameter ctx context.Context added".
 func (c *Change) Summary() string {
-	b := c.Old // a rename is named by its old name
-	if b == nil {
-		b = c.New
+	b := c.New
+	if c.New == nil || c.Renamed() {
+		b = c.Old // a deletion or a rename is named by the old declaration
 	}
 	if b == nil {
 		return c.Label.Describe()

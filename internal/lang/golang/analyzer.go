@@ -285,7 +285,12 @@ func (a *analyzer) followWrapper(r *ref, v verdict, done map[*ast.FuncDecl]bool)
 			why = "returns its results"
 		}
 	}
-	if why == "" && len(r.call.Args) > 0 {
+	of, _ := r.t.old.Data.(*funcInfo)
+	nf, _ := r.t.new.Data.(*funcInfo)
+	// a wrapper must grow or shrink with the callee's parameter list; a
+	// retyped parameter is fixed inside the wrapper
+	paramsChanged := of != nil && nf != nil && len(of.Params) != len(nf.Params)
+	if why == "" && paramsChanged && len(r.call.Args) > 0 {
 		params := map[*ast.Object]bool{}
 		for _, f := range fd.Type.Params.List {
 			for _, n := range f.Names {
@@ -319,8 +324,8 @@ func (a *analyzer) followWrapper(r *ref, v verdict, done map[*ast.FuncDecl]bool)
 	d := &lang.Decl{Block: model.Block{
 		Lang: "go", Kind: kind, Path: r.f.path, Package: r.f.dir, Unit: r.f.pkgName,
 		Container: fi.Recv, Name: fd.Name.Name, Display: declName(fd),
-		Span:     model.Span{StartLine: a.ix.fset.Position(fd.Pos()).Line, EndLine: a.ix.fset.Position(fd.End()).Line},
-		NameLine: a.ix.fset.Position(fd.Name.Pos()).Line,
+		Span:     model.Span{StartLine: a.ix.fset.PositionFor(fd.Pos(), false).Line, EndLine: a.ix.fset.PositionFor(fd.End(), false).Line},
+		NameLine: a.ix.fset.PositionFor(fd.Name.Pos(), false).Line,
 	}, Data: fi}
 	a.fe.mu.Lock()
 	a.fe.decls[&d.Block] = d
@@ -341,8 +346,8 @@ func (a *analyzer) followImpl(r *ref) *model.Change {
 	d := &lang.Decl{Block: model.Block{
 		Lang: "go", Kind: model.KindMethod, Path: r.f.path, Package: r.f.dir, Unit: r.f.pkgName,
 		Container: r.implRcv, Name: r.decl.Name.Name, Display: declName(r.decl),
-		Span:     model.Span{StartLine: a.ix.fset.Position(r.decl.Pos()).Line, EndLine: a.ix.fset.Position(r.decl.End()).Line},
-		NameLine: a.ix.fset.Position(r.decl.Name.Pos()).Line,
+		Span:     model.Span{StartLine: a.ix.fset.PositionFor(r.decl.Pos(), false).Line, EndLine: a.ix.fset.PositionFor(r.decl.End(), false).Line},
+		NameLine: a.ix.fset.PositionFor(r.decl.Name.Pos(), false).Line,
 	}, Data: fi}
 	a.fe.mu.Lock()
 	a.fe.decls[&d.Block] = d
@@ -366,7 +371,7 @@ func (a *analyzer) finding(r *ref, v verdict, prec model.Precision) *model.Findi
 	site := model.Site{Path: r.f.path, Line: line, Col: col, Text: text}
 	if d := enclosingDecl(r.stack); d != nil {
 		site.Enclosing = declName(d)
-		site.EnclosingSpan = model.Span{StartLine: a.ix.fset.Position(d.Pos()).Line, EndLine: a.ix.fset.Position(d.End()).Line}
+		site.EnclosingSpan = model.Span{StartLine: a.ix.fset.PositionFor(d.Pos(), false).Line, EndLine: a.ix.fset.PositionFor(d.End(), false).Line}
 	}
 	f := &model.Finding{
 		Change: r.t.ch, Relation: v.rel, Site: site, Verdict: v.v, Precision: prec, Message: v.msg,

@@ -111,7 +111,7 @@ type declBuilder struct {
 	out  []*lang.Decl
 }
 
-func (b *declBuilder) line(pos token.Pos) int { return b.fset.Position(pos).Line }
+func (b *declBuilder) line(pos token.Pos) int { return b.fset.PositionFor(pos, false).Line }
 
 func (b *declBuilder) block(kind model.Kind, container, name, display string, node ast.Node, namePos token.Pos) model.Block {
 	return model.Block{
@@ -124,7 +124,7 @@ func (b *declBuilder) block(kind model.Kind, container, name, display string, no
 
 // text returns the source between two positions.
 func (b *declBuilder) text(from, to token.Pos) string {
-	s, e := b.fset.Position(from).Offset, b.fset.Position(to).Offset
+	s, e := b.fset.PositionFor(from, false).Offset, b.fset.PositionFor(to, false).Offset
 	if s < 0 || e > len(b.src) || s > e {
 		return ""
 	}
@@ -133,34 +133,70 @@ func (b *declBuilder) text(from, to token.Pos) string {
 
 // tokens is the canonical form of a stretch of source: its tokens
 // separated by spaces, comments and layout dropped.
-func tokens(src []byte) string {
+func tokens(src []byte) string { return tokensRenamed(src, nil) }
+
+// tokensRenamed is tokens with some identifiers replaced (a function's
+// parameters by their positions, so that renaming a parameter does not
+// change the body's fingerprint).
+func tokensRenamed(src []byte, rename map[string]string) string {
 	var s scanner.Scanner
 	fs := token.NewFileSet()
 	file := fs.AddFile("", -1, len(src))
 	s.Init(file, src, nil, 0)
-	var sb strings.Builder
+	var toks []string
+	var kinds []token.Token
 	for {
 		_, tok, lit := s.Scan()
 		if tok == token.EOF {
 			break
 		}
-		if tok == token.SEMICOLON && lit == "\n" {
-			continue
+		if tok == token.SEMICOLON {
+			continue // separators: explicit or not, layout is not a change
 		}
-		if sb.Len() > 0 {
-			sb.WriteByte(' ')
+		switch {
+		case tok == token.IDENT && rename[lit] != "":
+			lit = rename[lit]
+		case lit == "":
+			lit = tok.String()
 		}
-		if lit != "" {
-			sb.WriteString(lit)
-		} else {
-			sb.WriteString(tok.String())
+		// a trailing comma before a closing bracket is layout too
+		if (tok == token.RBRACK || tok == token.RPAREN || tok == token.RBRACE) && len(kinds) > 0 && kinds[len(kinds)-1] == token.COMMA {
+			toks, kinds = toks[:len(toks)-1], kinds[:len(kinds)-1]
 		}
+		toks = append(toks, lit)
+		kinds = append(kinds, tok)
 	}
-	return sb.String()
+	if len(kinds) > 0 && kinds[len(kinds)-1] == token.COMMA {
+		toks = toks[:len(toks)-1] // the end of a bracketed range
+	}
+	return strings.Join(toks, " ")
+}
+
+// compact makes a token stream readable again for messages: no space
+// before a comma or a closing bracket, nor after an opening one.
+func compact(s string) string {
+	r := strings.NewReplacer(" ,", ",", " ]", "]", " )", ")", "[ ", "[", "( ", "(")
+	return r.Replace(s)
+}
+
+func (b *declBuilder) tokensBetween(from, to token.Pos) string {
+	s, e := b.fset.PositionFor(from, false).Offset, b.fset.PositionFor(to, false).Offset
+	if s < 0 || e > len(b.src) || s > e {
+		return ""
+	}
+	return tokens(b.src[s:e])
+}
+
+func (b *declBuilder) tokensRenamedOf(n ast.Node, rename map[string]string) string {
+	s, e := b.fset.PositionFor(n.Pos(), false).Offset, b.fset.PositionFor(n.End(), false).Offset
+	if s < 0 || e > len(b.src) || s > e {
+		return ""
+	}
+	return tokensRenamed(b.src[s:e], rename)
 }
 
 func (b *declBuilder) tokensOf(n ast.Node) string {
-	s, e := b.fset.Position(n.Pos()).Offset, b.fset.Position(n.End()).Offset
+	s, e := b.fset.PositionFor(n.Pos(), false).Offset, b.fset.PositionFor(n.End(), false).Offset
 	if s < 0 || e > len(b.src) || s > e {
 		return ""
 	}
@@ -242,7 +278,7 @@ func (b *declBuilder) funcDecl(d *ast.FuncDecl) {
 	fi.Params, fi.Variadic = fieldList(d.Type.Params)
 	fi.Results, _ = fieldList(d.Type.Results)
 	if d.Type.TypeParams != nil {
-		fi.TypeParams = "[" + b.text(d.Type.TypeParams.Opening+1, d.Type.TypeParams.Closing) + "]"
+		fi.TypeParams = "[" + compact(b.tokensBetween(d.Type.TypeParams.Opening+1, d.Type.TypeParams.Closing)) + "]"
 	}
 	kind := model.KindFunc
 	display := "func " + d.Name.Name
@@ -267,7 +303,17 @@ func (b *declBuilder) funcDecl(d *ast.FuncDecl) {
 	}
 	body := ""
 	if d.Body != nil {
-		body = b.tokensOf(d.Body)
+		// parameters by position: a renamed parameter is not a body change
+		rename := map[string]string{}
+		for i, p := range fi.Params {
+			if p.Name != "" && p.Name != "_" {
+				rename[p.Name] = "$" + strconv.Itoa(i)
+			}
+		}
+		if d.Recv != nil && len(d.Recv.List) > 0 && len(d.Recv.List[0].Names) > 0 {
+			rename[d.Recv.List[0].Names[0].Name] = "$recv"
+		}
+		body = b.tokensRenamedOf(d.Body, rename)
 	}
 	blk := b.block(kind, fi.Recv, d.Name.Name, display, d, d.Name.Pos())
 	end := d.Type.End()
@@ -354,7 +400,7 @@ func (b *declBuilder) genDecl(d *ast.GenDecl) {
 func (b *declBuilder) typeSpec(d *ast.GenDecl, s *ast.TypeSpec) {
 	ti := &typeInfo{Alias: s.Assign.IsValid()}
 	if s.TypeParams != nil {
-		ti.TypeParams = "[" + b.text(s.TypeParams.Opening+1, s.TypeParams.Closing) + "]"
+		ti.TypeParams = "[" + compact(b.tokensBetween(s.TypeParams.Opening+1, s.TypeParams.Closing)) + "]"
 	}
 	var node ast.Node = s
 	if len(d.Specs) == 1 {

@@ -201,7 +201,7 @@ func escapes(old, new *lang.Decl, oldChanged, newChanged func(from, to int) bool
 
 func bodyEscapes(fi *funcInfo, changed func(from, to int) bool, set map[string]bool) {
 	d := fi.Decl
-	line := func(p token.Pos) int { return fi.Fset.Position(p).Line }
+	line := func(p token.Pos) int { return fi.Fset.PositionFor(p, false).Line }
 	params := map[*ast.Object]bool{}
 	var recv *ast.Object
 	if d.Recv != nil {

@@ -24,7 +24,7 @@ func (fe *Frontend) CheckBlock(path string, src []byte, block string, from, to i
 	}
 	var inside []ast.Decl
 	for _, d := range f.Decls {
-		s, e := fset.Position(d.Pos()).Line, fset.Position(d.End()).Line
+		s, e := fset.PositionFor(d.Pos(), false).Line, fset.PositionFor(d.End(), false).Line
 		if e < from || s > to {
 			continue
 		}

@@ -149,7 +149,7 @@ func (a *analyzer) importFor(r *ref, expr string) (model.TextEdit, bool) {
 
 // text is the source between two positions of a file.
 func (a *analyzer) text(f *pfile, from, to token.Pos) string {
-	s, e := a.ix.fset.Position(from).Offset, a.ix.fset.Position(to).Offset
+	s, e := a.ix.fset.PositionFor(from, false).Offset, a.ix.fset.PositionFor(to, false).Offset
 	if s < 0 || e > len(f.src) || s > e {
 		return ""
 	}
@@ -158,6 +158,6 @@ func (a *analyzer) text(f *pfile, from, to token.Pos) string {
 
 // replace is the edit that puts text between two positions.
 func (a *analyzer) replace(f *pfile, from, to token.Pos, text string) model.TextEdit {
-	s, e := a.ix.fset.Position(from), a.ix.fset.Position(to)
+	s, e := a.ix.fset.PositionFor(from, false), a.ix.fset.PositionFor(to, false)
 	return model.TextEdit{Path: f.path, StartLine: s.Line, StartCol: s.Column, EndLine: e.Line, EndCol: e.Column, NewText: text}
 }

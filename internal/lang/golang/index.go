@@ -239,7 +239,7 @@ func (ix *index) readPkgName(d string) string {
 
 // line returns the 1-based line of pos and the line's text.
 func (ix *index) lineText(f *pfile, pos token.Pos) (int, int, string) {
-	p := ix.fset.Position(pos)
+	p := ix.fset.PositionFor(pos, false)
 	start := p.Offset - (p.Column - 1)
 	if start < 0 || start > len(f.src) {
 		return p.Line, p.Column, ""

@@ -133,9 +133,14 @@ func (w *walker) ident(id *ast.Ident, ts []*target) {
 		if c, ok := w.parent(i).(*ast.CallExpr); ok && c.Fun == e {
 			return rkCall, c
 		}
-		// generic instantiation F[T](...)
-		if ix, ok := w.parent(i).(*ast.IndexExpr); ok && ix.X == e {
-			if c, ok := w.parent(i + 1).(*ast.CallExpr); ok && c.Fun == ix {
+		// generic instantiation F[T](...), F[K, V](...)
+		switch ix := w.parent(i).(type) {
+		case *ast.IndexExpr:
+			if c, ok := w.parent(i + 1).(*ast.CallExpr); ok && ix.X == e && c.Fun == ix {
+				return rkCall, c
+			}
+		case *ast.IndexListExpr:
+			if c, ok := w.parent(i + 1).(*ast.CallExpr); ok && ix.X == e && c.Fun == ix {
 				return rkCall, c
 			}
 		}
@@ -151,6 +156,9 @@ func (w *walker) ident(id *ast.Ident, ts []*target) {
 				for _, t := range ts {
 					if !t.member && t.pkgKey == ip {
 						k, c := kindOf()
+						if w.embedded(id) {
+							k = rkEmbed
+						}
 						w.add(&ref{t: t, id: id, kind: k, call: c, prec: model.PrecisionSyntax})
 					}
 				}
@@ -210,7 +218,7 @@ func (w *walker) ident(id *ast.Ident, ts []*target) {
 		}
 		k, c := kindOf()
 		r := &ref{t: t, id: id, kind: k, call: c, prec: model.PrecisionSyntax}
-		if f, ok := p.(*ast.Field); ok && len(f.Names) == 0 && f.Type == id {
+		if w.embedded(id) {
 			r.kind = rkEmbed
 		}
 		w.add(r)
@@ -377,4 +385,32 @@ func declName(d ast.Decl) string {
 		return strings.ToLower(d.Tok.String()) + " " + strings.Join(names, ", ")
 	}
 	return ""
+}
+
+// embedded reports whether the identifier (through *T, pkg.T or T[K])
+// is the type of an embedded field of a struct or interface.
+func (w *walker) embedded(id *ast.Ident) bool {
+	var cur ast.Node = id
+	for i := len(w.stack) - 2; i >= 0; i-- {
+		switch p := w.stack[i].(type) {
+		case *ast.SelectorExpr:
+			if p.Sel != cur {
+				return false
+			}
+		case *ast.StarExpr, *ast.IndexExpr, *ast.IndexListExpr:
+		case *ast.Field:
+			if len(p.Names) != 0 || p.Type != cur || i < 2 {
+				return false
+			}
+			switch w.stack[i-2].(type) {
+			case *ast.StructType, *ast.InterfaceType:
+				return true
+			}
+			return false
+		default:
+			return false
+		}
+		cur = w.stack[i]
+	}
+	return false
 }

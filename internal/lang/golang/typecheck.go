@@ -260,7 +260,7 @@ func (tv *typeVerdicts) targetObj(obj types.Object, t *target) bool {
 	if obj == nil || t.new == nil || obj.Name() != t.new.Name {
 		return false
 	}
-	p := tv.a.ix.fset.Position(obj.Pos())
+	p := tv.a.ix.fset.PositionFor(obj.Pos(), false)
 	return p.Filename == t.new.Path && p.Line == t.new.NameLine
 }
 
@@ -309,10 +309,14 @@ func (tv *typeVerdicts) verdictFor(r *ref, syn verdict) (verdict, bool) {
 	}
 	errs := tv.relevantErrors(r)
 	if len(errs) > 0 {
-		if syn.skip && r.prec != model.PrecisionName {
+		if syn.skip && r.prec != model.PrecisionName && !syn.unlessTypes {
 			return verdict{}, false
 		}
-		return verdict{rel: rel, v: model.Inconsistent, msg: cleanMsg(errs[0].Msg)}, true
+		msg := cleanMsg(errs[0].Msg)
+		if r.t.ch.Renamed() {
+			msg += " (renamed to " + r.t.ch.New.Name + ")"
+		}
+		return verdict{rel: rel, v: model.Inconsistent, msg: msg}, true
 	}
 	// no error: does the reference resolve, and is it fully typed?
 	if r.id != nil {
@@ -365,9 +369,19 @@ func (tv *typeVerdicts) relevantErrors(r *ref) []types.Error {
 	switch r.kind {
 	case rkCall:
 		fun := types.ExprString(r.call.Fun)
+		name := regexp.MustCompile(`\b` + regexp.QuoteMeta(r.id.Name) + `\b`)
+		inArg := func(p token.Pos) bool {
+			for _, a := range r.call.Args {
+				if a.Pos() <= p && p < a.End() {
+					return true
+				}
+			}
+			return false
+		}
 		for _, e := range tv.errorsIn(file, r.call.Pos(), r.call.End()) {
-			if e.Pos == r.call.Rparen || e.Pos == r.id.Pos() || e.Pos == r.call.Fun.Pos() ||
-				strings.Contains(e.Msg, "call to "+fun) || strings.Contains(e.Msg, "argument to "+fun) {
+			// an error of the call itself (not of an argument's own
+			// expression), or one that names the callee
+			if !inArg(e.Pos) || strings.Contains(e.Msg, fun) || name.MatchString(e.Msg) && strings.Contains(e.Msg, "argument") {
 				out = append(out, e)
 			}
 		}
@@ -405,7 +419,8 @@ func (tv *typeVerdicts) relevantErrors(r *ref) []types.Error {
 				out = append(out, e)
 			}
 		}
-		if len(out) == 0 && (r.t.kind == model.KindField || r.t.kind == model.KindVar || r.t.kind == model.KindConst) {
+		funcValue := r.kind == rkValue && (r.t.kind == model.KindFunc || r.t.kind == model.KindMethod || r.t.kind == model.KindConstructor)
+		if len(out) == 0 && (r.t.kind == model.KindField || r.t.kind == model.KindVar || r.t.kind == model.KindConst || funcValue) {
 			out = tv.valueErrors(r, expr)
 		}
 	}
@@ -452,7 +467,7 @@ func (tv *typeVerdicts) valueErrors(r *ref, expr ast.Node) []types.Error {
 }
 
 var (
-	notImplRE = regexp.MustCompile(`(\*?[\w.\[\], ]+) does not implement ([\w.\[\], ]+) \((missing method|wrong type for method) (\w+)\)`)
+	notImplRE = regexp.MustCompile(`(\*?[\w.\[\], ]+) does not implement ([\w.\[\], ]+) \((missing method|wrong type for method|method) (\w+)(?: has pointer receiver)?\)`)
 )
 
 // implErrors are the checker's "does not implement" errors, parsed.
@@ -520,7 +535,7 @@ func (tv *typeVerdicts) implVerdict(r *ref, syn verdict) (verdict, bool) {
 		}
 		used := ie.typ == r.implRcv
 		if !used { // a type that embeds the implementation, its method promoted
-			errFile := tv.a.ix.parsed[tv.a.ix.fset.Position(ie.err.Pos).Filename]
+			errFile := tv.a.ix.parsed[tv.a.ix.fset.PositionFor(ie.err.Pos, false).Filename]
 			for _, k := range tv.a.syms.candidates(ie.typQ, errFile) {
 				if tv.a.syms.embeds(&tref{k, ie.typ}, impl, 0) {
 					used = true
@@ -528,7 +543,7 @@ func (tv *typeVerdicts) implVerdict(r *ref, syn verdict) (verdict, bool) {
 			}
 		}
 		if used {
-			pos := tv.a.ix.fset.Position(ie.err.Pos)
+			pos := tv.a.ix.fset.PositionFor(ie.err.Pos, false)
 			return verdict{rel: model.OverriddenBy, v: model.Inconsistent,
 				msg: fmt.Sprintf("%s (%s is used as %s at %s:%d)", syn.msg, r.implRcv, r.t.container, pos.Filename, pos.Line)}, true
 		}
@@ -559,7 +574,7 @@ func (tv *typeVerdicts) extraFindings(a *analyzer, ts []*target, seen map[string
 			groups[k] = g
 			order = append(order, k)
 		}
-		g.uses = append(g.uses, a.ix.fset.Position(ie.err.Pos))
+		g.uses = append(g.uses, a.ix.fset.PositionFor(ie.err.Pos, false))
 	}
 	var out []*model.Finding
 	for _, k := range order {
@@ -569,10 +584,10 @@ func (tv *typeVerdicts) extraFindings(a *analyzer, ts []*target, seen map[string
 			var rel model.Relation
 			var site *ast.Ident
 			switch {
-			case (t.kind == model.KindIfaceMethod && t.container == ie.iface && t.name == ie.which) ||
+			case (t.kind == model.KindIfaceMethod && t.container == ie.iface && (t.name == ie.which || t.ch.Renamed() && t.ch.New.Name == ie.which)) ||
 				(t.kind == model.KindInterface && t.name == ie.iface && t.ch.Label == model.AM):
 				rel = model.OverriddenBy
-				errPkg := a.ix.parsed[a.ix.fset.Position(ie.err.Pos).Filename]
+				errPkg := a.ix.parsed[a.ix.fset.PositionFor(ie.err.Pos, false).Filename]
 				site = a.syms.findMember(ie.typ, ie.typQ, errPkg, ie.which, false)
 				if site == nil {
 					site = a.syms.findType(ie.typ, ie.typQ, errPkg)
@@ -581,7 +596,7 @@ func (tv *typeVerdicts) extraFindings(a *analyzer, ts []*target, seen map[string
 				// a derived implementation change is caused by the interface:
 				// never blame the interface (the developer's seed)
 				rel = model.Overrides
-				errPkg := a.ix.parsed[a.ix.fset.Position(ie.err.Pos).Filename]
+				errPkg := a.ix.parsed[a.ix.fset.PositionFor(ie.err.Pos, false).Filename]
 				site = a.syms.findMember(ie.iface, ie.ifaceQ, errPkg, ie.which, true)
 			default:
 				continue
@@ -590,7 +605,7 @@ func (tv *typeVerdicts) extraFindings(a *analyzer, ts []*target, seen map[string
 			if site != nil {
 				pos = site.Pos()
 			}
-			f := a.ix.parsed[a.ix.fset.Position(pos).Filename]
+			f := a.ix.parsed[a.ix.fset.PositionFor(pos, false).Filename]
 			if f == nil {
 				continue
 			}
@@ -746,7 +761,7 @@ func (tv *typeVerdicts) flowErrors(r *ref, value ast.Node) []types.Error {
 	for _, u := range uses {
 		for _, e := range tv.errorsIn(file, u.from, u.to) {
 			if regexp.MustCompile(`\b` + regexp.QuoteMeta(u.name) + `\b`).MatchString(e.Msg) {
-				e.Msg += fmt.Sprintf(" (line %d, where %s is used)", tv.a.ix.fset.Position(e.Pos).Line, u.name)
+				e.Msg += fmt.Sprintf(" (line %d, where %s is used)", tv.a.ix.fset.PositionFor(e.Pos, false).Line, u.name)
 				out = append(out, e)
 			}
 		}

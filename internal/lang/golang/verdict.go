@@ -11,12 +11,16 @@ import (
 
 // verdict is the outcome of judging one reference.
 type verdict struct {
-	rel     model.Relation
-	v       model.Verdict
-	msg     string
-	skip    bool // not a dependent after all
-	silent  bool // only a hook for the type checker (never reported on its own)
-	exactly bool // the syntactic verdict cannot be improved by types
+	rel    model.Relation
+	v      model.Verdict
+	msg    string
+	skip   bool // not a dependent after all
+	silent bool // only a hook for the type checker (never reported on its own)
+	// unlessTypes: not a dependent by syntax, but an error the type
+	// checker attributes to it still makes it inconsistent (a receiver
+	// that became a pointer: only non-addressable receivers break)
+	unlessTypes bool
+	exactly     bool // the syntactic verdict cannot be improved by types
 }
 
 // relationOf maps a reference's role to the relation it stands in.
@@ -170,7 +174,7 @@ func (a *analyzer) signatureVerdict(r *ref, rel model.Relation) verdict {
 		}
 		if typesOf(of.Params) == typesOf(nf.Params) && typesOf(of.Results) == typesOf(nf.Results) && of.TypeParams == nf.TypeParams {
 			// only the receiver changed
-			return verdict{skip: true}
+			return verdict{rel: rel, skip: true, unlessTypes: true}
 		}
 		return verdict{rel: rel, v: model.MayBeImpacted, msg: fmt.Sprintf("call of %s still binds, but %s", name, strings.Join(t.ch.Details, "; "))}
 	default:
