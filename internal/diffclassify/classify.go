@@ -157,7 +157,41 @@ func Classify(ctx context.Context, in Input) (*Output, error) {
 		usedD[c.i], usedA[c.j] = true, true
 		renamedTo[c.i] = c.j
 	}
+	// the members of a renamed type are the same members: pair a deleted
+	// T.m with an added U.m when T was renamed U
+	typeRenames := map[string]string{} // pkg, unit, old type -> new type
+	for i, j := range renamedTo {
+		d, a := deleted[i].s.decl, added[j].s.decl
+		if d.Kind == model.KindType || d.Kind == model.KindInterface {
+			typeRenames[d.Package+"\x00"+d.Unit+"\x00"+d.Name] = a.Name
+		}
+	}
+	if len(typeRenames) > 0 {
+		for i, d := range deleted {
+			dd := d.s.decl
+			nt, ok := typeRenames[dd.Package+"\x00"+dd.Unit+"\x00"+dd.Container]
+			if !ok || dd.Container == "" || usedD[i] {
+				continue
+			}
+			for j, a := range added {
+				ad := a.s.decl
+				if usedA[j] || ad.Container != nt || ad.Name != dd.Name || ad.Package != dd.Package || ad.Unit != dd.Unit {
+					continue
+				}
+				usedD[i], usedA[j] = true, true
+				if c := compare(d.fe, d.s, a.s); c != nil {
+					out.add(c, d.fe)
+				}
+				break
+			}
+		}
+	}
 	for i, d := range deleted {
+		if usedD[i] {
+			if _, renamed := renamedTo[i]; !renamed {
+				continue // a member of a renamed type, paired above
+			}
+		}
 		if j, ok := renamedTo[i]; ok {
 			a := added[j]
 			c := &model.Change{Label: deletedLabel(d.s.decl.Kind), Old: &d.s.decl.Block, New: &a.s.decl.Block}
