@@ -222,15 +222,25 @@ func (a *analyzer) ifaceMethods(t *target) []string {
 func (a *analyzer) judge(ctx context.Context, ts []*target, refs []*ref, extra []*pfile) ([]*model.Finding, []*model.Change) {
 	var out []*model.Finding
 	var derived []*model.Change
-	t0 := time.Now()
-	tv := a.typecheck(ctx, ts, refs, extra)
-	trace("typecheck in %v", time.Since(t0))
+	// the precise tier runs only where the fast tier is unsure: a
+	// syntactic proof (an argument count, a removed package-level name) is
+	// final, and a check whose references are all proven type-checks
+	// nothing
+	syn := make([]verdict, len(refs))
+	var unsure []*ref
+	for i, r := range refs {
+		syn[i] = a.syntacticVerdict(r)
+		if !(syn[i].exactly && syn[i].v == model.Inconsistent) && !(syn[i].skip && !syn[i].unlessTypes && r.prec != model.PrecisionName) {
+			unsure = append(unsure, r)
+		}
+	}
+	tv := a.typecheck(ctx, ts, unsure, extra)
 	seen := map[string]bool{}
 	wrapped := map[*ast.FuncDecl]bool{}
-	for _, r := range refs {
-		v := a.syntacticVerdict(r)
+	for i, r := range refs {
+		v := syn[i]
 		prec := r.prec
-		if tv != nil {
+		if tv != nil && !(v.exactly && v.v == model.Inconsistent) {
 			if tr, ok := tv.verdictFor(r, v); ok {
 				v, prec = tr, model.PrecisionTypes
 			}

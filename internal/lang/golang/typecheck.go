@@ -47,9 +47,11 @@ type checkUnit struct {
 // typecheck runs the precise tier over the packages holding references,
 // within the deadline (precision auto) or fully (precision types).
 func (a *analyzer) typecheck(ctx context.Context, ts []*target, refs []*ref, extra []*pfile) *typeVerdicts {
-	if a.env.Precision == "syntax" || len(refs) == 0 {
+	if a.env.Precision == "syntax" || len(refs) == 0 && len(extra) == 0 {
 		return nil
 	}
+	t0 := time.Now()
+	defer func() { trace("typecheck %d references in %v", len(refs), time.Since(t0)) }()
 	if toolchainEnv().goroot == "" {
 		a.note("nogo", "type checking used no standard library sources (the go command is not on PATH): types from outside the repository are unknown")
 	}

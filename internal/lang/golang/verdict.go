@@ -135,7 +135,10 @@ func (a *analyzer) deletedVerdict(r *ref, rel model.Relation, name string) verdi
 	if r.kind == rkCall {
 		verb = "calls"
 	}
-	return verdict{rel: rel, v: model.Inconsistent, msg: fmt.Sprintf("%s %s, which %s", verb, t.name, what)}
+	// a package-level name resolved through scopes and imports is a proof;
+	// a member's receiver was inferred, so the type checker may still
+	// find it promoted from elsewhere
+	return verdict{rel: rel, v: model.Inconsistent, exactly: !t.member && !a.declaredElsewhere(t), msg: fmt.Sprintf("%s %s, which %s", verb, t.name, what)}
 }
 
 func unkeyedCount(lit *ast.CompositeLit) (int, bool) {
@@ -166,11 +169,14 @@ func (a *analyzer) signatureVerdict(r *ref, rel model.Relation) verdict {
 		if r.prec == model.PrecisionName {
 			return verdict{rel: rel, v: model.MayBeImpacted, msg: fmt.Sprintf("may call %s (receiver type not resolved), whose signature changed: %s", t.new.Display, strings.Join(t.ch.Details, "; "))}
 		}
+		// argument and result counts are proofs the type checker cannot
+		// improve (for a callee resolved through scopes and imports)
+		exact := !t.member && !a.declaredElsewhere(t)
 		if msg := bindError(r.call, nf, name); msg != "" {
-			return verdict{rel: rel, v: model.Inconsistent, msg: msg + " (" + strings.Join(t.ch.Details, "; ") + ")"}
+			return verdict{rel: rel, v: model.Inconsistent, exactly: exact, msg: msg + " (" + strings.Join(t.ch.Details, "; ") + ")"}
 		}
 		if msg := resultError(r, of, nf, name); msg != "" {
-			return verdict{rel: rel, v: model.Inconsistent, msg: msg}
+			return verdict{rel: rel, v: model.Inconsistent, exactly: exact, msg: msg}
 		}
 		if typesOf(of.Params) == typesOf(nf.Params) && typesOf(of.Results) == typesOf(nf.Results) && of.TypeParams == nf.TypeParams {
 			// only the receiver changed
@@ -369,4 +375,29 @@ func enclosingResults(stack []ast.Node) int {
 		return len(ps)
 	}
 	return -1
+}
+
+// declaredElsewhere reports whether the package still declares the
+// target's name in a file other than the seed's (a build variant: a
+// syntactic proof then holds only for some configurations, and the type
+// checker must say which).
+func (a *analyzer) declaredElsewhere(t *target) bool {
+	d := t.decl()
+	p := a.syms.pkgs[t.pkgKey]
+	if p == nil {
+		return true // not indexed: do not claim a proof
+	}
+	other := func(f *pfile) bool {
+		return f != nil && f.path != d.Path && (t.old == nil || f.path != t.old.Path)
+	}
+	if fs := p.funcs[t.name]; fs != nil && other(fs.file) {
+		return true
+	}
+	if ts := p.types[t.name]; ts != nil && ts.spec != nil && other(ts.file) {
+		return true
+	}
+	if v, ok := p.vars[t.name]; ok && other(v.file) {
+		return true
+	}
+	return false
 }
