@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Tree is one state of the repository's files: a commit, or the work tree.
@@ -34,6 +35,7 @@ type RevTree struct {
 	SHA string
 
 	listOnce sync.Once
+	listed   atomic.Bool
 	list     []string
 	blobs    map[string]string // path -> blob id
 	listErr  error
@@ -42,6 +44,11 @@ type RevTree struct {
 func (t *RevTree) Rev() string { return t.SHA }
 
 func (t *RevTree) ReadFile(ctx context.Context, path string) ([]byte, error) {
+	if !t.listed.Load() {
+		// a few files of a tree not listed (the base of a check): resolve
+		// the path in git rather than listing the whole tree
+		return t.R.ReadBlob(ctx, t.SHA, path)
+	}
 	if err := t.load(ctx); err == nil {
 		if id, ok := t.blobs[path]; ok {
 			return t.R.ReadBlob(ctx, id, "")
@@ -92,6 +99,7 @@ func (t *RevTree) load(ctx context.Context) error {
 			t.list = append(t.list, p)
 			t.blobs[p] = f[2]
 		}
+		t.listed.Store(true)
 	})
 	return t.listErr
 }
@@ -183,7 +191,53 @@ func wildmatch(pat, s string) bool {
 	return s == ""
 }
 
+// Grep searches the commit's files. When the commit is the one checked
+// out (the usual pre-push), it searches the work tree instead, which
+// reads files from the page cache rather than inflating every blob
+// (terraform: 0.07 s against 0.3-0.5 s), and searches again, in the
+// commit, only the files the work tree changed.
 func (t *RevTree) Grep(ctx context.Context, words []string, pathspecs ...string) ([]string, error) {
+	if paths, ok := t.grepWorkTree(ctx, words, pathspecs); ok {
+		return paths, nil
+	}
+	return t.grepRev(ctx, words, pathspecs)
+}
+
+func (t *RevTree) grepWorkTree(ctx context.Context, words []string, pathspecs []string) ([]string, bool) {
+	head, err := t.R.Git(ctx, "rev-parse", "--verify", "--quiet", "HEAD^{commit}")
+	if err != nil || strings.TrimSpace(string(head)) != t.SHA {
+		return nil, false
+	}
+	out, err := t.R.Git(ctx, append([]string{"diff", "--name-only", "-z", "--no-renames", "HEAD", "--"}, pathspecs...)...)
+	if err != nil {
+		return nil, false
+	}
+	changed := splitZ(out)
+	wt, err := grepIn(ctx, t.R, words, grepScope{}, pathspecs) // tracked files, as on disk
+	if err != nil {
+		return nil, false
+	}
+	if len(changed) == 0 {
+		return wt, true
+	}
+	dirty := map[string]bool{}
+	for _, p := range changed {
+		dirty[p] = true
+	}
+	var paths []string
+	for _, p := range wt {
+		if !dirty[p] {
+			paths = append(paths, p)
+		}
+	}
+	inRev, err := t.grepRev(ctx, words, changed)
+	if err != nil {
+		return nil, false
+	}
+	return append(paths, inRev...), true
+}
+
+func (t *RevTree) grepRev(ctx context.Context, words []string, pathspecs []string) ([]string, error) {
 	paths, err := grep(ctx, t.R, words, t.SHA, pathspecs)
 	if err != nil {
 		return nil, err
@@ -241,27 +295,37 @@ func (t *WorkTree) Grep(ctx context.Context, words []string, pathspecs ...string
 	return grep(ctx, t.R, words, "", pathspecs)
 }
 
+// grepScope says what git grep searches: a commit, the work tree's
+// tracked files, or those plus untracked files that are not ignored.
+type grepScope struct {
+	rev       string
+	untracked bool
+}
+
 // grep runs `git grep -l -w -F` for any of words. A rev of "" searches the
 // work tree, untracked files included.
 func grep(ctx context.Context, r *Repo, words []string, rev string, pathspecs []string) ([]string, error) {
+	return grepIn(ctx, r, words, grepScope{rev: rev, untracked: rev == ""}, pathspecs)
+}
+
+func grepIn(ctx context.Context, r *Repo, words []string, scope grepScope, pathspecs []string) ([]string, error) {
 	if len(words) == 0 {
 		return nil, nil
 	}
 	args := []string{"grep", "-l", "-z", "-w", "-F", "-I", "--no-color"}
-	if rev == "" {
+	if scope.untracked {
 		args = append(args, "--untracked")
 	}
+	args = append(args, "-f", "-")
+	if scope.rev != "" {
+		args = append(args, scope.rev)
+	}
+	args = append(append(args, "--"), pathspecs...)
 	var pat bytes.Buffer
 	for _, w := range words {
 		pat.WriteString(w)
 		pat.WriteByte('\n')
 	}
-	args = append(args, "-f", "-")
-	if rev != "" {
-		args = append(args, rev)
-	}
-	args = append(args, "--")
-	args = append(args, pathspecs...)
 	out, err := r.GitIn(ctx, pat.Bytes(), args...)
 	if err != nil {
 		var ee *ExitError
