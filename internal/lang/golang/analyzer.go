@@ -39,6 +39,14 @@ func (a *analyzer) pkgKeyOf(b *model.Block) string {
 // searched. Changes that impact nothing in Go (an added function, an
 // import) yield none.
 func (a *analyzer) targets(changes []*model.Change) []*target {
+	// fields of a type the change adds are part of that type, not fields
+	// added to an existing one
+	newTypes := map[string]bool{}
+	for _, c := range changes {
+		if c.Label == model.AC && c.New != nil {
+			newTypes[c.New.Package+"\x00"+c.New.Unit+"\x00"+c.New.Name] = true
+		}
+	}
 	var ts []*target
 	for _, c := range changes {
 		old, new := a.fe.decl(c.Old), a.fe.decl(c.New)
@@ -64,7 +72,7 @@ func (a *analyzer) targets(changes []*model.Change) []*target {
 			// says where); the interface's name leads to those uses
 			t.name, t.member, t.kind = d.Container, false, model.KindInterface
 		case model.AF:
-			if d.Kind != model.KindField {
+			if d.Kind != model.KindField || newTypes[d.Package+"\x00"+d.Unit+"\x00"+d.Container] {
 				continue
 			}
 		case model.MMB:

@@ -254,7 +254,18 @@ func (s *symbols) exprType(e ast.Expr, f *pfile, depth int) *tref {
 // callResult infers the type of result i of a call.
 func (s *symbols) callResult(c *ast.CallExpr, f *pfile, i, depth int) *tref {
 	var fn *funcSym
-	switch fun := c.Fun.(type) {
+	fun := c.Fun
+	for {
+		p, ok := fun.(*ast.ParenExpr)
+		if !ok {
+			break
+		}
+		fun = p.X
+	}
+	if st, ok := fun.(*ast.StarExpr); ok {
+		return s.typeRef(st.X, f) // a conversion to a pointer type: (*T)(nil)
+	}
+	switch fun := fun.(type) {
 	case *ast.Ident:
 		if fun.Name == "new" && fun.Obj == nil && len(c.Args) == 1 {
 			return s.typeRef(c.Args[0], f)

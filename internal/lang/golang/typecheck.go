@@ -190,6 +190,7 @@ func (a *analyzer) checkUnit(u *checkUnit, l *loader) []*unitResult {
 			FakeImportC: true,
 		}
 		conf.Check(ip, a.ix.fset, sel, res.info)
+		trace("checked %s (%s) under %s: %d files, %d errors", u.dir, u.name, bc, len(sel), len(res.errs))
 		out = append(out, res)
 	}
 	return out

@@ -1,6 +1,7 @@
 package golang
 
 import (
+	"context"
 	"fmt"
 	"go/ast"
 	"regexp"
@@ -77,7 +78,7 @@ func (a *analyzer) syntacticVerdict(r *ref) verdict {
 		return a.fieldVerdict(r, rel)
 	case model.AF:
 		if r.kind == rkLiteral {
-			if n, unkeyed := unkeyedCount(r.lit); unkeyed {
+			if n, unkeyed := unkeyedCount(r.lit); unkeyed && n != a.fieldCount(t) {
 				return verdict{rel: rel, v: model.Inconsistent, exactly: true,
 					msg: fmt.Sprintf("struct literal lists %d values without field names; %s now also has field %s", n, t.container, t.new.Name)}
 			}
@@ -110,7 +111,7 @@ func (a *analyzer) deletedVerdict(r *ref, rel model.Relation, name string) verdi
 		return verdict{skip: true}
 	case rkLiteral:
 		if t.kind == model.KindField {
-			if n, unkeyed := unkeyedCount(r.lit); unkeyed {
+			if n, unkeyed := unkeyedCount(r.lit); unkeyed && n != a.fieldCount(t) {
 				return verdict{rel: rel, v: model.Inconsistent, exactly: true,
 					msg: fmt.Sprintf("struct literal lists %d values without field names; field %s.%s %s", n, t.container, t.name, what)}
 			}
@@ -310,10 +311,14 @@ func (a *analyzer) implVerdict(r *ref, of, nf *funcInfo) verdict {
 	case looseSig(nf):
 		return verdict{rel: model.OverriddenBy, v: model.Consistent, msg: fmt.Sprintf("implements %s with the new signature", t.new.Display)}
 	case looseSig(of):
-		// broken only where the type is used as the interface: the type
-		// checker proves that (typecheck.go); syntax alone cannot
-		return verdict{rel: model.OverriddenBy, v: model.MayBeImpacted,
-			msg: fmt.Sprintf("%s.%s has the old signature of %s (%s): %s no longer implements %s where it is used as one", r.implRcv, t.name, t.new.Display, strings.Join(t.ch.Details, "; "), r.implRcv, t.container)}
+		// broken only where the type is used as the interface: proven
+		// syntactically by an interface assertion or a return of the type
+		// as the interface, else by the type checker (typecheck.go)
+		msg := fmt.Sprintf("%s.%s has the old signature of %s (%s): %s no longer implements %s where it is used as one", r.implRcv, t.name, t.new.Display, strings.Join(t.ch.Details, "; "), r.implRcv, t.container)
+		if where := a.usedAs(r); where != "" {
+			return verdict{rel: model.OverriddenBy, v: model.Inconsistent, msg: msg + " (" + where + ")"}
+		}
+		return verdict{rel: model.OverriddenBy, v: model.MayBeImpacted, msg: msg}
 	}
 	return verdict{rel: model.OverriddenBy, v: model.MayBeImpacted, msg: fmt.Sprintf("%s.%s may implement %s, whose signature changed", r.implRcv, t.name, t.new.Display)}
 }
@@ -400,4 +405,100 @@ func (a *analyzer) declaredElsewhere(t *target) bool {
 		return true
 	}
 	return false
+}
+
+// fieldCount is the number of fields the target's struct has in the head
+// state (-1 when unknown): an unkeyed literal listing that many values
+// was updated.
+func (a *analyzer) fieldCount(t *target) int {
+	ts := a.syms.lookupType(&tref{t.pkgKey, t.container})
+	if ts == nil {
+		return -1
+	}
+	st, ok := ts.spec.Type.(*ast.StructType)
+	if !ok {
+		return -1
+	}
+	n := 0
+	for _, f := range st.Fields.List {
+		n += max(1, len(f.Names))
+	}
+	return n
+}
+
+// usedAs looks, in the files of an implementation's package, for a
+// syntactic proof that its type is used as the changed interface: an
+// assertion such as var _ I = (*T)(nil), a variable of the interface's
+// type initialised with the type, or a return of the type from a function
+// whose result is the interface. It returns where, or "".
+func (a *analyzer) usedAs(r *ref) string {
+	iface, impl := r.t.container, r.implRcv
+	isIface := func(e ast.Expr) bool {
+		e = unstar(e)
+		switch x := e.(type) {
+		case *ast.Ident:
+			return x.Name == iface
+		case *ast.SelectorExpr:
+			return x.Sel.Name == iface
+		}
+		return false
+	}
+	for _, f := range a.ix.parse(context.Background(), a.ix.byDir[r.f.dir]) {
+		if f.pkgName != r.f.pkgName {
+			continue
+		}
+		isImpl := func(e ast.Expr) bool {
+			t := a.syms.exprType(e, f, 0)
+			return t != nil && t.name == impl && t.pkg == r.f.pkgKey
+		}
+		where := ""
+		at := func(n ast.Node) string {
+			p := a.ix.fset.PositionFor(n.Pos(), false)
+			return fmt.Sprintf("used as %s at %s:%d", iface, f.path, p.Line)
+		}
+		ast.Inspect(f.ast, func(n ast.Node) bool {
+			if where != "" {
+				return false
+			}
+			switch x := n.(type) {
+			case *ast.ValueSpec:
+				if x.Type != nil && isIface(x.Type) {
+					for _, v := range x.Values {
+						if isImpl(v) {
+							where = at(v)
+						}
+					}
+				}
+			case *ast.FuncDecl:
+				if x.Body == nil || x.Type.Results == nil {
+					return true
+				}
+				var results []ast.Expr
+				for _, fl := range x.Type.Results.List {
+					for range max(1, len(fl.Names)) {
+						results = append(results, fl.Type)
+					}
+				}
+				ast.Inspect(x.Body, func(n ast.Node) bool {
+					if _, lit := n.(*ast.FuncLit); lit || where != "" {
+						return false
+					}
+					if ret, ok := n.(*ast.ReturnStmt); ok && len(ret.Results) == len(results) {
+						for i, res := range ret.Results {
+							if isIface(results[i]) && isImpl(res) {
+								where = at(res)
+							}
+						}
+					}
+					return true
+				})
+				return false
+			}
+			return true
+		})
+		if where != "" {
+			return where
+		}
+	}
+	return ""
 }
