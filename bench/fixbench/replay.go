@@ -3,7 +3,11 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"go/parser"
+	"go/token"
 	"net/http"
+	"path"
+	"strconv"
 	"regexp"
 	"strings"
 	"sync"
@@ -74,7 +78,40 @@ func (s *replay) blockAt(ctx context.Context, path, block string) string {
 		s.mu.Lock()
 		s.hits[block]++
 		s.mu.Unlock()
-		return strings.Join(lines[d.Span.StartLine-1:d.Span.EndLine], "")
+		text := strings.Join(lines[d.Span.StartLine-1:d.Span.EndLine], "")
+		return importsUsed(src, text) + text
 	}
 	return ""
+}
+
+// importsUsed is an import declaration of the file's imports that the
+// block names (name.X), as a model would add for a block it rewrote.
+func importsUsed(src []byte, block string) string {
+	f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.ImportsOnly)
+	if err != nil {
+		return ""
+	}
+	var specs []string
+	for _, is := range f.Imports {
+		p, _ := strconv.Unquote(is.Path.Value)
+		name := path.Base(p)
+		if is.Name != nil {
+			name = is.Name.Name
+		} else if len(name) > 1 && name[0] == 'v' && strings.Trim(name[1:], "0123456789") == "" {
+			name = path.Base(path.Dir(p)) // a major-version suffix
+		}
+		name = strings.TrimPrefix(strings.TrimSuffix(name, "-go"), "go-")
+		if name == "_" || name == "." || !strings.Contains(block, name+".") {
+			continue
+		}
+		spec := is.Path.Value
+		if is.Name != nil {
+			spec = is.Name.Name + " " + spec
+		}
+		specs = append(specs, spec)
+	}
+	if len(specs) == 0 {
+		return ""
+	}
+	return "import (\n\t" + strings.Join(specs, "\n\t") + "\n)\n\n"
 }

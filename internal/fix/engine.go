@@ -344,6 +344,13 @@ func (e *engine) editBlock(ctx context.Context, ob *Obligation) bool {
 		return false
 	}
 	code, ok := codeBlock(reply.Text)
+	ed, _ := e.frontendFor(ob.Path).(lang.BlockEditor)
+	var imports []string
+	if ok && ed != nil {
+		if imports, code, err = ed.SplitImports(code); err != nil {
+			ok = false
+		}
+	}
 	if !ok || strings.TrimSpace(code) == "" {
 		ob.Status, ob.Note = Failed, "rejected: the reply has no code block"
 		e.res.Rejected++
@@ -358,8 +365,13 @@ func (e *engine) editBlock(ctx context.Context, ob *Obligation) bool {
 		return false
 	}
 	out, err := splice(src, ob.Span.StartLine, ob.Span.EndLine, code)
+	shift := 0
+	if err == nil && ed != nil {
+		out, shift, err = ed.AddImports(out, imports)
+	}
 	if err == nil {
-		err = e.checkBlock(ob, out, ob.Span.StartLine, ob.Span.StartLine+strings.Count(strings.TrimSuffix(code, "\n"), "\n"))
+		from := ob.Span.StartLine + shift
+		err = e.checkBlock(ob, out, from, from+strings.Count(strings.TrimSuffix(code, "\n"), "\n"))
 	}
 	if err == nil {
 		err = e.sc.write(ob.Path, out)

@@ -320,3 +320,21 @@ func TestNeedsModel(t *testing.T) {
 		t.Errorf("want one failed obligation that needs a model")
 	}
 }
+
+// TestModelAddsImport: a reply may open with the imports its block needs;
+// they are added to the file (and nothing else outside the block moves).
+func TestModelAddsImport(t *testing.T) {
+	repo, sc := setup(t, scale)
+	s := &scripted{t: t, answer: func(string, string, int) (int, string, time.Duration) {
+		return 200, "```go\nimport \"math\"\n\n// Use doubles two.\nfunc Use() int {\n\treturn int(math.Round(num.Scale(2)))\n}\n```", 0
+	}}
+	res := run(t, repo, sc, modelFor(t, s, 5*time.Second, 0))
+	if !res.Proven || res.ByModel != 1 {
+		t.Fatalf("proven %v by model %d; %+v %v", res.Proven, res.ByModel, res.Oracle, res.Notes)
+	}
+	for _, want := range []string{"+\t\"math\"", "+\treturn int(math.Round(num.Scale(2)))"} {
+		if !strings.Contains(res.Patch, want) {
+			t.Errorf("patch lacks %q:\n%s", want, res.Patch)
+		}
+	}
+}

@@ -89,4 +89,10 @@ type Stats interface {
 // when lines [from, to] do not hold exactly one declaration named block.
 type BlockEditor interface {
 	CheckBlock(path string, src []byte, block string, from, to int) error
+	// SplitImports separates the import declarations a model may put
+	// before a block (the packages the new block needs) from the block.
+	SplitImports(code string) (imports []string, block string, err error)
+	// AddImports adds the imports src lacks and returns the new source
+	// and how many lines were inserted (all before any declaration).
+	AddImports(src []byte, imports []string) ([]byte, int, error)
 }

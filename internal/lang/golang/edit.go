@@ -41,3 +41,86 @@ func (fe *Frontend) CheckBlock(path string, src []byte, block string, from, to i
 	}
 	return nil
 }
+
+// SplitImports separates leading import declarations from a block
+// (lang.BlockEditor). Each import is returned as its spec's source:
+// `"path"` or `name "path"`.
+func (fe *Frontend) SplitImports(code string) ([]string, string, error) {
+	trimmed := strings.TrimLeft(code, " \t\n")
+	if !strings.HasPrefix(trimmed, "import") {
+		return nil, code, nil
+	}
+	src := "package p\n" + trimmed
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "", src, parser.ImportsOnly)
+	if err != nil || len(f.Imports) == 0 {
+		return nil, code, nil // not an import declaration after all
+	}
+	var specs []string
+	end := 0
+	for _, d := range f.Decls {
+		gd, ok := d.(*ast.GenDecl)
+		if !ok || gd.Tok != token.IMPORT {
+			break
+		}
+		end = fset.PositionFor(gd.End(), false).Offset
+		for _, s := range gd.Specs {
+			is := s.(*ast.ImportSpec)
+			spec := is.Path.Value
+			if is.Name != nil {
+				spec = is.Name.Name + " " + spec
+			}
+			specs = append(specs, spec)
+		}
+	}
+	return specs, strings.TrimLeft(src[end:], " \t\n"), nil
+}
+
+// AddImports adds the import specs src lacks (lang.BlockEditor): into
+// the last parenthesised import declaration, else as a new declaration
+// after the package clause. It returns the lines inserted.
+func (fe *Frontend) AddImports(src []byte, imports []string) ([]byte, int, error) {
+	if len(imports) == 0 {
+		return src, 0, nil
+	}
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "", src, parser.ImportsOnly)
+	if err != nil {
+		return nil, 0, err
+	}
+	have := map[string]bool{}
+	for _, is := range f.Imports {
+		spec := is.Path.Value
+		if is.Name != nil {
+			spec = is.Name.Name + " " + spec
+		}
+		have[spec] = true
+	}
+	var missing []string
+	for _, spec := range imports {
+		if !have[spec] {
+			have[spec] = true
+			missing = append(missing, spec)
+		}
+	}
+	if len(missing) == 0 {
+		return src, 0, nil
+	}
+	var at int
+	var text string
+	var group *ast.GenDecl
+	for _, d := range f.Decls {
+		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.IMPORT && gd.Rparen.IsValid() {
+			group = gd
+		}
+	}
+	if group != nil {
+		at = fset.PositionFor(group.Rparen, false).Offset
+		text = "\t" + strings.Join(missing, "\n\t") + "\n"
+	} else {
+		at = fset.PositionFor(f.Name.End(), false).Offset
+		text = "\n\nimport (\n\t" + strings.Join(missing, "\n\t") + "\n)"
+	}
+	out := append(append(append([]byte{}, src[:at]...), text...), src[at:]...)
+	return out, strings.Count(text, "\n"), nil
+}
