@@ -248,7 +248,7 @@ func readDecls(ctx context.Context, fe lang.Frontend, t gitio.Tree, path string,
 	if diag != nil {
 		*diags = append(*diags, *diag)
 	}
-	return decls, diag != nil, nil
+	return decls, diag != nil && diag.Partial, nil
 }
 
 // pairSides pairs the states of one declaration key. Usually one each;

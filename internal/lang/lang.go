@@ -32,8 +32,8 @@ type Frontend interface {
 	// that diffs and greps read nothing else ("*.go").
 	Pathspecs() []string
 	// Decls parses one state of a file. A file that does not parse yields
-	// the declarations that could be read and a diagnostic; it never
-	// aborts the check.
+	// the declarations that could be read and a diagnostic marked Partial;
+	// it never aborts the check.
 	Decls(path string, src []byte) ([]*Decl, *model.Diagnostic)
 	// Details explains the change between two states of the same
 	// declaration (or a rename pair) whose Sig differ, as short phrases.

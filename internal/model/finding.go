@@ -206,6 +206,9 @@ type Diagnostic struct {
 	Path    string `json:"path,omitempty"`
 	Line    int    `json:"line,omitempty"`
 	Message string `json:"message"`
+	// Partial is set when the file's declarations may be incomplete (it
+	// does not parse): what it seems to lack is unknown, not deleted.
+	Partial bool `json:"partial,omitempty"`
 }
 
 func (d Diagnostic) String() string {

@@ -142,7 +142,7 @@ func JSON(w io.Writer, r *model.Result, o Options) error {
 		}
 	}
 	for _, d := range p.r.Diagnostics {
-		out.Diagnostics = append(out.Diagnostics, jsonDiagnostic(d))
+		out.Diagnostics = append(out.Diagnostics, jsonDiagnostic{Path: d.Path, Line: d.Line, Message: d.Message})
 	}
 	return encode(w, out)
 }

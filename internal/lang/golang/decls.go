@@ -1,6 +1,7 @@
 package golang
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/scanner"
@@ -10,6 +11,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ripple-dev/ripple/internal/lang"
 	"github.com/ripple-dev/ripple/internal/model"
@@ -63,15 +65,22 @@ const parseMode = parser.ParseComments | parser.AllErrors
 
 // decls parses one state of a Go file into declarations.
 func decls(p string, src []byte) ([]*lang.Decl, *model.Diagnostic) {
+	var diag *model.Diagnostic
+	if clean, bad := validUTF8(src); bad > 0 {
+		// go/parser gives up early on invalid UTF-8 (a Latin-1 byte in a
+		// comment); the file is read with those bytes replaced, and says so
+		src = clean
+		diag = &model.Diagnostic{Path: p, Message: fmt.Sprintf("%d bytes of invalid UTF-8 read as '?'", bad)}
+	}
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, p, src, parseMode)
-	var diag *model.Diagnostic
 	if err != nil {
 		diag = parseDiag(p, err)
 		if f == nil || f.Name == nil {
 			return nil, diag
 		}
 	}
+
 	dir := path.Dir(p)
 	if dir == "." {
 		dir = ""
@@ -98,7 +107,7 @@ func parseDiag(p string, err error) *model.Diagnostic {
 			msg += " (and " + strconv.Itoa(len(el)-1) + " more errors)"
 		}
 	}
-	return &model.Diagnostic{Path: p, Line: line, Message: "does not parse: " + msg + "; declarations after the error may be missed"}
+	return &model.Diagnostic{Path: p, Line: line, Message: "does not parse: " + msg + "; declarations after the error may be missed", Partial: true}
 }
 
 type declBuilder struct {
@@ -525,4 +534,27 @@ func encodingNames(tag string) map[string]string {
 		return nil
 	}
 	return m
+}
+
+// validUTF8 returns src with every byte that is not part of a valid UTF-8
+// sequence replaced by '?', one byte for one, so that offsets and lines
+// are unchanged, and how many bytes were replaced.
+func validUTF8(src []byte) ([]byte, int) {
+	if utf8.Valid(src) {
+		return src, 0
+	}
+	out := make([]byte, 0, len(src))
+	bad := 0
+	for i := 0; i < len(src); {
+		r, n := utf8.DecodeRune(src[i:])
+		if r == utf8.RuneError && n <= 1 {
+			out = append(out, '?')
+			bad++
+			i++
+			continue
+		}
+		out = append(out, src[i:i+n]...)
+		i += n
+	}
+	return out, bad
 }

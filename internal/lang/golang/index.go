@@ -151,6 +151,7 @@ func (ix *index) parseOne(p string, src []byte) *pfile {
 	if bytes.IndexByte(src[:min(len(src), 8000)], 0) >= 0 {
 		return nil
 	}
+	src, _ = validUTF8(src)
 	f, err := parser.ParseFile(ix.fset, p, src, parser.ParseComments|parser.AllErrors)
 	if f == nil || f.Name == nil {
 		if err != nil && ix.diag != nil {
@@ -264,6 +265,7 @@ func (ix *index) parseStripped(p string, src []byte) *pfile {
 	if bytes.IndexByte(src[:min(len(src), 8000)], 0) >= 0 {
 		return nil
 	}
+	src, _ = validUTF8(src)
 	f, _ := parser.ParseFile(ix.fset, p, stripBodies(src), parser.ParseComments|parser.SkipObjectResolution)
 	if f == nil || f.Name == nil {
 		return nil
