@@ -351,6 +351,11 @@ func (tv *typeVerdicts) verdictFor(r *ref, syn verdict) (verdict, bool) {
 			return verdict{rel: rel, v: model.MayBeImpacted, msg: syn.msg}, true
 		}
 	}
+	if r.t.ch.Label == model.MC && r.kind == rkCall {
+		// a conversion that still compiles may change meaning (int to
+		// string makes a one-rune string)
+		return verdict{rel: rel, v: model.MayBeImpacted, msg: fmt.Sprintf("converts to %s, whose declaration changed (%s): the conversion compiles but may mean something else", r.t.name, strings.Join(r.t.ch.Details, "; "))}, true
+	}
 	return verdict{rel: rel, v: model.Consistent, msg: "type-checks against the new declaration"}, true
 }
 
@@ -421,6 +426,9 @@ func (tv *typeVerdicts) relevantErrors(r *ref) []types.Error {
 			if e.Pos == start || e.Pos == r.id.Pos() {
 				out = append(out, e)
 			}
+		}
+		if len(out) == 0 && r.t.ch.Label == model.MC && (r.t.kind == model.KindType || r.t.kind == model.KindInterface) {
+			out = tv.typeUseErrors(r)
 		}
 		funcValue := r.kind == rkValue && (r.t.kind == model.KindFunc || r.t.kind == model.KindMethod || r.t.kind == model.KindConstructor)
 		if len(out) == 0 && (r.t.kind == model.KindField || r.t.kind == model.KindVar || r.t.kind == model.KindConst || funcValue) {
@@ -767,6 +775,25 @@ func (tv *typeVerdicts) flowErrors(r *ref, value ast.Node) []types.Error {
 				e.Msg += fmt.Sprintf(" (line %d, where %s is used)", tv.a.ix.fset.PositionFor(e.Pos, false).Line, u.name)
 				out = append(out, e)
 			}
+		}
+	}
+	return out
+}
+
+// typeUseErrors finds the errors a changed type causes where its values
+// are used: in the declaration that names it (a variable initialised
+// with an int, a parameter converted), the checker's messages name the
+// type.
+func (tv *typeVerdicts) typeUseErrors(r *ref) []types.Error {
+	d := enclosingDecl(r.stack)
+	if d == nil {
+		return nil
+	}
+	name := regexp.MustCompile(`\b` + regexp.QuoteMeta(r.t.name) + `\b`)
+	var out []types.Error
+	for _, e := range tv.errorsIn(r.f.path, d.Pos(), d.End()) {
+		if name.MatchString(e.Msg) {
+			out = append(out, e)
 		}
 	}
 	return out
