@@ -128,25 +128,11 @@ func runCheck(ctx context.Context, dir string, args []string, stdout, stderr io.
 		fmt.Fprintln(stderr, "usage: hook check [-base REV] [-head REV | -worktree] [flags]")
 		fs.PrintDefaults()
 	}
-	if wantsHelp(args) {
-		config.Default().RegisterFlags(fs)
-		fs.Usage()
-		return ExitOK
-	}
-	repo, err := openRepo(ctx, dir)
-	if err != nil {
-		fmt.Fprintln(stderr, "ripple:", err)
-		return ExitFailure
+	repo, cfg, code := setUp(ctx, dir, fs, args, stderr)
+	if repo == nil {
+		return code
 	}
 	defer repo.Close()
-	cfg, _, err := config.Resolve(repo.Top, fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return ExitOK
-		}
-		fmt.Fprintln(stderr, "ripple:", err)
-		return ExitFailure
-	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "ripple: unexpected argument %q (revisions go in -base and -head)\n", fs.Arg(0))
 		return ExitFailure
@@ -244,4 +230,30 @@ func startProfile(path string) (func(), error) {
 		return nil, fmt.Errorf("cpu profile: %w", err)
 	}
 	return func() { pprof.StopCPUProfile(); f.Close() }, nil
+}
+
+// setUp is the prologue of the commands that check a repository: -h,
+// opening the repository, and the configuration (defaults < file <
+// flags, parsed on fs). A nil repo means the command is done, with code.
+func setUp(ctx context.Context, dir string, fs *flag.FlagSet, args []string, stderr io.Writer) (*gitio.Repo, *config.Config, int) {
+	if wantsHelp(args) {
+		config.Default().RegisterFlags(fs)
+		fs.Usage()
+		return nil, nil, ExitOK
+	}
+	repo, err := openRepo(ctx, dir)
+	if err != nil {
+		fmt.Fprintln(stderr, "ripple:", err)
+		return nil, nil, ExitFailure
+	}
+	cfg, _, err := config.Resolve(repo.Top, fs, args)
+	if err != nil {
+		repo.Close()
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, nil, ExitOK
+		}
+		fmt.Fprintln(stderr, "ripple:", err)
+		return nil, nil, ExitFailure
+	}
+	return repo, cfg, ExitOK
 }

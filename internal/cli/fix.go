@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -11,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ripple-dev/ripple/internal/config"
 	"github.com/ripple-dev/ripple/internal/fix"
 	"github.com/ripple-dev/ripple/internal/gitio"
 	"github.com/ripple-dev/ripple/internal/oracle"
@@ -45,25 +43,11 @@ or OPENAI_API_KEY), checks them with go build and go vet, and prints them
 as a diff. Nothing is written without -write.`)
 		fs.PrintDefaults()
 	}
-	if wantsHelp(args) {
-		config.Default().RegisterFlags(fs)
-		fs.Usage()
-		return ExitOK
-	}
-	repo, err := openRepo(ctx, dir)
-	if err != nil {
-		fmt.Fprintln(stderr, "ripple:", err)
-		return ExitFailure
+	repo, cfg, code := setUp(ctx, dir, fs, args, stderr)
+	if repo == nil {
+		return code
 	}
 	defer repo.Close()
-	cfg, _, err := config.Resolve(repo.Top, fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return ExitOK
-		}
-		fmt.Fprintln(stderr, "ripple:", err)
-		return ExitFailure
-	}
 	if *write && !*allowDirty {
 		if dirty, err := dirtyTree(ctx, repo); err != nil {
 			fmt.Fprintln(stderr, "ripple:", err)

@@ -79,8 +79,7 @@ func orEmpty(s string) string {
 	return s
 }
 
-// listDetails describes how a parameter or result list changed, aligning
-// the two lists on their longest common subsequence of types.
+// listDetails describes how a parameter or result list changed.
 func listDetails(what string, o, n []param) []string {
 	if perm := permutation(o, n); perm != nil {
 		return []string{fmt.Sprintf("%ss reordered: (%s) → (%s)", what, namedOf(o), namedOf(n))}
@@ -101,32 +100,14 @@ func listDetails(what string, o, n []param) []string {
 		}
 		return out
 	}
-	// LCS on types
-	lcs := make([][]int, len(o)+1)
-	for i := range lcs {
-		lcs[i] = make([]int, len(n)+1)
+	// align the lists on their longest common subsequence of types
+	newToOld, removed := alignment(o, n)
+	for _, i := range removed {
+		out = append(out, fmt.Sprintf("%s %s removed", what, describeParam(o[i])))
 	}
-	for i := len(o) - 1; i >= 0; i-- {
-		for j := len(n) - 1; j >= 0; j-- {
-			if o[i].Type == n[j].Type {
-				lcs[i][j] = lcs[i+1][j+1] + 1
-			} else {
-				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
-			}
-		}
-	}
-	i, j := 0, 0
-	for i < len(o) || j < len(n) {
-		switch {
-		case i < len(o) && j < len(n) && o[i].Type == n[j].Type:
-			i++
-			j++
-		case j < len(n) && (i == len(o) || lcs[i][j+1] >= lcs[i+1][j]):
+	for j, i := range newToOld {
+		if i < 0 {
 			out = append(out, fmt.Sprintf("%s %s added", what, describeParam(n[j])))
-			j++
-		default:
-			out = append(out, fmt.Sprintf("%s %s removed", what, describeParam(o[i])))
-			i++
 		}
 	}
 	return out

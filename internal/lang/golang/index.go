@@ -186,18 +186,7 @@ func (ix *index) parseOne(p string, src []byte) *pfile {
 		}
 	}
 	pf.generated = ast.IsGenerated(f)
-	for _, cg := range f.Comments {
-		if cg.Pos() > f.Package {
-			break
-		}
-		for _, c := range cg.List {
-			if constraint.IsGoBuild(c.Text) {
-				if e, err := constraint.Parse(c.Text); err == nil {
-					pf.build = e
-				}
-			}
-		}
-	}
+	pf.build = buildLine(f)
 	return pf
 }
 
@@ -271,6 +260,12 @@ func (ix *index) parseStripped(p string, src []byte) *pfile {
 		return nil
 	}
 	pf := &pfile{path: p, dir: dirOf(p), src: src, ast: f, pkgName: f.Name.Name}
+	pf.build = buildLine(f)
+	return pf
+}
+
+// buildLine returns the //go:build constraint of a file, nil if none.
+func buildLine(f *ast.File) constraint.Expr {
 	for _, cg := range f.Comments {
 		if cg.Pos() > f.Package {
 			break
@@ -278,10 +273,10 @@ func (ix *index) parseStripped(p string, src []byte) *pfile {
 		for _, c := range cg.List {
 			if constraint.IsGoBuild(c.Text) {
 				if e, err := constraint.Parse(c.Text); err == nil {
-					pf.build = e
+					return e
 				}
 			}
 		}
 	}
-	return pf
+	return nil
 }
