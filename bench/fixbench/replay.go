@@ -7,8 +7,8 @@ import (
 	"go/token"
 	"net/http"
 	"path"
-	"strconv"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 

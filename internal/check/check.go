@@ -11,6 +11,7 @@ import (
 	"github.com/ripple-dev/ripple/internal/gitio"
 	"github.com/ripple-dev/ripple/internal/lang"
 	"github.com/ripple-dev/ripple/internal/lang/golang"
+	"github.com/ripple-dev/ripple/internal/lang/python"
 	"github.com/ripple-dev/ripple/internal/model"
 	"github.com/ripple-dev/ripple/internal/propagate"
 )
@@ -30,7 +31,7 @@ type Options struct {
 // Frontends returns the language front-ends of one check, fresh (they
 // keep per-check state).
 func Frontends() []lang.Frontend {
-	return []lang.Frontend{golang.New()}
+	return []lang.Frontend{golang.New(), python.New()}
 }
 
 // MaxDepth bounds the walk over derived changes (wrapper chains).

@@ -35,16 +35,16 @@ var Impacts = map[Label][]Relation{
 	MC:  {InstantiatedBy, ReferencedBy, EmbeddedBy, OverriddenBy},
 	MCC: {CalledBy, InstantiatedBy, VariantOf},
 	MI:  {ImportedBy},
-	AM:  {EmbeddedBy, OverriddenBy},
+	AM:  {EmbeddedBy, OverriddenBy, Overrides, CalledBy}, // an override added changes what calls resolve to
 	AF:  {InstantiatedBy, EmbeddedBy},
 	AC:  nil,
 	ACC: {InstantiatedBy},
 	AI:  nil,
-	DM:  {CalledBy, OverriddenBy, Overrides, VariantOf},
-	DF:  {UsedBy, InstantiatedBy, EmbeddedBy},
-	DC:  {InstantiatedBy, ReferencedBy, EmbeddedBy},
+	DM:  {CalledBy, OverriddenBy, Overrides, VariantOf, ImportedBy, UsedBy}, // UsedBy: a property
+	DF:  {UsedBy, InstantiatedBy, EmbeddedBy, ImportedBy},
+	DC:  {InstantiatedBy, ReferencedBy, EmbeddedBy, ImportedBy},
 	DCC: {CalledBy, InstantiatedBy},
-	DI:  {ImportedBy},
+	DI:  {ImportedBy, UsedBy},
 }
 
 // Verdict is what Ripple concludes about one impacted site.

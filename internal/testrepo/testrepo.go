@@ -131,10 +131,14 @@ type Scenario struct {
 
 var wantRE = regexp.MustCompile(`\s*// want (.*)$`)
 
+// pyWantRE is the expectation comment of Python files.
+var pyWantRE = regexp.MustCompile(`\s*# want (.*)$`)
+
 // FromTxtar builds a repository from an archive: old/ is committed as the
 // base; new/ overlays it (a file whose content is exactly "DELETE" removes
 // it) and is committed as the head. `// want ...` comments in new/ files
-// are removed before committing and returned by line.
+// (`# want ...` in .py files) are removed before committing and returned
+// by line.
 func FromTxtar(t testing.TB, ar *txtar.Archive) *Scenario {
 	t.Helper()
 	Hermetic(t)
@@ -162,8 +166,12 @@ func FromTxtar(t testing.TB, ar *txtar.Archive) *Scenario {
 			continue
 		}
 		lines := strings.Split(data, "\n")
+		re := wantRE
+		if strings.HasSuffix(name, ".py") {
+			re = pyWantRE
+		}
 		for i, l := range lines {
-			if m := wantRE.FindStringSubmatchIndex(l); m != nil {
+			if m := re.FindStringSubmatchIndex(l); m != nil {
 				sc.Wants[name+":"+strconv.Itoa(i+1)] = append(sc.Wants[name+":"+strconv.Itoa(i+1)], l[m[2]:m[3]])
 				lines[i] = l[:m[0]]
 			}

@@ -18,6 +18,9 @@ type analyzer struct {
 	env *lang.Env
 	ix  *index
 	r   *resolver
+	// follows maps the derived change of an override that must follow
+	// its base to the base's new signature.
+	follows map[*model.Change]*funcInfo
 }
 
 func (a *analyzer) Stats() (int, int) { return a.ix.parsedCount(), 0 }
@@ -26,9 +29,10 @@ func (a *analyzer) Stats() (int, int) { return a.ix.parsedCount(), 0 }
 type tkind int
 
 const (
-	tSymbol tkind = iota // uses of a declaration's name
-	tCtor                // instantiations of a class
-	tAll                 // star-importers of a name dropped from __all__
+	tSymbol      tkind = iota // uses of a declaration's name
+	tCtor                     // instantiations of a class
+	tAll                      // star-importers of a name dropped from __all__
+	tImportCheck              // an added or changed import, which must resolve
 )
 
 // target is a changed declaration whose dependents are searched.
@@ -56,7 +60,14 @@ func (t *target) decl() *lang.Decl {
 	return t.new
 }
 
-func (t *target) display() string { return t.ch.Block().Display }
+// display names the target as dependents know it: the old declaration
+// of a deleted or renamed one.
+func (t *target) display() string {
+	if t.deleted && t.ch.Old != nil {
+		return t.ch.Old.Display
+	}
+	return t.ch.Block().Display
+}
 
 // targets turns changes into the declarations whose dependents are
 // searched.
@@ -107,8 +118,17 @@ func (a *analyzer) targets(changes []*model.Change) []*target {
 			}
 		}
 		switch c.Label {
-		case model.AC, model.AI, model.MI, model.AM:
+		case model.AC:
 			continue
+		case model.AI, model.MI:
+			if nd != nil && nd.bind != nil {
+				ts = append(ts, &target{ch: c, kind: tImportCheck, old: old, new: new, od: od, nd: nd, name: strings.TrimPrefix(d.Name, "import "), path: d.Path})
+			}
+			continue
+		case model.AM:
+			if d.Kind != model.KindMethod {
+				continue
+			}
 		case model.MMB:
 			if len(c.Escapes) == 0 || dd.fn == nil && d.Kind != model.KindVar && d.Kind != model.KindConst {
 				continue
@@ -212,6 +232,12 @@ func (a *analyzer) Impacted(ctx context.Context, changes []*model.Change) ([]*mo
 	if len(ts) == 0 {
 		return nil, nil, nil
 	}
+	var early []*model.Finding
+	for _, t := range ts {
+		if t.kind == tImportCheck {
+			early = append(early, a.importCheck(t)...)
+		}
+	}
 	t0 := time.Now()
 	words := map[string]bool{}
 	for _, t := range ts {
@@ -225,8 +251,9 @@ func (a *analyzer) Impacted(ctx context.Context, changes []*model.Change) ([]*mo
 		return nil, nil, err
 	}
 	trace("candidates: %d files for %d words in %v", len(files), len(words), time.Since(t0))
-	// constructors are reached through subclasses that inherit them
-	for round := 0; round < 4; round++ {
+	// constructors are reached through subclasses that inherit them (a
+	// member is always written by its name, whatever the receiver)
+	for round := 0; round < 4 && hasCtor(ts); round++ {
 		more := map[string]bool{}
 		for _, f := range files {
 			for _, c := range f.classes {
@@ -234,7 +261,7 @@ func (a *analyzer) Impacted(ctx context.Context, changes []*model.Change) ([]*mo
 					continue
 				}
 				for _, t := range ts {
-					if (t.kind == tCtor || t.member) && t.cls != nil && c != t.cls && a.r.isSubclass(c, t.cls) {
+					if t.kind == tCtor && t.cls != nil && c != t.cls && a.r.isSubclass(c, t.cls) {
 						more[c.name] = true
 					}
 				}
@@ -253,7 +280,7 @@ func (a *analyzer) Impacted(ctx context.Context, changes []*model.Change) ([]*mo
 		files = mergeFiles(files, extra)
 	}
 	trace("with subclasses: %d files in %v", len(files), time.Since(t0))
-	j := &judge{a: a, r: a.r, targets: ts, seen: map[string]bool{}, wrapped: map[*funcInfo]bool{}}
+	j := &judge{a: a, r: a.r, targets: ts, seen: map[string]bool{}, wrapped: map[*funcInfo]bool{}, reach: map[string]bool{}}
 	wantStrings := false
 	for _, t := range ts {
 		if t.deleted {
@@ -270,7 +297,7 @@ func (a *analyzer) Impacted(ctx context.Context, changes []*model.Change) ([]*mo
 	}
 	j.overridesFindings()
 	trace("judged in %v: %d findings", time.Since(t0), len(j.out))
-	return j.out, j.derived, nil
+	return append(early, j.out...), j.derived, nil
 }
 
 // candidates greps the head state for the words and parses the matching
@@ -331,4 +358,57 @@ func trace(format string, args ...any) {
 	if os.Getenv("RIPPLE_TRACE") != "" {
 		fmt.Fprintf(os.Stderr, "trace: python: "+format+"\n", args...)
 	}
+}
+
+// importCheck reports an added or changed import of the repository that
+// names something its module does not define: the import itself fails.
+func (a *analyzer) importCheck(t *target) []*model.Finding {
+	b := t.nd.bind
+	if b.kind != bFrom {
+		return nil
+	}
+	f := a.ix.file(t.path)
+	if f == nil {
+		return nil
+	}
+	var out []*model.Finding
+	for _, hb := range f.top.names[t.name] {
+		if hb.kind != bFrom || hb.stmt.bad {
+			continue
+		}
+		m := a.r.module(hb.module, f.path)
+		if m.k != vModule {
+			continue
+		}
+		ss := a.r.memberSyms(m, hb.member)
+		if len(ss) == 0 || !ss[0].missing {
+			continue
+		}
+		at := hb.at
+		site := model.Site{Path: f.path, Line: int(at.line), Col: int(at.col) + 1, Text: f.t.lineText(int(at.line))}
+		out = append(out, &model.Finding{Change: t.ch, Relation: model.ImportedBy, Site: site, Verdict: model.Inconsistent,
+			Precision: model.PrecisionSyntax,
+			Message:   fmt.Sprintf("imports %s from %s, which does not define it", hb.member, a.ix.mods.moduleName(ss[0].path)),
+			Trail:     append(trailOf(t.ch), model.Step{Relation: model.ImportedBy, Display: "module scope", Path: site.Path, Line: site.Line})})
+	}
+	return out
+}
+
+func hasCtor(ts []*target) bool {
+	for _, t := range ts {
+		if t.kind == tCtor {
+			return true
+		}
+	}
+	return false
+}
+
+// touched reports whether the diff changed any line of node n in the head
+// state of file p.
+func (a *analyzer) touched(p string, n *node) bool {
+	fc, ok := a.env.Changed[p]
+	if !ok || fc == nil || n == nil {
+		return false
+	}
+	return fc.NewRangeChanged(int(n.line), int(n.eline))
 }

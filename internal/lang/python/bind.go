@@ -163,22 +163,78 @@ func paramIndex(ps []param, name string) int {
 	return -1
 }
 
-// shifted explains how a call that binds to both lists may mean
-// something else now: a positional argument that lands on another
-// parameter, or a default the call relies on that changed. "" if none.
-func shifted(old, new []param, a callArgs, name string) string {
+// shifted explains how a call that binds to both lists means something
+// else now. broken: a positional argument written for one parameter now
+// fills a parameter that did not exist, or one whose own parameter was
+// removed (the value lands where it was never meant to go). moved: a
+// positional argument now lands on another existing parameter (reordered
+// parameters), or the call relies on a default that changed.
+func shifted(old, new []param, a callArgs, name string) (broken, moved string) {
 	ob, nb := bind(old, a, name), bind(new, a, name)
 	if ob.err != "" || nb.err != "" {
-		return ""
+		return "", ""
+	}
+	inOld, inNew := map[string]bool{}, map[string]bool{}
+	for _, p := range old {
+		inOld[p.name] = true
+	}
+	for _, p := range new {
+		inNew[p.name] = true
 	}
 	onames := map[int]string{}
 	for n, i := range ob.positional {
 		onames[i] = n
 	}
-	var out []string
+	var bad, warn []string
 	for n, i := range nb.positional {
-		if on, ok := onames[i]; ok && on != n {
-			out = append(out, fmt.Sprintf("argument %d now binds to %s (was %s)", i+1, n, on))
+		on, ok := onames[i]
+		if !ok {
+			if !inOld[n] {
+				// often *args formalized (the function read args[0]): moved,
+				// not broken
+				warn = append(warn, fmt.Sprintf("argument %d, once taken by *args, now fills the new parameter %s", i+1, n))
+			}
+			continue
+		}
+		if on == n {
+			continue
+		}
+		switch {
+		case !inOld[n] && !inNew[on]:
+			// renamed in place
+		case !inOld[n] || !inNew[on]:
+			bad = append(bad, fmt.Sprintf("argument %d, written for %s, now fills %s", i+1, on, n))
+		default:
+			warn = append(warn, fmt.Sprintf("argument %d now binds to %s (was %s)", i+1, n, on))
+		}
+	}
+	// a keyword written for a named parameter that is gone, now swallowed
+	// by **kwargs
+	oNamed, nNamed := map[string]bool{}, map[string]bool{}
+	for _, p := range old {
+		if p.kind == posKw || p.kind == kwOnly {
+			oNamed[p.name] = true
+		}
+	}
+	for _, p := range new {
+		if p.kind == posKw || p.kind == kwOnly {
+			nNamed[p.name] = true
+		}
+	}
+	// a parameter renamed in place: same position and kind, old name gone
+	renamed := map[string]string{}
+	for i := 0; i < len(old) && i < len(new); i++ {
+		if old[i].kind == new[i].kind && old[i].name != new[i].name && !inNew[old[i].name] && !inOld[new[i].name] {
+			renamed[old[i].name] = new[i].name
+		}
+	}
+	for _, k := range a.kws {
+		if oNamed[k] && !nNamed[k] {
+			if r, ok := renamed[k]; ok {
+				bad = append(bad, fmt.Sprintf("keyword %s=, written for parameter %s (now %s), goes to **kwargs", k, k, r))
+			} else {
+				warn = append(warn, fmt.Sprintf("keyword %s= now goes to **kwargs (parameter %s removed)", k, k))
+			}
 		}
 	}
 	odef := map[string]string{}
@@ -191,16 +247,14 @@ func shifted(old, new []param, a callArgs, name string) string {
 		for _, p := range new {
 			if p.name == n {
 				if d, ok := odef[n]; ok && d != p.def {
-					out = append(out, fmt.Sprintf("relies on the default of %s, now %s (was %s)", n, p.def, d))
+					warn = append(warn, fmt.Sprintf("relies on the default of %s, now %s (was %s)", n, p.def, d))
 				}
 			}
 		}
 	}
-	if len(out) == 0 {
-		return ""
-	}
-	sort.Strings(out)
-	return strings.Join(out, "; ")
+	sort.Strings(bad)
+	sort.Strings(warn)
+	return strings.Join(bad, "; "), strings.Join(warn, "; ")
 }
 
 // accepts reports whether a function with parameters impl accepts every
@@ -241,8 +295,8 @@ func accepts(impl, base []param) bool {
 			continue
 		}
 		ip := ipos[i]
-		if bp.kind == posKw && ip.name != bp.name && !iVarKw {
-			return false
+		if bp.kind == posKw && (ip.name != bp.name || ip.kind == posOnly) {
+			return false // a keyword call would not reach it
 		}
 		if bp.hasDef && !ip.hasDef {
 			return false

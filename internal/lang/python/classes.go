@@ -104,8 +104,6 @@ func (r *resolver) classKind(c *classInfo) ckind {
 	return ckPlain
 }
 
-func (r *resolver) isEnum(c *classInfo) bool { return r.classKind(c) == ckEnum }
-
 // mroResult is a class's method resolution order within the repository,
 // with the bases that lie outside it.
 type mroResult struct {
@@ -119,19 +117,19 @@ type mroResult struct {
 // benignBases are external bases whose attributes are known; any other
 // external base may provide any attribute.
 var benignBases = map[string][]string{
-	"builtins.object":            nil,
-	"typing.Generic":             nil,
-	"typing_extensions.Generic":  nil,
-	"typing.Protocol":            nil,
-	"typing_extensions.Protocol": nil,
-	"abc.ABC":                    nil,
-	"typing.NamedTuple":          {"_fields", "_field_defaults", "_asdict", "_replace", "_make", "count", "index"},
+	"builtins.object":              nil,
+	"typing.Generic":               nil,
+	"typing_extensions.Generic":    nil,
+	"typing.Protocol":              nil,
+	"typing_extensions.Protocol":   nil,
+	"abc.ABC":                      nil,
+	"typing.NamedTuple":            {"_fields", "_field_defaults", "_asdict", "_replace", "_make", "count", "index"},
 	"typing_extensions.NamedTuple": {"_fields", "_field_defaults", "_asdict", "_replace", "_make", "count", "index"},
-	"enum.Enum":    {"name", "value", "_name_", "_value_", "_missing_", "_generate_next_value_", "_member_map_", "_member_names_"},
-	"enum.IntEnum": {"name", "value", "_name_", "_value_", "_missing_", "_generate_next_value_"},
-	"enum.StrEnum": {"name", "value", "_name_", "_value_", "_missing_", "_generate_next_value_"},
-	"enum.Flag":    {"name", "value", "_name_", "_value_", "_missing_", "_generate_next_value_"},
-	"enum.IntFlag": {"name", "value", "_name_", "_value_", "_missing_", "_generate_next_value_"},
+	"enum.Enum":                    {"name", "value", "_name_", "_value_", "_missing_", "_generate_next_value_", "_member_map_", "_member_names_"},
+	"enum.IntEnum":                 {"name", "value", "_name_", "_value_", "_missing_", "_generate_next_value_"},
+	"enum.StrEnum":                 {"name", "value", "_name_", "_value_", "_missing_", "_generate_next_value_"},
+	"enum.Flag":                    {"name", "value", "_name_", "_value_", "_missing_", "_generate_next_value_"},
+	"enum.IntFlag":                 {"name", "value", "_name_", "_value_", "_missing_", "_generate_next_value_"},
 }
 
 var exceptionAttrs = []string{"args", "with_traceback", "add_note", "__notes__", "__traceback__", "__cause__", "__context__", "__suppress_context__"}
@@ -285,6 +283,7 @@ type memberHit struct {
 	// define it; unknown: a base could not be resolved.
 	external bool
 	unknown  bool
+	dynamic  bool       // a class of the MRO defines __getattr__, __getattribute__ or sets attributes by computed names
 	recv     *classInfo // the class the lookup started from
 	inst     bool       // looked up on an instance
 	mro      []*classInfo
@@ -308,7 +307,17 @@ func (r *resolver) lookupMember(v value, name string) memberHit {
 		}
 	}
 	h := memberHit{recv: recv, inst: v.k != vClass, mro: m.list}
+	dynamic := false
 	for _, c := range m.list[start:] {
+		if _, ok := c.methods["__getattr__"]; ok && h.inst {
+			dynamic = true
+		}
+		if _, ok := c.methods["__getattribute__"]; ok && h.inst {
+			dynamic = true
+		}
+		if c.dynamicAttrs && h.inst {
+			dynamic = true
+		}
 		if fn, ok := c.methods[name]; ok {
 			h.owner, h.fn = c, fn
 			return h
@@ -329,8 +338,9 @@ func (r *resolver) lookupMember(v value, name string) memberHit {
 			return h
 		}
 	}
-	if strings.HasPrefix(name, "__") && strings.HasSuffix(name, "__") {
-		h.external = true // object's dunders and the data model
+	if strings.HasPrefix(name, "__") && strings.HasSuffix(name, "__") || dynamic {
+		h.external = true // object's dunders and the data model; __getattr__
+		h.dynamic = dynamic
 		return h
 	}
 	for _, e := range m.external {

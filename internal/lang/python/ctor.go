@@ -90,7 +90,7 @@ func fieldOf(a *attrInfo, kind ckind, kwDefault bool) *param {
 		p.hasDef = true
 	}
 	if a.value != nil && spec == nil {
-		p.hasDef, p.def = true, a.value.t.tokens(a.value, nil)
+		p.hasDef, p.def = true, compact(a.value)
 	}
 	if spec != nil {
 		args := spec.child("arguments").namedKids()
@@ -107,7 +107,7 @@ func fieldOf(a *attrInfo, kind ckind, kwDefault bool) *param {
 			v := k.child("value")
 			switch k.child("name").text() {
 			case "default", "default_factory", "factory":
-				p.hasDef, p.def = true, v.t.tokens(v, nil)
+				p.hasDef, p.def = true, compact(v)
 			case "init":
 				if v.text() == "False" {
 					return nil

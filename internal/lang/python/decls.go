@@ -146,7 +146,7 @@ func (b *declBuilder) variables() {
 				first = bd
 			}
 			if bd.annot != nil && annot == "" {
-				annot = b.f.t.tokens(bd.annot, nil)
+				annot = compact(bd.annot)
 			}
 			values = append(values, b.f.t.tokens(bd.value, nil))
 		}

@@ -92,10 +92,10 @@ func funcDetails(o, n *funcInfo) []string {
 	out = append(out, paramDetails(callParams(o), callParams(n))...)
 	ot, nt := "", ""
 	if o.returns != nil {
-		ot = o.returns.t.tokens(o.returns, nil)
+		ot = compact(o.returns)
 	}
 	if n.returns != nil {
-		nt = n.returns.t.tokens(n.returns, nil)
+		nt = compact(n.returns)
 	}
 	if ot != nt {
 		out = append(out, fmt.Sprintf("return annotation %s → %s", orNone(ot), orNone(nt)))
@@ -114,7 +114,7 @@ func isConventionDeco(d string) bool {
 func decoSet(fn *funcInfo) []string {
 	var out []string
 	for _, d := range fn.decorators {
-		out = append(out, d.t.tokens(d, nil))
+		out = append(out, compact(d))
 	}
 	return out
 }
@@ -294,7 +294,7 @@ func classDetails(o, n *classInfo) []string {
 func texts(ns []*node) []string {
 	out := make([]string, len(ns))
 	for i, n := range ns {
-		out[i] = n.t.tokens(n, nil)
+		out[i] = compact(n)
 	}
 	return out
 }
@@ -303,10 +303,10 @@ func attrDetails(old, new *lang.Decl, od, nd *declData) []string {
 	var out []string
 	oa, na := "", ""
 	if od.attr.annot != nil {
-		oa = od.attr.annot.t.tokens(od.attr.annot, nil)
+		oa = compact(od.attr.annot)
 	}
 	if nd.attr.annot != nil {
-		na = nd.attr.annot.t.tokens(nd.attr.annot, nil)
+		na = compact(nd.attr.annot)
 	}
 	if oa != na {
 		out = append(out, fmt.Sprintf("annotation %s → %s", orNone(oa), orNone(na)))

@@ -37,7 +37,7 @@ func (fe *Frontend) Pathspecs() []string { return []string{"*.py"} }
 
 func (fe *Frontend) Decls(path string, src []byte) ([]*lang.Decl, *model.Diagnostic) {
 	if !parserAvailable {
-		return nil, &model.Diagnostic{Path: path, Message: noParserMessage}
+		return nil, &model.Diagnostic{Path: path, Message: noParserMessage, Partial: true}
 	}
 	f, diag := fe.cache.get(path, src)
 	if diag == nil && f.t.errors > 0 {
@@ -78,7 +78,7 @@ func (fe *Frontend) NewAnalyzer(ctx context.Context, env *lang.Env) (lang.Analyz
 	if err != nil {
 		return nil, err
 	}
-	return &analyzer{fe: fe, env: env, ix: ix, r: newResolver(ix)}, nil
+	return &analyzer{fe: fe, env: env, ix: ix, r: newResolver(ix), follows: map[*model.Change]*funcInfo{}}, nil
 }
 
 // noAnalyzer answers nothing: Python analysis is unavailable.

@@ -188,13 +188,13 @@ func parseDiag(p string, t *tree) *model.Diagnostic {
 		return nil
 	}
 	if !parserAvailable {
-		return &model.Diagnostic{Path: p, Message: noParserMessage}
+		return &model.Diagnostic{Path: p, Message: noParserMessage, Partial: true}
 	}
 	msg := "does not parse (Python 3.12 grammar): syntax error"
 	if t.errors > 1 {
 		msg += fmt.Sprintf(" (and %d more)", t.errors-1)
 	}
-	return &model.Diagnostic{Path: p, Line: t.errLine, Message: msg + "; declarations and references inside the error are skipped"}
+	return &model.Diagnostic{Path: p, Line: t.errLine, Message: msg + "; declarations and references inside the error are skipped", Partial: true}
 }
 
 // generated reports a file marked as generated in its first lines.

@@ -40,11 +40,14 @@ func (j *judge) ctorVerdict(t *target, x *ref) (verdict, bool) {
 		if oi >= 0 && oi < ti {
 			return verdict{}, false // a subclass's own constructor answers
 		}
+	case ct.fn == nil && oi >= 0 && oi < ti:
+		// a dataclass-like subclass synthesizes its constructor from the
+		// fields of its bases too
 	case oi != ti:
 		return verdict{}, false
 	}
 	if t.ch.Derived {
-		return verdict{model.InstantiatedBy, model.MayBeImpacted, fmt.Sprintf("instantiates %s, whose constructor must change with %s", C.qual, t.ch.Cause.Block().Display), model.PrecisionSyntax}, true
+		return verdict{model.InstantiatedBy, model.MayBeImpacted, fmt.Sprintf("instantiates %s, whose constructor must change with %s", C.qual, t.ch.Cause.Block().Display), model.PrecisionSyntax, ""}, true
 	}
 	if !ct.ok {
 		return verdict{}, false
@@ -57,17 +60,27 @@ func (j *judge) ctorVerdict(t *target, x *ref) (verdict, bool) {
 		via = fmt.Sprintf(" (inherited from %s)", T.qual)
 	}
 	if res.err != "" {
-		if ct.weak || ct.fn != nil && j.opaque(ct.fn) {
-			return verdict{model.InstantiatedBy, model.MayBeImpacted, fmt.Sprintf("the call %s%s (%s); the runtime may not enforce it", res.err, via, details), model.PrecisionSyntax}, true
+		if t.od != nil && t.od.fn != nil && (t.od.fn.name == "__init__" || t.od.fn.name == "__new__") && bind(dropFirst(t.od.fn), args, C.qual).err != "" {
+			return verdict{}, false // it did not bind before the change either
 		}
-		return verdict{model.InstantiatedBy, model.Inconsistent, fmt.Sprintf("the call %s%s (%s)", res.err, via, details), model.PrecisionSyntax}, true
+		if ct.weak || ct.fn != nil && j.opaque(ct.fn) {
+			return verdict{model.InstantiatedBy, model.MayBeImpacted, fmt.Sprintf("the call %s%s (%s); the runtime may not enforce it", res.err, via, details), model.PrecisionSyntax, ""}, true
+		}
+		return verdict{model.InstantiatedBy, model.Inconsistent, fmt.Sprintf("the call %s%s (%s)", res.err, via, details), model.PrecisionSyntax, "TypeError"}, true
 	}
 	if t.od != nil && t.od.fn != nil && ct.fn != nil && (t.od.fn.name == "__init__" || t.od.fn.name == "__new__") {
-		if s := shifted(dropFirst(t.od.fn), ct.params, args, C.qual+"()"); s != "" {
-			return verdict{model.InstantiatedBy, model.MayBeImpacted, fmt.Sprintf("the call of %s still binds, but %s", C.qual, s), model.PrecisionSyntax}, true
+		broken, moved := shifted(dropFirst(t.od.fn), ct.params, args, C.qual+"()")
+		if broken != "" && j.a.touched(x.f.path, x.call) {
+			broken = ""
+		}
+		if broken != "" {
+			return verdict{model.InstantiatedBy, model.Inconsistent, fmt.Sprintf("the call of %s binds, but %s (%s)", C.qual, broken, details), model.PrecisionSyntax, ""}, true
+		}
+		if moved != "" {
+			return verdict{model.InstantiatedBy, model.MayBeImpacted, fmt.Sprintf("the call of %s still binds, but %s", C.qual, moved), model.PrecisionSyntax, ""}, true
 		}
 	}
-	return verdict{model.InstantiatedBy, model.Consistent, fmt.Sprintf("the call binds to the new constructor of %s", C.qual), model.PrecisionSyntax}, true
+	return verdict{model.InstantiatedBy, model.Consistent, fmt.Sprintf("the call binds to the new constructor of %s", C.qual), model.PrecisionSyntax, ""}, true
 }
 
 // initCallVerdict judges super().__init__(...) and Base.__init__(self,
@@ -100,7 +113,7 @@ func (j *judge) initCallVerdict(t *target, x *ref) (verdict, bool) {
 		return verdict{}, false
 	}
 	if t.ch.Derived {
-		return verdict{model.CalledBy, model.MayBeImpacted, fmt.Sprintf("calls %s.%s, which must change with %s", h.owner.qual, x.name, t.ch.Cause.Block().Display), model.PrecisionSyntax}, true
+		return verdict{model.CalledBy, model.MayBeImpacted, fmt.Sprintf("calls %s.%s, which must change with %s", h.owner.qual, x.name, t.ch.Cause.Block().Display), model.PrecisionSyntax, ""}, true
 	}
 	bound := x.recv.k == vSuper
 	ps := paramsFor(h.fn, bound)
@@ -112,17 +125,27 @@ func (j *judge) initCallVerdict(t *target, x *ref) (verdict, bool) {
 	res := bind(ps, args, name)
 	details := strings.Join(t.ch.Details, "; ")
 	if res.err != "" {
-		if j.opaque(h.fn) {
-			return verdict{model.CalledBy, model.MayBeImpacted, fmt.Sprintf("the call %s (%s); a decorator may change how it is called", res.err, details), model.PrecisionSyntax}, true
+		if t.od != nil && t.od.fn != nil && sameClass(h.owner, T) && bind(paramsFor(t.od.fn, bound), args, name).err != "" {
+			return verdict{}, false // it did not bind before the change either
 		}
-		return verdict{model.CalledBy, model.Inconsistent, fmt.Sprintf("the call %s (%s)", res.err, details), model.PrecisionSyntax}, true
+		if j.opaque(h.fn) {
+			return verdict{model.CalledBy, model.MayBeImpacted, fmt.Sprintf("the call %s (%s); a decorator may change how it is called", res.err, details), model.PrecisionSyntax, ""}, true
+		}
+		return verdict{model.CalledBy, model.Inconsistent, fmt.Sprintf("the call %s (%s)", res.err, details), model.PrecisionSyntax, "TypeError"}, true
 	}
 	if t.od != nil && t.od.fn != nil && sameClass(h.owner, T) {
-		if s := shifted(paramsFor(t.od.fn, bound), ps, args, name); s != "" {
-			return verdict{model.CalledBy, model.MayBeImpacted, fmt.Sprintf("the call of %s still binds, but %s", name, s), model.PrecisionSyntax}, true
+		broken, moved := shifted(paramsFor(t.od.fn, bound), ps, args, name)
+		if broken != "" && j.a.touched(x.f.path, x.call) {
+			broken = ""
+		}
+		if broken != "" {
+			return verdict{model.CalledBy, model.Inconsistent, fmt.Sprintf("the call of %s binds, but %s (%s)", name, broken, details), model.PrecisionSyntax, ""}, true
+		}
+		if moved != "" {
+			return verdict{model.CalledBy, model.MayBeImpacted, fmt.Sprintf("the call of %s still binds, but %s", name, moved), model.PrecisionSyntax, ""}, true
 		}
 	}
-	return verdict{model.CalledBy, model.Consistent, fmt.Sprintf("the call binds to the new signature of %s", name), model.PrecisionSyntax}, true
+	return verdict{model.CalledBy, model.Consistent, fmt.Sprintf("the call binds to the new signature of %s", name), model.PrecisionSyntax, ""}, true
 }
 
 // overrideVerdict judges a method of a subclass with the name of a
@@ -150,26 +173,26 @@ func (j *judge) overrideVerdict(t *target, x *ref) (verdict, bool) {
 	}
 	if t.deleted {
 		if t.ch.Renamed() {
-			return verdict{model.OverriddenBy, model.Inconsistent, fmt.Sprintf("%s overrides %s, which was renamed to %s: the override is no longer reached through %s", name, shortName(t), t.ch.New.Name, t.cqual), prec}, true
+			return verdict{model.OverriddenBy, model.Inconsistent, fmt.Sprintf("%s overrides %s, which was renamed to %s: the override is no longer reached through %s", name, shortName(t), t.ch.New.Name, t.cqual), prec, ""}, true
 		}
-		return verdict{model.OverriddenBy, model.MayBeImpacted, fmt.Sprintf("%s overrode %s, which was deleted", name, shortName(t)), prec}, true
+		return verdict{model.OverriddenBy, model.MayBeImpacted, fmt.Sprintf("%s overrode %s, which was deleted", name, shortName(t)), prec, ""}, true
 	}
 	if t.ch.Label != model.MMS || t.od == nil || t.nd == nil || t.od.fn == nil || t.nd.fn == nil {
 		return verdict{}, false
 	}
 	of, nf, impl := t.od.fn, t.nd.fn, x.fn
 	if of.static != nf.static || of.classm != nf.classm || of.property != nf.property {
-		return verdict{model.OverriddenBy, model.MayBeImpacted, fmt.Sprintf("%s overrides %s, whose kind changed: %s", name, shortName(t), strings.Join(t.ch.Details, "; ")), prec}, true
+		return verdict{model.OverriddenBy, model.MayBeImpacted, fmt.Sprintf("%s overrides %s, whose kind changed: %s", name, shortName(t), strings.Join(t.ch.Details, "; ")), prec, ""}, true
 	}
 	ip, op, np := callParams(impl), callParams(of), callParams(nf)
 	switch {
 	case accepts(ip, np):
-		return verdict{model.OverriddenBy, model.Consistent, fmt.Sprintf("%s accepts the new signature of %s", name, shortName(t)), prec}, true
+		return verdict{model.OverriddenBy, model.Consistent, fmt.Sprintf("%s accepts the new signature of %s", name, shortName(t)), prec, ""}, true
 	case accepts(ip, op):
 		j.followOverride(t, x)
-		return verdict{model.OverriddenBy, model.Inconsistent, fmt.Sprintf("%s overrides %s with the old signature: %s", name, shortName(t), strings.Join(t.ch.Details, "; ")), prec}, true
+		return verdict{model.OverriddenBy, model.Inconsistent, fmt.Sprintf("%s overrides %s with the old signature: %s", name, shortName(t), strings.Join(t.ch.Details, "; ")), prec, ""}, true
 	}
-	return verdict{model.OverriddenBy, model.MayBeImpacted, fmt.Sprintf("%s overrides %s, whose signature changed: %s", name, shortName(t), strings.Join(t.ch.Details, "; ")), prec}, true
+	return verdict{model.OverriddenBy, model.MayBeImpacted, fmt.Sprintf("%s overrides %s, whose signature changed: %s", name, shortName(t), strings.Join(t.ch.Details, "; ")), prec, ""}, true
 }
 
 // followOverride makes the derived change of an override that must
@@ -183,8 +206,10 @@ func (j *judge) followOverride(t *target, x *ref) {
 	if d == nil {
 		return
 	}
-	j.derived = append(j.derived, &model.Change{Label: model.MMS, Old: &d.Block, New: &d.Block, Cause: t.ch,
-		Details: []string{"must follow " + t.display() + ": " + strings.Join(t.ch.Details, "; ")}})
+	c := &model.Change{Label: model.MMS, Old: &d.Block, New: &d.Block, Cause: t.ch,
+		Details: []string{"must follow " + t.display() + ": " + strings.Join(t.ch.Details, "; ")}}
+	j.a.follows[c] = t.nd.fn
+	j.derived = append(j.derived, c)
 }
 
 // builtinFixtures are pytest's own fixtures: a parameter of that name is
@@ -225,13 +250,13 @@ func (j *judge) fixtureVerdict(t *target, x *ref) (verdict, bool) {
 	if t.ch.Renamed() {
 		what = "was renamed to " + t.ch.New.Name
 	}
-	return verdict{model.CalledBy, model.Inconsistent, fmt.Sprintf("%s requests fixture %s, which %s", fn.qual, t.name, what), model.PrecisionSyntax}, true
+	return verdict{model.CalledBy, model.Inconsistent, fmt.Sprintf("%s requests fixture %s, which %s", fn.qual, t.name, what), model.PrecisionSyntax, ""}, true
 }
 
 // allVerdict judges a name used through a star import of a module whose
 // __all__ no longer lists it.
 func (j *judge) allVerdict(t *target, x *ref) (verdict, bool) {
-	if x.kind != rName || x.f.path == t.path {
+	if x.kind != rName || x.f.path == t.path || x.orig != t.name {
 		return verdict{}, false
 	}
 	j.r.resolveRef(x)
@@ -247,7 +272,7 @@ func (j *judge) allVerdict(t *target, x *ref) (verdict, bool) {
 	for _, st := range x.f.stars {
 		m := j.r.module(st.child("module_name").text(), x.f.path)
 		if m.k == vModule && m.file != nil && m.file.path == t.path {
-			return verdict{model.UsedBy, model.Inconsistent, fmt.Sprintf("uses %s through `from %s import *`; __all__ no longer exports it", t.name, j.moduleName(t.path)), model.PrecisionSyntax}, true
+			return verdict{model.UsedBy, model.Inconsistent, fmt.Sprintf("uses %s through `from %s import *`; __all__ no longer exports it", t.name, j.moduleName(t.path)), model.PrecisionSyntax, ""}, true
 		}
 	}
 	return verdict{}, false
@@ -259,7 +284,11 @@ func (j *judge) allVerdict(t *target, x *ref) (verdict, bool) {
 // break, and the fix may belong to either side.
 func (j *judge) overridesFindings() {
 	for _, t := range j.targets {
-		if t.kind != tSymbol || t.ch.Label != model.MMS || t.ch.Derived || !t.member || t.cls == nil || t.od == nil || t.nd == nil || t.od.fn == nil || t.nd.fn == nil {
+		if t.kind != tSymbol || t.ch.Derived || !t.member || t.cls == nil || t.nd == nil || t.nd.fn == nil {
+			continue
+		}
+		added := t.ch.Label == model.AM
+		if !added && (t.ch.Label != model.MMS || t.od == nil || t.od.fn == nil) {
 			continue
 		}
 		mro := j.r.mro(t.cls).list
@@ -269,7 +298,7 @@ func (j *judge) overridesFindings() {
 				continue
 			}
 			bp := callParams(bm)
-			if accepts(callParams(t.od.fn), bp) && !accepts(callParams(t.nd.fn), bp) {
+			if (added || accepts(callParams(t.od.fn), bp)) && !accepts(callParams(t.nd.fn), bp) {
 				at := bm.node.child("name")
 				site := model.Site{Path: b.file.path, Line: int(at.line), Col: int(at.col) + 1, Text: b.file.t.lineText(int(at.line)),
 					Enclosing: "def " + bm.qual, EnclosingSpan: model.Span{StartLine: int(bm.outer.line), EndLine: int(bm.outer.eline)}}

@@ -191,3 +191,16 @@ func unflatten(t *tree, flat []C.rp_flat) *node {
 	}
 	return &nodes[0]
 }
+
+// rawParse parses without copying the tree (for measurements).
+func rawParse(src []byte) {
+	initLanguage()
+	p := sitter.NewParser()
+	defer p.Close()
+	if err := p.SetLanguage(language); err != nil {
+		return
+	}
+	if ts := p.Parse(src, nil); ts != nil {
+		ts.Close()
+	}
+}

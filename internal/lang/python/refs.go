@@ -40,8 +40,13 @@ func (r *resolver) bindingSym(b *binding, sc *scope) sym {
 		return moduleValueSym(m)
 	case bFrom:
 		m := r.module(b.module, sc.file.path)
+		if m.k == vModule && m.file == sc.file {
+			if p := r.ix.mods.submodule(sc.file.path, b.member); p != "" {
+				return sym{path: p, module: true} // a package importing its own submodule
+			}
+		}
 		return r.memberSyms(m, b.member)[0]
-	case bAssign, bOther:
+	case bAssign, bOther, bWith:
 		switch sc.kind {
 		case scModule:
 			return sym{path: sc.file.path, qual: b.name}
@@ -80,7 +85,7 @@ func (r *resolver) moduleSyms(f *pfile, name string, attr bool) []sym {
 		}
 		return out
 	}
-	uncertain := f.dynamic
+	uncertain := f.dynamic && attr // PEP 562 __getattr__ answers attribute access, not global names
 	for _, st := range f.stars {
 		m := r.module(st.child("module_name").text(), f.path)
 		if m.k != vModule || m.file == nil {
@@ -142,10 +147,13 @@ type ref struct {
 	f    *pfile
 	n    *node // the identifier, attribute, import name, def, or string
 	kind refKind
-	name string
+	name string // the name as written
+	orig string // the watched name it denotes (differs for an alias)
 	s    *scope
 	// call is the call (or decorator) n is the callee of, or nil.
 	call *node
+	// refl is the reflective call a string reference is an argument of.
+	refl *node
 	// resolution, filled lazily: syms for names and module members; the
 	// receiver value and member hit for attributes.
 	syms     []sym
@@ -155,9 +163,30 @@ type ref struct {
 	fn       *funcInfo // rOverride, rFixture: the def
 }
 
-// collect walks a file and returns the references to the watched names.
+// collect walks a file and returns the references to the watched names,
+// and to the names the file binds to them (import aliases, assignments
+// of a watched name).
 func collect(f *pfile, watched map[string]bool, wantStrings bool) []*ref {
 	var out []*ref
+	aliases := aliasesOf(f, watched)
+	if len(aliases) > 0 {
+		w := make(map[string]bool, len(watched)+len(aliases))
+		for k := range watched {
+			w[k] = true
+		}
+		for k := range aliases {
+			w[k] = true
+		}
+		watched = w
+	}
+	defer func() {
+		for _, r := range out {
+			r.orig = r.name
+			if o, ok := aliases[r.name]; ok {
+				r.orig = o
+			}
+		}
+	}()
 	add := func(n *node, kind refKind, name string) {
 		r := &ref{f: f, n: n, kind: kind, name: name}
 		if kind == rName || kind == rAttr {
@@ -241,7 +270,7 @@ func stringRefs(f *pfile, call *node, watched map[string]bool, out *[]*ref) {
 			name = s[i+1:]
 		}
 		if watched[name] {
-			*out = append(*out, &ref{f: f, n: a, kind: rString, name: name, call: call})
+			*out = append(*out, &ref{f: f, n: a, kind: rString, name: name, refl: call})
 		}
 	}
 }
@@ -328,8 +357,8 @@ func (r *resolver) resolveRef(x *ref) {
 		x.syms = r.memberSyms(m, x.name)
 	case rString:
 		// getattr(obj, "name"): the receiver is the first argument
-		args := x.call.child("arguments").namedKids()
-		if len(args) >= 2 && args[0] != x.n && lastPart(x.call.child("function").text()) != "patch" {
+		args := x.refl.child("arguments").namedKids()
+		if len(args) >= 2 && args[0] != x.n && lastPart(x.refl.child("function").text()) != "patch" {
 			x.recv = r.expr(args[0], x.s)
 			switch x.recv.k {
 			case vClass, vInstance:
@@ -358,4 +387,39 @@ func receiverRoot(n *node) *node {
 		}
 	}
 	return nil
+}
+
+// aliasesOf finds the names a file binds to a watched name: from m import
+// Name as Alias, import m.Name as Alias, Alias = Name, Alias = m.Name.
+func aliasesOf(f *pfile, watched map[string]bool) map[string]string {
+	out := map[string]string{}
+	for _, sc := range f.scopes {
+		for name, bs := range sc.names {
+			if watched[name] {
+				continue
+			}
+			for _, b := range bs {
+				switch b.kind {
+				case bFrom:
+					if watched[b.member] {
+						out[name] = b.member
+					}
+				case bImport:
+					if watched[lastPart(b.module)] {
+						out[name] = lastPart(b.module)
+					}
+				case bAssign:
+					v := unparen(b.value)
+					switch {
+					case v == nil:
+					case v.kind == "identifier" && watched[v.text()]:
+						out[name] = v.text()
+					case v.kind == "attribute" && watched[v.child("attribute").text()]:
+						out[name] = v.child("attribute").text()
+					}
+				}
+			}
+		}
+	}
+	return out
 }

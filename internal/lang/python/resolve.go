@@ -196,9 +196,36 @@ func (r *resolver) bindingValue(b *binding, sc *scope) value {
 		return r.module(b.module, sc.file.path)
 	case bFrom:
 		m := r.module(b.module, sc.file.path)
+		if m.k == vModule && m.file == sc.file {
+			// a package importing its own submodule
+			if p := r.ix.mods.submodule(sc.file.path, b.member); p != "" {
+				return r.modValue(p)
+			}
+		}
 		return r.member(m, b.member)
 	case bParam:
 		return r.paramValue(b.fn, b.param)
+	case bWith:
+		cm := r.expr(b.value, sc)
+		if cm.k != vInstance {
+			return unknown
+		}
+		enter := "__enter__"
+		if b.async {
+			enter = "__aenter__"
+		}
+		h := r.lookupMember(cm, enter)
+		if h.fn == nil {
+			return unknown
+		}
+		if returnsSelf(h.fn) {
+			return cm
+		}
+		v := r.returns(value{k: vMethod, fn: h.fn, self: cm.cls})
+		if v.k == vExternal && strings.HasSuffix(v.name, ".Self") {
+			return cm
+		}
+		return v
 	case bAssign:
 		if !r.enter(b) {
 			return unknown
@@ -210,15 +237,11 @@ func (r *resolver) bindingValue(b *binding, sc *scope) value {
 			}
 		}
 		if b.value != nil {
-			return r.expr(b.value, valueScope(sc, b))
+			return r.expr(b.value, sc)
 		}
 	}
 	return unknown
 }
-
-// valueScope is where a binding's value is evaluated: a class attribute's
-// value in the class scope.
-func valueScope(sc *scope, b *binding) *scope { return sc }
 
 // paramValue is the value of a parameter inside its function: self and
 // cls of methods, annotated parameters.
@@ -311,16 +334,18 @@ func (r *resolver) call(e *node, s *scope) value {
 	fv := r.expr(fnode, s)
 	switch fv.k {
 	case vClass:
-		if r.isEnum(fv.cls) {
-			return value{k: vInstance, cls: fv.cls}
-		}
-		return value{k: vInstance, cls: fv.cls}
+		return value{k: vInstance, cls: fv.cls} // Color(1) is a member: an instance too
 	case vFunc, vMethod:
 		if fv.fn.async {
 			return unknown // a coroutine
 		}
 		return r.returns(fv)
 	case vExternal:
+		if n := lastPart(fv.name); n != "" && n[0] >= 'A' && n[0] <= 'Z' && !strings.HasPrefix(fv.name, "typing") {
+			// an instance of a class outside the repository: its members
+			// are not the repository's
+			return value{k: vExternal, name: fv.name + "()"}
+		}
 		switch fv.name {
 		case "typing.cast", "typing_extensions.cast":
 			if args := e.child("arguments"); args != nil {
@@ -418,6 +443,11 @@ func (r *resolver) member(v value, name string) value {
 		}
 		return r.moduleMember(v.file, name, true)
 	case vExternal:
+		if strings.HasSuffix(v.name, "()") {
+			// an attribute of an object from outside: it may hold anything,
+			// the repository's objects included
+			return unknown
+		}
 		return value{k: vExternal, name: v.name + "." + name}
 	case vClass, vInstance, vSuper:
 		h := r.lookupMember(v, name)
@@ -448,7 +478,7 @@ func (r *resolver) moduleMember(f *pfile, name string, attr bool) value {
 	if bs := f.top.names[name]; len(bs) > 0 {
 		return r.bindingsValue(bs, f.top)
 	}
-	uncertain := f.dynamic
+	uncertain := f.dynamic && attr // PEP 562 __getattr__ answers attribute access, not global names
 	for _, st := range f.stars {
 		m := r.module(st.child("module_name").text(), f.path)
 		switch m.k {
@@ -493,143 +523,3 @@ func exported(f *pfile, name string) bool {
 	}
 	return !strings.HasPrefix(name, "_")
 }
-
-// annotation evaluates a type annotation to the value it describes: an
-// instance of a class for a class, the class for type[C].
-func (r *resolver) annotation(a *node, s *scope) value {
-	if a == nil {
-		return unknown
-	}
-	if a.kind == "type" {
-		if ks := a.namedKids(); len(ks) == 1 {
-			a = ks[0]
-		} else {
-			return unknown
-		}
-	}
-	switch a.kind {
-	case "string":
-		str, ok := stringLit(a.t, a)
-		if !ok {
-			return unknown
-		}
-		t, ok := r.frag[str]
-		if !ok {
-			t = parse([]byte(str))
-			r.frag[str] = t
-		}
-		if t.errors > 0 || len(t.root.namedKids()) != 1 {
-			return unknown
-		}
-		st := t.root.namedKids()[0]
-		if st.kind != "expression_statement" || len(st.namedKids()) != 1 {
-			return unknown
-		}
-		return r.annotation(st.namedKids()[0], s)
-	case "none":
-		return value{k: vNone}
-	case "identifier", "attribute":
-		v := r.expr(a, s)
-		switch v.k {
-		case vClass:
-			return value{k: vInstance, cls: v.cls}
-		case vExternal:
-			return v // typing.Self and friends are told apart by the caller
-		}
-		return unknown
-	case "binary_operator":
-		if op := a.child("operator"); op != nil && op.kind == "|" {
-			return unionOf(r.annotation(a.child("left"), s), r.annotation(a.child("right"), s))
-		}
-	case "subscript", "generic_type":
-		var head *node
-		var args []*node
-		if a.kind == "subscript" {
-			head = a.child("value")
-			args = a.children("subscript")
-		} else {
-			ks := a.namedKids()
-			if len(ks) != 2 {
-				return unknown
-			}
-			head = ks[0]
-			for _, k := range ks[1].namedKids() {
-				args = append(args, k)
-			}
-		}
-		hv := r.expr(head, s)
-		hn := ""
-		if hv.k == vExternal {
-			hn = lastPart(hv.name)
-		} else if hv.k == vUnknown {
-			hn = lastPart(head.text())
-		}
-		switch hn {
-		case "Optional", "ClassVar", "Final", "Annotated", "Required", "NotRequired", "ReadOnly", "InitVar":
-			if len(args) > 0 {
-				return r.annotation(args[0], s)
-			}
-		case "Union":
-			var out value
-			for i, x := range args {
-				v := r.annotation(x, s)
-				if i == 0 {
-					out = v
-				} else {
-					out = unionOf(out, v)
-				}
-			}
-			return out
-		case "Type", "type":
-			if len(args) == 1 {
-				if v := r.annotation(args[0], s); v.k == vInstance {
-					return value{k: vClass, cls: v.cls}
-				}
-			}
-		}
-		if hv.k == vClass {
-			return value{k: vInstance, cls: hv.cls} // a generic class of the repository
-		}
-	}
-	return unknown
-}
-
-// unionOf keeps the one class a union with None names.
-func unionOf(a, b value) value {
-	switch {
-	case a.k == vNone:
-		return b
-	case b.k == vNone:
-		return a
-	case sameValue(a, b):
-		return a
-	}
-	return unknown
-}
-
-// builtins are the names of the builtins module.
-var builtins = func() map[string]bool {
-	m := map[string]bool{}
-	for _, n := range strings.Fields(`abs aiter all anext any ascii bin bool breakpoint bytearray bytes callable chr
-	classmethod compile complex copyright credits delattr dict dir divmod enumerate eval exec exit filter float
-	format frozenset getattr globals hasattr hash help hex id input int isinstance issubclass iter len license
-	list locals map max memoryview min next object oct open ord pow print property quit range repr reversed
-	round set setattr slice sorted staticmethod str sum super tuple type vars zip __import__ __build_class__
-	__debug__ __doc__ __name__ __file__ __loader__ __package__ __spec__ __builtins__ __path__ __annotations__
-	NotImplemented Ellipsis None True False reveal_type reveal_locals unicode basestring long xrange raw_input
-	unichr reduce file execfile cmp buffer apply intern coerce
-	ArithmeticError AssertionError AttributeError BaseException BaseExceptionGroup BlockingIOError
-	BrokenPipeError BufferError BytesWarning ChildProcessError ConnectionAbortedError ConnectionError
-	ConnectionRefusedError ConnectionResetError DeprecationWarning EOFError EncodingWarning EnvironmentError
-	Exception ExceptionGroup FileExistsError FileNotFoundError FloatingPointError FutureWarning GeneratorExit
-	IOError ImportError ImportWarning IndentationError IndexError InterruptedError IsADirectoryError KeyError
-	KeyboardInterrupt LookupError MemoryError ModuleNotFoundError NameError NotADirectoryError
-	NotImplementedError OSError OverflowError PendingDeprecationWarning PermissionError ProcessLookupError
-	PythonFinalizationError RecursionError ReferenceError ResourceWarning RuntimeError RuntimeWarning
-	StandardError StopAsyncIteration StopIteration SyntaxError SyntaxWarning SystemError SystemExit TabError
-	TimeoutError TypeError UnboundLocalError UnicodeDecodeError UnicodeEncodeError UnicodeError
-	UnicodeTranslateError UnicodeWarning UserWarning ValueError Warning WindowsError ZeroDivisionError`) {
-		m[n] = true
-	}
-	return m
-}()

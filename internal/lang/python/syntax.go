@@ -147,7 +147,7 @@ func (t *tree) tokens(n *node, skip *node) string {
 		if n == skip || n.kind == "comment" {
 			return
 		}
-		if len(n.kids) == 0 || n.kind == "string_content" {
+		if len(n.kids) == 0 || n.kind == "string_content" || n.kind == "string" {
 			if n.start == n.end {
 				return
 			}
@@ -188,4 +188,13 @@ func unparen(n *node) *node {
 		n = inner[0]
 	}
 	return n
+}
+
+// compact is a node's source with runs of whitespace collapsed: how a
+// short expression (an annotation, a default) is shown and compared.
+func compact(n *node) string {
+	if n == nil {
+		return ""
+	}
+	return strings.Join(strings.Fields(n.text()), " ")
 }

@@ -1,10 +1,10 @@
 package python
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 
-	"github.com/ripple-dev/ripple/internal/lang"
 	"github.com/ripple-dev/ripple/internal/model"
 )
 
@@ -19,6 +19,7 @@ type judge struct {
 	derived []*model.Change
 	seen    map[string]bool
 	wrapped map[*funcInfo]bool
+	reach   map[string]bool
 }
 
 // verdict is the outcome of judging one reference against one target.
@@ -27,6 +28,9 @@ type verdict struct {
 	v    model.Verdict
 	msg  string
 	prec model.Precision
+	// exc is the exception the broken site raises at run time
+	// ("TypeError"), for telling a test that expects it; "" when unknown.
+	exc string
 }
 
 // how a reference relates to a target.
@@ -52,7 +56,7 @@ func (j *judge) judgeRef(x *ref) {
 			j.byName[t.name] = append(j.byName[t.name], t)
 		}
 	}
-	for _, t := range j.byName[x.name] {
+	for _, t := range j.byName[x.orig] {
 		if v, ok := j.verdictFor(t, x); ok {
 			j.emit(t, x, v)
 		}
@@ -87,6 +91,9 @@ func (j *judge) verdictFor(t *target, x *ref) (verdict, bool) {
 	}
 	prec := model.PrecisionSyntax
 	if how == mName {
+		if t.member && !j.reaches(x.f, t) {
+			return verdict{}, false
+		}
 		prec = model.PrecisionName
 	}
 	rel := j.relation(t, x)
@@ -96,7 +103,18 @@ func (j *judge) verdictFor(t *target, x *ref) (verdict, bool) {
 		if how != mDirect || x.call == nil {
 			return verdict{}, false
 		}
-		return verdict{rel, model.MayBeImpacted, fmt.Sprintf("calls %s, which must change with %s", t.display(), t.ch.Cause.Block().Display), prec}, true
+		if base := j.a.follows[t.ch]; base != nil && x.call.kind == "call" && t.nd != nil && t.nd.fn != nil {
+			// the override must take its base's new signature: a call that
+			// binds to it now and not to that signature breaks with it
+			bound := j.boundCall(t, x)
+			args := argsOf(x.call)
+			cur := bind(paramsFor(t.nd.fn, bound), args, name)
+			next := bind(paramsFor(base, bound), args, name)
+			if cur.err == "" && next.err != "" {
+				return verdict{rel, model.Inconsistent, fmt.Sprintf("calls %s, which must follow %s; then the call %s", t.display(), t.ch.Cause.Block().Display, next.err), prec, ""}, true
+			}
+		}
+		return verdict{rel, model.MayBeImpacted, fmt.Sprintf("calls %s, which must change with %s", t.display(), t.ch.Cause.Block().Display), prec, ""}, true
 	case t.deleted:
 		return j.deletedVerdict(t, x, how, rel, prec)
 	}
@@ -112,8 +130,21 @@ func (j *judge) verdictFor(t *target, x *ref) (verdict, bool) {
 			return verdict{}, false
 		}
 		if arity(callParams(t.od.fn)) != arity(callParams(t.nd.fn)) || t.od.fn.property != t.nd.fn.property || t.od.fn.async != t.nd.fn.async {
-			return verdict{rel, model.MayBeImpacted, fmt.Sprintf("uses %s as a value; its signature changed: %s", name, strings.Join(t.ch.Details, "; ")), prec}, true
+			return verdict{rel, model.MayBeImpacted, fmt.Sprintf("uses %s as a value; its signature changed: %s", name, strings.Join(t.ch.Details, "; ")), prec, ""}, true
 		}
+	case model.AM:
+		// a method added to a class whose base defines it: calls through
+		// the class now reach the new method
+		if how != mDirect || x.call == nil || x.call.kind != "call" || t.nd == nil || t.nd.fn == nil || j.baseMethod(t) == nil {
+			return verdict{}, false
+		}
+		bm := j.baseMethod(t)
+		bound := j.boundCall(t, x)
+		args := argsOf(x.call)
+		if res := bind(paramsFor(t.nd.fn, bound), args, name); res.err != "" && bind(paramsFor(bm, bound), args, name).err == "" {
+			return verdict{rel, model.Inconsistent, fmt.Sprintf("the call now reaches %s (added, overriding %s), and %s", name, bm.qual, res.err), prec, ""}, true
+		}
+		return verdict{rel, model.MayBeImpacted, fmt.Sprintf("the call now reaches %s (added) instead of %s", name, bm.qual), prec, ""}, true
 	case model.MMB:
 		if how != mDirect || x.kind == rImport || x.kind == rString {
 			return verdict{}, false
@@ -125,12 +156,12 @@ func (j *judge) verdictFor(t *target, x *ref) (verdict, bool) {
 		if t.dkind == model.KindVar || t.dkind == model.KindConst {
 			what = "uses %s, whose value changed (%s)"
 		}
-		return verdict{model.CalledBy, model.MayBeImpacted, fmt.Sprintf(what, name, strings.Join(t.ch.Escapes, ", ")), prec}, true
+		return verdict{model.CalledBy, model.MayBeImpacted, fmt.Sprintf(what, name, strings.Join(t.ch.Escapes, ", ")), prec, ""}, true
 	case model.MF:
 		// a class attribute became an instance attribute: reads through
 		// the class break
 		if x.kind == rAttr && x.recv.k == vClass && how == mMissing || how == mDirect && x.kind == rAttr && x.recv.k == vClass && t.nd != nil && t.nd.attr != nil && t.nd.attr.instance {
-			return verdict{model.UsedBy, model.Inconsistent, fmt.Sprintf("reads %s through the class; it is now an instance attribute", name), prec}, true
+			return verdict{model.UsedBy, model.Inconsistent, fmt.Sprintf("reads %s through the class; it is now an instance attribute", name), prec, ""}, true
 		}
 	}
 	return verdict{}, false
@@ -150,6 +181,9 @@ func (j *judge) match(t *target, x *ref) matchHow {
 		for _, s := range x.syms {
 			if s.unknown && x.kind == rName {
 				return mName
+			}
+			if s.missing && s.path == x.f.path && s.qual == t.name && x.f.path != t.path && j.starImports(x.f, t.path) {
+				return mMissing // the name came through `from module import *`
 			}
 		}
 		if x.kind == rAttr && x.recv.k == vUnknown && t.qual == t.name && j.importedRoot(x) {
@@ -230,6 +264,79 @@ func (j *judge) match(t *target, x *ref) matchHow {
 	return mMissing
 }
 
+// baseMethod is the method of a base class that a member target
+// overrides, or nil.
+func (j *judge) baseMethod(t *target) *funcInfo {
+	if t.cls == nil {
+		return nil
+	}
+	for _, b := range j.r.mro(t.cls).list[1:] {
+		if m, ok := b.methods[t.name]; ok {
+			return m
+		}
+	}
+	return nil
+}
+
+// reaches reports whether a file can plausibly hold a value of a member
+// target's class: it is the declaring file, names the class, or imports
+// the declaring module. A name match on an unknown receiver elsewhere is
+// another class's member of the same name.
+func (j *judge) reaches(f *pfile, t *target) bool {
+	k := f.path + "\x00" + t.path + "\x00" + t.cqual
+	if v, ok := j.reach[k]; ok {
+		return v
+	}
+	v := f.path == t.path || containsWord(f.t.src, lastPart(t.cqual))
+	if !v {
+		for _, sc := range f.scopes {
+			for _, bs := range sc.names {
+				for _, b := range bs {
+					if b.kind != bImport && b.kind != bFrom {
+						continue
+					}
+					if p := j.a.ix.mods.resolve(b.module, f.path); p == t.path {
+						v = true
+					} else if b.kind == bFrom && j.a.ix.mods.submodule(p, b.member) == t.path {
+						v = true
+					}
+				}
+			}
+		}
+	}
+	j.reach[k] = v
+	return v
+}
+
+// containsWord reports whether src holds w as a whole identifier.
+func containsWord(src []byte, w string) bool {
+	isID := func(c byte) bool {
+		return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+	}
+	for i := 0; ; {
+		k := bytes.Index(src[i:], []byte(w))
+		if k < 0 {
+			return false
+		}
+		s, e := i+k, i+k+len(w)
+		if (s == 0 || !isID(src[s-1])) && (e == len(src) || !isID(src[e])) {
+			return true
+		}
+		i = s + 1
+	}
+}
+
+// starImports reports whether file f star-imports the module at p.
+func (j *judge) starImports(f *pfile, p string) bool {
+	for _, st := range f.stars {
+		m := j.r.module(st.child("module_name").text(), f.path)
+		if m.k == vModule && m.file != nil && m.file.path == p {
+			return true
+		}
+	}
+	return false
+}
+
 // importedRoot reports whether an attribute's receiver chain starts at a
 // name bound by an import: a module-level function reached through a
 // module the resolver could not follow.
@@ -266,35 +373,46 @@ func (j *judge) deletedVerdict(t *target, x *ref, how matchHow, rel model.Relati
 			verb = "instantiates"
 		}
 	case isStore(x.n):
-		verb = "sets"
-		if how == mMissing {
-			how = mMaybe // setting creates the attribute: not an error by itself
+		if how == mMissing || how == mMaybe {
+			// setting creates the attribute: not an error by itself
+			return verdict{rel, model.MayBeImpacted, fmt.Sprintf("sets %s, which %s: the write creates a new attribute that nothing reads", t.name, what), prec, ""}, true
 		}
+		verb = "sets"
 	}
 	switch how {
 	case mMissing:
 		if x.kind == rString {
-			return verdict{rel, model.MayBeImpacted, fmt.Sprintf("names %s in a string; %s %s", name, t.display(), what), prec}, true
+			return verdict{rel, model.MayBeImpacted, fmt.Sprintf("names %s in a string; %s %s", name, t.display(), what), prec, ""}, true
 		}
 		if t.member && x.recv.k == vInstance && j.subclassDefines(t, x.recv.cls) {
-			return verdict{rel, model.MayBeImpacted, fmt.Sprintf("%s %s on self; %s %s, but subclasses still define %s", verb, t.name, t.display(), what, t.name), prec}, true
-		}
-		if t.dkind == model.KindImport {
-			return verdict{rel, model.Inconsistent, fmt.Sprintf("uses %s, whose import was removed", t.name), prec}, true
+			return verdict{rel, model.MayBeImpacted, fmt.Sprintf("%s %s on self; %s %s, but subclasses still define %s", verb, t.name, t.display(), what, t.name), prec, ""}, true
 		}
 		if x.kind == rImport {
-			return verdict{model.ImportedBy, model.Inconsistent, fmt.Sprintf("imports %s from %s, which no longer defines it (%s %s)", t.name, j.moduleName(t.path), t.display(), what), prec}, true
+			if t.dkind == model.KindImport {
+				return verdict{model.ImportedBy, model.Inconsistent, fmt.Sprintf("imports %s from %s, which no longer defines it (its import there was removed)", t.name, j.moduleName(t.path)), prec, ""}, true
+			}
+			return verdict{model.ImportedBy, model.Inconsistent, fmt.Sprintf("imports %s from %s, which no longer defines it (%s %s)", t.name, j.moduleName(t.path), t.display(), what), prec, ""}, true
 		}
-		return verdict{rel, model.Inconsistent, fmt.Sprintf("%s %s, which %s", verb, t.name, what), prec}, true
+		if t.dkind == model.KindImport {
+			if x.f.path == t.path {
+				return verdict{rel, model.Inconsistent, fmt.Sprintf("uses %s, whose import was removed", t.name), prec, ""}, true
+			}
+			return verdict{rel, model.Inconsistent, fmt.Sprintf("uses %s, which %s no longer imports", t.name, j.moduleName(t.path)), prec, ""}, true
+		}
+		return verdict{rel, model.Inconsistent, fmt.Sprintf("%s %s, which %s", verb, t.name, what), prec, ""}, true
 	case mFallback:
-		return verdict{rel, model.MayBeImpacted, fmt.Sprintf("%s %s, which %s in %s: it now resolves to %s.%s", verb, t.name, what, t.cqual, x.hit.owner.qual, t.name), prec}, true
+		return verdict{rel, model.MayBeImpacted, fmt.Sprintf("%s %s, which %s in %s: it now resolves to %s.%s", verb, t.name, what, t.cqual, x.hit.owner.qual, t.name), prec, ""}, true
 	case mMaybe:
-		return verdict{rel, model.MayBeImpacted, fmt.Sprintf("%s %s; %s %s (a base outside the repository may still provide it)", verb, t.name, t.display(), what), prec}, true
+		why := "a base outside the repository may still provide it"
+		if x.hit.dynamic {
+			why = "the class creates attributes dynamically (__getattr__, setattr, __dict__) and may still provide it"
+		}
+		return verdict{rel, model.MayBeImpacted, fmt.Sprintf("%s %s; %s %s (%s)", verb, t.name, t.display(), what, why), prec, ""}, true
 	case mName:
 		if x.kind == rString {
-			return verdict{rel, model.MayBeImpacted, fmt.Sprintf("names %s in a string on a value whose type could not be resolved; %s %s", t.name, t.display(), what), prec}, true
+			return verdict{rel, model.MayBeImpacted, fmt.Sprintf("names %s in a string on a value whose type could not be resolved; %s %s", t.name, t.display(), what), prec, ""}, true
 		}
-		return verdict{rel, model.MayBeImpacted, fmt.Sprintf("%s %s on a value whose type could not be resolved; %s %s", verb, t.name, t.display(), what), prec}, true
+		return verdict{rel, model.MayBeImpacted, fmt.Sprintf("%s %s on a value whose type could not be resolved; %s %s", verb, t.name, t.display(), what), prec, ""}, true
 	}
 	return verdict{}, false
 }
@@ -331,30 +449,43 @@ func (j *judge) callVerdict(t *target, x *ref, how matchHow, rel model.Relation,
 	if how == mName {
 		ob := bind(ops, args, name)
 		if ob.err == "" && nb.err != "" && !of.property && !nf.property {
-			return verdict{rel, model.MayBeImpacted, fmt.Sprintf("may call %s (receiver type not resolved): the call %s", t.display(), nb.err), prec}, true
+			return verdict{rel, model.MayBeImpacted, fmt.Sprintf("may call %s (receiver type not resolved): the call %s", t.display(), nb.err), prec, ""}, true
 		}
 		return verdict{}, false
 	}
 	if x.call.kind != "decorator" {
 		switch {
 		case nf.property && !of.property:
-			return verdict{rel, model.Inconsistent, fmt.Sprintf("calls %s, which is now a property", name), prec}, true
+			return verdict{rel, model.Inconsistent, fmt.Sprintf("calls %s, which is now a property", name), prec, ""}, true
 		case nf.async && !of.async && !awaited(x.call):
-			return verdict{rel, model.Inconsistent, fmt.Sprintf("calls %s without await; it is now async and returns a coroutine", name), prec}, true
+			return verdict{rel, model.Inconsistent, fmt.Sprintf("calls %s without await; it is now async and returns a coroutine", name), prec, ""}, true
 		case of.async && !nf.async && awaited(x.call):
-			return verdict{rel, model.Inconsistent, fmt.Sprintf("awaits %s, which is no longer async", name), prec}, true
+			return verdict{rel, model.Inconsistent, fmt.Sprintf("awaits %s, which is no longer async", name), prec, ""}, true
 		}
 	}
 	if nb.err != "" {
-		if j.opaque(nf) {
-			return verdict{rel, model.MayBeImpacted, fmt.Sprintf("the call %s (%s); a decorator of %s may change how it is called", nb.err, details, name), prec}, true
+		if ob := bind(ops, args, name); ob.err != "" {
+			return verdict{}, false // it did not bind before the change either
 		}
-		return verdict{rel, model.Inconsistent, fmt.Sprintf("the call %s (%s)", nb.err, details), prec}, true
+		if j.opaque(nf) {
+			return verdict{rel, model.MayBeImpacted, fmt.Sprintf("the call %s (%s); a decorator of %s may change how it is called", nb.err, details, name), prec, ""}, true
+		}
+		return verdict{rel, model.Inconsistent, fmt.Sprintf("the call %s (%s)", nb.err, details), prec, "TypeError"}, true
 	}
-	if s := shifted(ops, nps, args, name); s != "" {
-		return verdict{rel, model.MayBeImpacted, fmt.Sprintf("the call of %s still binds, but %s", name, s), prec}, true
+	broken, moved := shifted(ops, nps, args, name)
+	if broken != "" && j.a.touched(x.f.path, x.call) {
+		broken = "" // the call was written in this diff, for the new parameters
 	}
-	return verdict{rel, model.Consistent, fmt.Sprintf("the call binds to the new signature of %s", name), prec}, true
+	if broken != "" {
+		if j.opaque(nf) {
+			return verdict{rel, model.MayBeImpacted, fmt.Sprintf("the call of %s binds, but %s; a decorator of %s may change how it is called", name, broken, name), prec, ""}, true
+		}
+		return verdict{rel, model.Inconsistent, fmt.Sprintf("the call of %s binds, but %s (%s)", name, broken, details), prec, ""}, true
+	}
+	if moved != "" {
+		return verdict{rel, model.MayBeImpacted, fmt.Sprintf("the call of %s still binds, but %s", name, moved), prec, ""}, true
+	}
+	return verdict{rel, model.Consistent, fmt.Sprintf("the call binds to the new signature of %s", name), prec, ""}, true
 }
 
 // boundCall reports whether a call of a method target passes self or cls
@@ -456,222 +587,4 @@ func shortName(t *target) string {
 		return t.cqual + "." + t.name
 	}
 	return t.name
-}
-
-// opaque reports whether a function has a decorator that may change its
-// calling convention. Decorators of the repository that wrap with
-// functools.wraps (or update_wrapper) or return the function keep it.
-func (j *judge) opaque(fn *funcInfo) bool {
-	for i, d := range fn.decoNames {
-		if preserving(d) {
-			continue
-		}
-		dn := fn.decorators[i]
-		if dn.kind == "call" {
-			dn = dn.child("function")
-		}
-		s := fn.file.scopeAt(fn.outer)
-		if hf := j.a.ix.file(fn.file.path); hf != nil && hf != fn.file {
-			continue // a state the resolver does not hold: judged as written
-		}
-		v := j.r.expr(dn, s)
-		if v.k != vFunc || !wrapsTarget(v.fn) {
-			return true
-		}
-	}
-	return false
-}
-
-// wrapsTarget recognises a decorator of the repository that keeps the
-// signature of what it decorates.
-func wrapsTarget(d *funcInfo) bool {
-	body := d.node.child("body").text()
-	if strings.Contains(body, "wraps(") || strings.Contains(body, "update_wrapper(") {
-		return true
-	}
-	if len(d.params) == 1 {
-		p := d.params[0].name
-		ok := false
-		walk(d.node.child("body"), func(n *node) bool {
-			if n.kind == "function_definition" || n.kind == "class_definition" {
-				return false
-			}
-			if n.kind == "return_statement" {
-				ks := n.namedKids()
-				ok = len(ks) == 1 && ks[0].text() == p
-			}
-			return true
-		})
-		return ok
-	}
-	return false
-}
-
-// emit records a finding, once per site, rule and change.
-func (j *judge) emit(t *target, x *ref, v verdict) {
-	at := x.n
-	if x.kind == rAttr {
-		if a := x.n.child("attribute"); a != nil {
-			at = a
-		}
-	}
-	if x.kind == rOverride || x.kind == rFixture {
-		if n := x.n.child("name"); n != nil {
-			at = n
-		}
-	}
-	site := model.Site{Path: x.f.path, Line: int(at.line), Col: int(at.col) + 1, Text: x.f.t.lineText(int(at.line))}
-	if enc := enclosing(x.f, x.n); enc != nil {
-		site.Enclosing = enc.display
-		site.EnclosingSpan = enc.span
-	}
-	f := &model.Finding{Change: t.ch, Relation: v.rel, Site: site, Verdict: v.v, Precision: v.prec, Message: v.msg,
-		Trail: append(trailOf(t.ch), model.Step{Relation: v.rel, Display: orFile(site.Enclosing), Path: site.Path, Line: site.Line})}
-	if generated(x.f.t.src) {
-		f.Message += "; generated file: regenerate it"
-	}
-	k := fmt.Sprintf("%s:%d:%s:%p", site.Path, site.Line, f.Rule(), t.ch)
-	if j.seen[k] {
-		// keep the strongest verdict for the site
-		for _, g := range j.out {
-			if g.Change == t.ch && g.Site.Path == site.Path && g.Site.Line == site.Line && g.Rule() == f.Rule() && g.Verdict < f.Verdict {
-				*g = *f
-			}
-		}
-		return
-	}
-	j.seen[k] = true
-	j.out = append(j.out, f)
-	if v.v == model.Inconsistent {
-		j.follow(t, x, v)
-	}
-}
-
-type encl struct {
-	display string
-	span    model.Span
-}
-
-// enclosing names the innermost def or class around n.
-func enclosing(f *pfile, n *node) *encl {
-	for p := n.parent; p != nil; p = p.parent {
-		switch p.kind {
-		case "function_definition":
-			if fi := f.funcAt[p]; fi != nil {
-				word := "def "
-				if fi.async {
-					word = "async def "
-				}
-				return &encl{word + fi.qual, model.Span{StartLine: int(fi.outer.line), EndLine: int(fi.outer.eline)}}
-			}
-		case "class_definition":
-			if c := f.classAt[p]; c != nil {
-				return &encl{"class " + c.qual, model.Span{StartLine: int(c.outer.line), EndLine: int(c.outer.eline)}}
-			}
-		}
-	}
-	if n.kind == "function_definition" {
-		if fi := f.funcAt[n]; fi != nil {
-			return &encl{"def " + fi.qual, model.Span{StartLine: int(fi.outer.line), EndLine: int(fi.outer.eline)}}
-		}
-	}
-	return nil
-}
-
-func orFile(s string) string {
-	if s == "" {
-		return "module scope"
-	}
-	return s
-}
-
-// trailOf is the relation path from the seed to a (possibly derived)
-// change's block.
-func trailOf(c *model.Change) []model.Step {
-	var chain []*model.Change
-	for ; c != nil; c = c.Cause {
-		chain = append([]*model.Change{c}, chain...)
-	}
-	var steps []model.Step
-	for i, c := range chain {
-		b := c.Block()
-		st := model.Step{Display: b.Display, Path: b.Path, Line: b.NameLine}
-		if i > 0 {
-			st.Relation = model.OverriddenBy
-			if strings.HasPrefix(strings.Join(c.Details, ""), "wraps ") {
-				st.Relation = model.CalledBy
-			}
-		}
-		steps = append(steps, st)
-	}
-	return steps
-}
-
-// follow makes the derived changes an inconsistent site implies: a
-// function that forwards its own parameters to a changed function must
-// change its signature too, and its callers are walked next.
-func (j *judge) follow(t *target, x *ref, v verdict) {
-	if x.call == nil || x.call.kind != "call" || t.ch.Derived {
-		return
-	}
-	if l := t.ch.Label; l != model.MMS && l != model.MCC && l != model.ACC {
-		return
-	}
-	var fn *funcInfo
-	for p := x.n.parent; p != nil; p = p.parent {
-		if p.kind == "function_definition" {
-			fn = x.f.funcAt[p]
-			break
-		}
-	}
-	if fn == nil || j.wrapped[fn] || strings.HasPrefix(fn.name, "test") || fn.fixture {
-		return
-	}
-	params := map[string]bool{}
-	for i, p := range fn.params {
-		if i == 0 && fn.cls != nil {
-			continue
-		}
-		params[p.name] = true
-	}
-	args := x.call.child("arguments").namedKids()
-	if len(args) == 0 {
-		return
-	}
-	for _, a := range args {
-		e := a
-		switch a.kind {
-		case "keyword_argument":
-			e = a.child("value")
-		case "list_splat", "dictionary_splat":
-			if ks := a.namedKids(); len(ks) == 1 {
-				e = ks[0]
-			}
-		}
-		if e == nil || e.kind != "identifier" || !params[e.text()] {
-			return
-		}
-	}
-	j.wrapped[fn] = true
-	d := j.a.declOf(fn)
-	if d == nil {
-		return
-	}
-	j.derived = append(j.derived, &model.Change{Label: model.MMS, Old: &d.Block, New: &d.Block, Cause: t.ch,
-		Details: []string{"wraps " + t.display() + " (forwards its parameters), whose " + strings.Join(t.ch.Details, "; ")}})
-}
-
-// declOf makes (and registers) the declaration of a head-state function,
-// for a derived change.
-func (a *analyzer) declOf(fn *funcInfo) *lang.Decl {
-	b := &declBuilder{f: fn.file, seen: map[string]*lang.Decl{}}
-	b.function(fn)
-	if len(b.out) == 0 {
-		return nil
-	}
-	d := b.out[0]
-	a.fe.mu.Lock()
-	a.fe.decls[&d.Block] = d
-	a.fe.mu.Unlock()
-	return d
 }

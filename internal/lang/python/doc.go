@@ -1,0 +1,181 @@
+// Package python is Ripple's Python front-end: it reads Python
+// declarations for the classifier and answers impact queries for the
+// driver, with the same contract, verdicts and precisions as the Go
+// front-end. There is no type checker behind it: every finding is
+// established from syntax (PrecisionSyntax) or from a name alone
+// (PrecisionName, never an error).
+//
+// # Parsing (parse_cgo.go, syntax.go)
+//
+// Parser: tree-sitter through its official Go bindings,
+// github.com/tree-sitter/go-tree-sitter v0.25.0 with the grammar
+// github.com/tree-sitter/tree-sitter-python v0.25.0, chosen by
+// measurement (2026-11, a loaded 2-core machine; thread CPU time, best of
+// three rounds; TestParseMeasure reproduces them):
+//
+//	corpus                                       parse only   parse + copy to Go
+//	CPython 3.12 stdlib, 2,130 files, 37 MB      5.60 MB/s    4.58 MB/s
+//	flask + click + httpx, 222 files, 2.1 MB     5.66 MB/s    3.94 MB/s
+//
+// For comparison, CPython 3.12's own ast.parse reads the same stdlib at
+// 4.2 MB/s, but needs an interpreter of the right version on every
+// developer machine and a process per check; the pure-Go tree-sitter port
+// measured 0.4 MB/s and hangs on some grammars
+// (../shared/design/dependencies.md). tree-sitter-python reads Python 3.12
+// (match, PEP 695 type parameters and aliases, walrus, nested f-strings,
+// except*) and Python 2 print statements; TestParse312 checks it.
+//
+// The tree is copied once into Go nodes (syntax.go) so that the analysis
+// is plain Go and the C tree is freed at once. The copy is one cgo call
+// per file: a small C walker (flatten, in parse_cgo.go) writes every node
+// into a flat array, declared against tree-sitter's stable C API and
+// linked from the bindings' own cgo package. The same copy through the
+// Go binding's TreeCursor (eight cgo calls per node) cost about 1.7 times
+// the parse itself; the flat copy costs a fifth of it. Memory: about
+// 100 bytes of Go nodes per syntax node, some 24 bytes per byte of source,
+// only for the files a check reads.
+//
+// Build constraints: tree-sitter is C, so the parser needs cgo and a C
+// compiler (gcc or clang). A cold build of the runtime and the grammar
+// takes about 33 s of CPU; the hook binary grows by 1.4 MB (17.1 MB
+// against 15.7 MB without cgo). With CGO_ENABLED=0 the package still
+// builds (parse_nocgo.go): the Go front-end works as usual, every Python
+// file of a diff yields one diagnostic saying that the binary was built
+// without cgo and how to rebuild it, and the report carries a precision
+// note; no Python finding is ever made up.
+//
+// Whole checks (bench/pyright.sh, same machine): on sqlalchemy (650
+// files, 605k lines) with a method deleted, the check takes 0.60 s median
+// (0.53 s CPU, 49 MB peak RSS, 5 files parsed) where pyright 1.1.414 on
+// the same state takes 290 s (146 s CPU, 2.3 GB): 0.2% of its time. The
+// Python benchmark's 60 runs (flask, click, httpx) take 0.53 s median.
+//
+// A file that does not parse is a diagnostic (its first error line),
+// never a failure: tree-sitter recovers locally, declarations outside the
+// error are kept, and declarations and references inside an ERROR node are
+// skipped rather than half read. Files over 4 MB and binary files are
+// skipped.
+//
+// # Declarations (summary.go, decls.go, details.go)
+//
+// Module functions, classes, methods, nested functions and classes,
+// class attributes (class-level assignments and annotations, and
+// attributes assigned through self in methods), module variables and
+// constants, __all__, and imports (one declaration per bound name) are
+// lang.Decls. A module is its file: Package is the path without ".py",
+// so the dotted name, which depends on the import roots, never decides
+// identity. Decorators fold into their function: @staticmethod,
+// @classmethod, @property (with its setter), @overload stubs (their
+// signatures join the implementation's), async. __init__ and __new__ are
+// constructors. Sig holds what callers rely on: parameter names, kinds
+// (positional-only, keyword-only, *args, **kwargs), defaults, annotations,
+// decorators; a class's bases, keywords and decorators; a field's
+// annotation and, in a dataclass-like class, how it enters the
+// constructor. Body is the token stream without comments and docstrings.
+// Details explains a change in Python terms ("parameter ctx added",
+// "parameter cmd_parts renamed to cmd_path", "positional parameters
+// reordered", "default of retries: 3 → 5", "now async"); Escapes reads the
+// changed lines of a body (returns, raises, yields, writes through self,
+// a parameter or a global).
+//
+// Dataclass-like families define the constructor from their fields:
+// @dataclass (init=, kw_only=, KW_ONLY, field(default=, default_factory=,
+// init=, kw_only=)), attrs (@attr.s with attr.ib, @define, @frozen, private
+// names without their underscore), NamedTuple, TypedDict (keywords; the
+// runtime does not enforce it, so mismatches are warnings), pydantic-style
+// models (BaseModel, BaseSettings, SQLModel: keywords only, unknown
+// keywords ignored), Enum (no field constructor).
+//
+// # Name resolution (modules.go, index.go, resolve.go, classes.go, refs.go)
+//
+// Import roots come from the layout: a file's root is the first directory
+// above it that is not a regular package, which covers src/ layouts,
+// several top-level packages and test directories without __init__.py;
+// the repository's top is a root too, for namespace packages. Absolute
+// imports try the importer's root first; relative imports walk up
+// directories. Names resolve LEGB through scopes (class scopes skipped
+// from methods, global and nonlocal honoured, comprehension and lambda
+// scopes), then star imports (honouring __all__), re-exports through
+// __init__.py, submodules, and builtins. A module-level __getattr__
+// (PEP 562) makes missing module attributes unknown, not missing.
+//
+// Values are inferred as far as syntax allows: a class called in scope,
+// annotated parameters, variables and attributes (string annotations,
+// Optional, X | None, ClassVar, Final, Annotated, type[X]), declared
+// return types (Self too) and, without one, the class that every return
+// statement agrees on; self and cls; `with C() as x` through __enter__ or
+// __aenter__; super() and Base.method. Members are looked up through the
+// C3 MRO. Bases outside the repository are known for object, Generic,
+// Protocol, ABC, Enum, NamedTuple and the builtin exceptions; any other
+// may provide any attribute. A call of an external class yields an
+// external instance: its members are not the repository's.
+//
+// # Verdicts (bind.go, verdict.go, inherit.go, analyzer.go)
+//
+// Candidates: a whole-word git grep of the head state for the names
+// dependents write (the old name of a renamed declaration, the class and
+// its subclasses for a constructor), plus import aliases of those names
+// in each candidate file. Every reference is resolved and judged:
+//
+//   - Calls of a changed signature are bound with Python's rules
+//     (positional, keyword, defaults, *args and **kwargs on both sides,
+//     keyword-only, positional-only). A call that no longer binds is
+//     inconsistent; so is one whose positional argument, written for one
+//     parameter, now fills a newly inserted one or one whose own parameter
+//     was removed. A call that still binds but whose positional arguments
+//     land on other existing parameters, or that relies on a changed
+//     default, may be impacted. A call that did not bind before the change
+//     is not blamed for it. Becoming async (a call not awaited), no longer
+//     async (awaited) and becoming a property are inconsistent.
+//   - Constructors: instantiations of the class, of subclasses that
+//     inherit the constructor (and, for dataclasses, their synthesized
+//     ones), cls(...), super().__init__(...) and Base.__init__(self, ...)
+//     are bound the same way.
+//   - Deleted and renamed functions, methods, classes, attributes and
+//     imports: every remaining use and every import of the old name is
+//     inconsistent, including imports that re-export it; a member that a
+//     base class still defines, or that an external base may provide, may
+//     be impacted; a write creates the attribute anew (may be impacted);
+//     self.name in a class whose subclasses define name may be impacted.
+//     A test requesting a renamed or deleted pytest fixture is
+//     inconsistent when no other fixture of that name is visible to it.
+//   - Overrides: a subclass method that kept the old signature of a
+//     changed base method is inconsistent and becomes a derived change;
+//     calls of it that would not bind once it follows are inconsistent,
+//     the others may be impacted. An override of a renamed method is no
+//     longer reached (inconsistent). A method whose new signature no
+//     longer accepts its base's calls is reported at the base (Overrides).
+//     A method added over a base method takes over the calls through the
+//     subclass (AM).
+//   - A name dropped from __all__ breaks the star-importers that use it;
+//     an added or changed import that names something its module does not
+//     define is itself inconsistent; getattr, setattr, hasattr and mock
+//     patch strings naming a deleted member may be impacted.
+//   - A function that forwards its own parameters to a call that broke is
+//     a wrapper whose signature must follow: a derived change whose
+//     callers are walked next.
+//
+// # Over-approximation policy
+//
+//   - An error needs proof from syntax: a resolved reference and a rule of
+//     the language (binding, lookup through the MRO, an import of a name
+//     the module lacks). Decorators that may change a calling convention
+//     (anything but the well-known ones and repository decorators that
+//     wrap with functools.wraps or return their argument) turn binding
+//     errors into warnings.
+//   - Where a receiver's type cannot be known, a name match is a warning
+//     with PrecisionName, never an error. To keep those useful, a call on
+//     an unknown receiver is reported only when it bound to the old
+//     signature and does not bind to the new one, and a module-level name
+//     reached through an unknown receiver only when that receiver's root
+//     comes from an import.
+//   - Never missed syntactically: every identifier, attribute, import and
+//     def of a watched name in the head state is judged. Not seen: uses
+//     through strings other than getattr-like calls and patch targets,
+//     dynamic attribute creation (setattr with computed names, __dict__),
+//     monkey-patching, decorators and metaclasses that rewrite classes,
+//     and values flowing through containers and unannotated returns that
+//     disagree.
+//
+// Set RIPPLE_TRACE=1 to print the time of each phase to stderr.
+package python

@@ -1,0 +1,326 @@
+package python
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ripple-dev/ripple/internal/lang"
+	"github.com/ripple-dev/ripple/internal/model"
+)
+
+// opaque reports whether a function has a decorator that may change its
+// calling convention. Decorators of the repository that wrap with
+// functools.wraps (or update_wrapper) or return the function keep it.
+func (j *judge) opaque(fn *funcInfo) bool {
+	for i, d := range fn.decoNames {
+		if preserving(d) {
+			continue
+		}
+		dn := fn.decorators[i]
+		if dn.kind == "call" {
+			dn = dn.child("function")
+		}
+		s := fn.file.scopeAt(fn.outer)
+		if hf := j.a.ix.file(fn.file.path); hf != nil && hf != fn.file {
+			continue // a state the resolver does not hold: judged as written
+		}
+		v := j.r.expr(dn, s)
+		if v.k != vFunc || !wrapsTarget(v.fn) {
+			return true
+		}
+	}
+	return false
+}
+
+// wrapsTarget recognises a decorator of the repository that keeps the
+// signature of what it decorates.
+func wrapsTarget(d *funcInfo) bool {
+	body := d.node.child("body").text()
+	if strings.Contains(body, "wraps(") || strings.Contains(body, "update_wrapper(") {
+		return true
+	}
+	if len(d.params) == 1 {
+		p := d.params[0].name
+		ok := false
+		walk(d.node.child("body"), func(n *node) bool {
+			if n.kind == "function_definition" || n.kind == "class_definition" {
+				return false
+			}
+			if n.kind == "return_statement" {
+				ks := n.namedKids()
+				ok = len(ks) == 1 && ks[0].text() == p
+			}
+			return true
+		})
+		return ok
+	}
+	return false
+}
+
+// emit records a finding, once per site, rule and change.
+func (j *judge) emit(t *target, x *ref, v verdict) {
+	if v.v == model.Inconsistent {
+		exc := v.exc
+		if exc == "" {
+			exc = excOf(t, x)
+		}
+		if why := expectedFailure(x.f, x.n, exc); why != "" {
+			v.v = model.MayBeImpacted
+			v.msg += "; " + why
+		}
+	}
+	at := x.n
+	if x.kind == rAttr {
+		if a := x.n.child("attribute"); a != nil {
+			at = a
+		}
+	}
+	if x.kind == rOverride || x.kind == rFixture {
+		if n := x.n.child("name"); n != nil {
+			at = n
+		}
+	}
+	site := model.Site{Path: x.f.path, Line: int(at.line), Col: int(at.col) + 1, Text: x.f.t.lineText(int(at.line))}
+	if enc := enclosing(x.f, x.n); enc != nil {
+		site.Enclosing = enc.display
+		site.EnclosingSpan = enc.span
+	}
+	f := &model.Finding{Change: t.ch, Relation: v.rel, Site: site, Verdict: v.v, Precision: v.prec, Message: v.msg,
+		Trail: append(trailOf(t.ch), model.Step{Relation: v.rel, Display: orFile(site.Enclosing), Path: site.Path, Line: site.Line})}
+	if generated(x.f.t.src) {
+		f.Message += "; generated file: regenerate it"
+	}
+	k := fmt.Sprintf("%s:%d:%s:%p", site.Path, site.Line, f.Rule(), t.ch)
+	if j.seen[k] {
+		// keep the strongest verdict for the site
+		for _, g := range j.out {
+			if g.Change == t.ch && g.Site.Path == site.Path && g.Site.Line == site.Line && g.Rule() == f.Rule() && g.Verdict < f.Verdict {
+				*g = *f
+			}
+		}
+		return
+	}
+	j.seen[k] = true
+	j.out = append(j.out, f)
+	if v.v == model.Inconsistent {
+		j.follow(t, x, v)
+	}
+}
+
+type encl struct {
+	display string
+	span    model.Span
+}
+
+// enclosing names the innermost def or class around n.
+func enclosing(f *pfile, n *node) *encl {
+	for p := n.parent; p != nil; p = p.parent {
+		switch p.kind {
+		case "function_definition":
+			if fi := f.funcAt[p]; fi != nil {
+				word := "def "
+				if fi.async {
+					word = "async def "
+				}
+				return &encl{word + fi.qual, model.Span{StartLine: int(fi.outer.line), EndLine: int(fi.outer.eline)}}
+			}
+		case "class_definition":
+			if c := f.classAt[p]; c != nil {
+				return &encl{"class " + c.qual, model.Span{StartLine: int(c.outer.line), EndLine: int(c.outer.eline)}}
+			}
+		}
+	}
+	if n.kind == "function_definition" {
+		if fi := f.funcAt[n]; fi != nil {
+			return &encl{"def " + fi.qual, model.Span{StartLine: int(fi.outer.line), EndLine: int(fi.outer.eline)}}
+		}
+	}
+	return nil
+}
+
+func orFile(s string) string {
+	if s == "" {
+		return "module scope"
+	}
+	return s
+}
+
+// trailOf is the relation path from the seed to a (possibly derived)
+// change's block.
+func trailOf(c *model.Change) []model.Step {
+	var chain []*model.Change
+	for ; c != nil; c = c.Cause {
+		chain = append([]*model.Change{c}, chain...)
+	}
+	var steps []model.Step
+	for i, c := range chain {
+		b := c.Block()
+		st := model.Step{Display: b.Display, Path: b.Path, Line: b.NameLine}
+		if i > 0 {
+			st.Relation = model.OverriddenBy
+			if strings.HasPrefix(strings.Join(c.Details, ""), "wraps ") {
+				st.Relation = model.CalledBy
+			}
+		}
+		steps = append(steps, st)
+	}
+	return steps
+}
+
+// follow makes the derived changes an inconsistent site implies: a
+// function that forwards its own parameters to a changed function must
+// change its signature too, and its callers are walked next.
+func (j *judge) follow(t *target, x *ref, v verdict) {
+	if x.call == nil || x.call.kind != "call" || t.ch.Derived {
+		return
+	}
+	if l := t.ch.Label; l != model.MMS && l != model.MCC && l != model.ACC {
+		return
+	}
+	var fn *funcInfo
+	for p := x.n.parent; p != nil; p = p.parent {
+		if p.kind == "function_definition" {
+			fn = x.f.funcAt[p]
+			break
+		}
+	}
+	if fn == nil || j.wrapped[fn] || strings.HasPrefix(fn.name, "test") || fn.fixture {
+		return
+	}
+	params := map[string]bool{}
+	for i, p := range fn.params {
+		if i == 0 && fn.cls != nil {
+			continue
+		}
+		params[p.name] = true
+	}
+	args := x.call.child("arguments").namedKids()
+	if len(args) == 0 {
+		return
+	}
+	for _, a := range args {
+		e := a
+		switch a.kind {
+		case "keyword_argument":
+			e = a.child("value")
+		case "list_splat", "dictionary_splat":
+			if ks := a.namedKids(); len(ks) == 1 {
+				e = ks[0]
+			}
+		}
+		if e == nil || e.kind != "identifier" || !params[e.text()] {
+			return
+		}
+	}
+	j.wrapped[fn] = true
+	d := j.a.declOf(fn)
+	if d == nil {
+		return
+	}
+	j.derived = append(j.derived, &model.Change{Label: model.MMS, Old: &d.Block, New: &d.Block, Cause: t.ch,
+		Details: []string{"wraps " + t.display() + " (forwards its parameters), whose " + strings.Join(t.ch.Details, "; ")}})
+}
+
+// declOf makes (and registers) the declaration of a head-state function,
+// for a derived change.
+func (a *analyzer) declOf(fn *funcInfo) *lang.Decl {
+	b := &declBuilder{f: fn.file, seen: map[string]*lang.Decl{}}
+	b.function(fn)
+	if len(b.out) == 0 {
+		return nil
+	}
+	d := b.out[0]
+	a.fe.mu.Lock()
+	a.fe.decls[&d.Block] = d
+	a.fe.mu.Unlock()
+	return d
+}
+
+// expectedFailure says why a broken site may be broken on purpose: inside
+// `with pytest.raises(...)` or assertRaises, or in a test marked skip or
+// xfail (unconditionally: skipif runs somewhere). "" otherwise.
+func expectedFailure(f *pfile, n *node, exc string) string {
+	for p := n.parent; p != nil; p = p.parent {
+		switch p.kind {
+		case "with_statement":
+			if !within(n, p.child("body")) {
+				continue
+			}
+			for _, cl := range p.kids {
+				if cl.kind != "with_clause" {
+					continue
+				}
+				for _, it := range cl.namedKids() {
+					v := it.child("value")
+					if v != nil && v.kind == "as_pattern" {
+						if ks := v.namedKids(); len(ks) > 0 {
+							v = ks[0]
+						}
+					}
+					if v != nil && v.kind == "call" {
+						switch lastPart(v.child("function").text()) {
+						case "raises", "assertRaises", "assertRaisesRegex", "assertRaisesRegexp", "raises_regex":
+							if catches(v, exc) {
+								return "inside " + lastPart(v.child("function").text()) + "(...): the test may expect the " + exc
+							}
+						}
+					}
+				}
+			}
+		case "function_definition", "class_definition":
+			var decos []string
+			if fi := f.funcAt[p]; fi != nil {
+				decos = fi.decoNames
+			} else if c := f.classAt[p]; c != nil {
+				decos = c.decoNames
+			}
+			for _, d := range decos {
+				switch lastPart(d) {
+				case "skip", "xfail", "expectedFailure":
+					return "in a test marked " + lastPart(d) + ": it may not run"
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// excOf is the exception a use of a deleted declaration raises.
+func excOf(t *target, x *ref) string {
+	switch {
+	case x.kind == rImport:
+		return "ImportError"
+	case x.kind == rAttr || t.member:
+		return "AttributeError"
+	case x.kind == rName:
+		return "NameError"
+	}
+	return "TypeError"
+}
+
+// catches reports whether a raises(...) call's expected exception would
+// catch exc: the same builtin, a builtin base of it, or Exception.
+func catches(call *node, exc string) bool {
+	args := call.child("arguments").namedKids()
+	if len(args) == 0 {
+		return false
+	}
+	want := map[string]bool{exc: true, "Exception": true, "BaseException": true}
+	switch exc {
+	case "ImportError":
+		want["ModuleNotFoundError"] = false
+	case "NameError", "AttributeError":
+	}
+	var names []*node
+	if a := unparen(args[0]); a.kind == "tuple" {
+		names = a.namedKids()
+	} else {
+		names = []*node{a}
+	}
+	for _, a := range names {
+		if want[lastPart(a.text())] {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,157 @@
+//go:build cgo
+
+package python
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestParse312 checks that the grammar reads Python 3.12 syntax without
+// errors, and that a syntax error is located.
+func TestParse312(t *testing.T) {
+	for name, src := range map[string]string{
+		"match":         "match x:\n    case [1, *rest]:\n        pass\n    case {'a': b, **kw}:\n        pass\n    case Point(x=0) | None:\n        pass\n    case _:\n        pass\n",
+		"pep695":        "def f[T: int, *Ts, **P](x: T) -> T:\n    return x\nclass C[T](Base[T]):\n    pass\ntype Alias[T] = list[T]\n",
+		"walrus":        "if (n := len(a)) > 10:\n    print(n)\n",
+		"fstrings":      "x = f\"{a['k']!r:>10} {b:{w}}\"\ny = f\"{x[\"a\"]}\"\nz = f'{\"nested\" + f\"{1}\"}'\n",
+		"async":         "async def f():\n    async with a as b, c:\n        await x\n    async for i in y:\n        yield i\n",
+		"params":        "def g(a, /, b, *, c=1, **kw): pass\nlambda x, *y, **z: 0\n",
+		"except-star":   "try:\n    pass\nexcept* ValueError as e:\n    pass\n",
+		"decorators":    "@a.b(c)\n@d\nclass E:\n    @property\n    def f(self): ...\n",
+		"python2-print": "print 'hello'\n",
+	} {
+		if tr := parse([]byte(src)); tr.errors != 0 {
+			t.Errorf("%s: %d syntax errors, first at line %d", name, tr.errors, tr.errLine)
+		}
+	}
+	tr := parse([]byte("def ok():\n    pass\n\ndef broken(:\n    pass\n"))
+	if tr.errors == 0 || tr.errLine != 4 {
+		t.Errorf("broken file: %d errors at line %d, want an error at line 4", tr.errors, tr.errLine)
+	}
+	if d := parseDiag("x.py", tr); d == nil || d.Line != 4 {
+		t.Errorf("broken file: diagnostic %v", d)
+	}
+	f := summarize("x.py", tr)
+	if len(f.funcs) == 0 || f.funcs[0].name != "ok" {
+		t.Errorf("the declarations before the error are lost: %v", f.funcs)
+	}
+}
+
+// TestParseMeasure measures parse throughput on a directory of Python
+// files (PYROOT), in thread CPU time, best of three rounds: tree-sitter's
+// parse alone and parse plus the copy into Go nodes that the analysis
+// uses. It is how the figures in doc.go were obtained:
+//
+//	PYROOT=/path/to/python/sources go test -run TestParseMeasure -v ./internal/lang/python/
+func TestParseMeasure(t *testing.T) {
+	root := os.Getenv("PYROOT")
+	if root == "" {
+		t.Skip("set PYROOT to a directory of Python sources")
+	}
+	var files [][]byte
+	total := 0
+	filepath.Walk(root, func(p string, info os.FileInfo, err error) error {
+		if err == nil && !info.IsDir() && strings.HasSuffix(p, ".py") && info.Size() < maxFileSize {
+			b, _ := os.ReadFile(p)
+			files = append(files, b)
+			total += len(b)
+		}
+		return nil
+	})
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	cpu := func() time.Duration {
+		var ru syscall.Rusage
+		syscall.Getrusage(syscall.RUSAGE_THREAD, &ru)
+		return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	}
+	parseOnly, parseCopy := time.Hour, time.Hour
+	nodes, bad := 0, 0
+	for round := 0; round < 3; round++ {
+		t0 := cpu()
+		for _, f := range files {
+			rawParse(f)
+		}
+		parseOnly = min(parseOnly, cpu()-t0)
+		t0 = cpu()
+		nodes, bad = 0, 0
+		for _, f := range files {
+			tr := parse(f)
+			walk(tr.root, func(*node) bool { nodes++; return true })
+			if tr.errors > 0 {
+				bad++
+			}
+		}
+		parseCopy = min(parseCopy, cpu()-t0)
+	}
+	mbs := func(d time.Duration) float64 { return float64(total) / d.Seconds() / 1e6 }
+	t.Logf("%d files, %d bytes, %d nodes, %d with syntax errors", len(files), total, nodes, bad)
+	t.Logf("parse only: %v (%.2f MB/s); parse and copy: %v (%.2f MB/s)", parseOnly, mbs(parseOnly), parseCopy, mbs(parseCopy))
+}
+
+// BenchmarkParse parses a mid-sized module repeatedly.
+func BenchmarkParse(b *testing.B) {
+	var sb strings.Builder
+	for i := 0; i < 200; i++ {
+		sb.WriteString("class C" + strings.Repeat("x", i%7) + ":\n    def m(self, a, b=1, *args, **kw):\n        return self.n(a, b=b) + [x for x in args if x]\n\n")
+	}
+	src := []byte(sb.String())
+	b.SetBytes(int64(len(src)))
+	for i := 0; i < b.N; i++ {
+		parse(src)
+	}
+}
+
+// TestDeclsCorpus reads every file under PYROOT into declarations and
+// resolves every name and attribute of it: nothing may panic, whatever
+// the input (Python 2 files and files with syntax errors included).
+func TestDeclsCorpus(t *testing.T) {
+	root := os.Getenv("PYROOT")
+	if root == "" {
+		t.Skip("set PYROOT to a directory of Python sources")
+	}
+	var paths []string
+	filepath.Walk(root, func(p string, info os.FileInfo, err error) error {
+		if err == nil && !info.IsDir() && strings.HasSuffix(p, ".py") && info.Size() < maxFileSize {
+			paths = append(paths, p)
+		}
+		return nil
+	})
+	ix := &index{parsed: map[string]*pfile{}, missing: map[string]bool{}, cache: newParseCache(), mods: newModules(nil)}
+	r := newResolver(ix)
+	decls, names := 0, 0
+	for _, p := range paths {
+		src, _ := os.ReadFile(p)
+		f := summarize(p, parse(src))
+		ix.parsed[p] = f
+		decls += len(fileDecls(f))
+		walk(f.t.root, func(n *node) bool {
+			switch n.kind {
+			case "identifier":
+				if isLoad(n) {
+					r.nameSyms(f.scopeAt(n), n.text())
+					names++
+				}
+			case "attribute":
+				r.expr(n, f.scopeAt(n))
+				names++
+			}
+			return true
+		})
+	}
+	t.Logf("%d files, %d declarations, %d names resolved", len(paths), decls, names)
+}
+
+func fileDecls(f *pfile) []any {
+	var out []any
+	for _, d := range decls(f) {
+		out = append(out, d)
+	}
+	return out
+}
