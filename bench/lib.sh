@@ -1,0 +1,79 @@
+# Shared helpers of the bench scripts (sourced, not run).
+# shellcheck shell=bash
+
+die() { echo "bench: $*" >&2; exit 2; }
+
+need_tools() {
+	command -v go >/dev/null 2>&1 || die "Go is not on PATH (the benchmarks need the Go toolchain, 1.26+)"
+	command -v git >/dev/null 2>&1 || die "git is not on PATH"
+	command -v jq >/dev/null 2>&1 || die "jq is not on PATH (apt-get install jq)"
+	if [ -x /usr/bin/time ]; then
+		TIMEBIN=/usr/bin/time
+	else
+		TIMEBIN=""
+		echo "bench: /usr/bin/time not found: peak RSS is not measured (apt-get install time)" >&2
+	fi
+}
+
+# build_hook builds the current state of the repository's hook binary into
+# $BENCH_WORK/bin/hook and sets HOOK.
+build_hook() {
+	mkdir -p "$BENCH_WORK/bin"
+	HOOK="$BENCH_WORK/bin/hook"
+	(cd "$RIPPLE_ROOT" && go build -o "$HOOK" ./cmd/hook) || die "go build ./cmd/hook failed in $RIPPLE_ROOT"
+	RIPPLE_REV=$(git -C "$RIPPLE_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
+	if [ -n "$(git -C "$RIPPLE_ROOT" --no-optional-locks status --porcelain --untracked-files=no 2>/dev/null)" ]; then
+		RIPPLE_REV="$RIPPLE_REV+dirty"
+	fi
+}
+
+# timed OUT_PREFIX CMD...: runs CMD with stdout to OUT_PREFIX.out and stderr
+# to OUT_PREFIX.err; sets T_MS (wall-clock milliseconds), T_RSS (peak RSS in
+# KB), T_CPU (user+system CPU milliseconds of the command and the children
+# it waited for, git included) and T_RC (exit status). T_RSS and T_CPU are
+# "" without /usr/bin/time.
+#
+# With NICE set (e.g. NICE=-10, as root), CMD runs at that scheduling
+# priority: on a machine shared with other work this keeps the measured
+# process from queueing behind it (the CPU time is unaffected either way).
+timed() {
+	local prefix=$1; shift
+	local t0 t1
+	if [ -n "${NICE:-}" ]; then
+		set -- nice -n "$NICE" "$@"
+	fi
+	t0=$(date +%s%N)
+	if [ -n "$TIMEBIN" ]; then
+		"$TIMEBIN" -f '%M %U %S' -o "$prefix.rss" "$@" >"$prefix.out" 2>"$prefix.err" && T_RC=0 || T_RC=$?
+	else
+		"$@" >"$prefix.out" 2>"$prefix.err" && T_RC=0 || T_RC=$?
+	fi
+	t1=$(date +%s%N)
+	T_MS=$(( (t1 - t0) / 1000000 ))
+	T_RSS="" T_CPU=""
+	if [ -n "$TIMEBIN" ] && [ -s "$prefix.rss" ]; then
+		# /usr/bin/time prefixes a "Command exited with non-zero status" line
+		read -r T_RSS T_CPU < <(tail -n 1 "$prefix.rss" | awk '{ printf "%d %d\n", $1, ($2 + $3) * 1000 }')
+	fi
+}
+
+# stats: reads numbers (one a line) and prints "min median max" (median of
+# an even count: the mean of the middle two).
+stats() {
+	sort -n | awk '{ v[NR] = $1 } END {
+		if (NR == 0) { print "- - -"; exit }
+		m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+		printf "%d %d %d\n", v[1], m, v[NR] }'
+}
+
+# secs MS: milliseconds as seconds with two decimals.
+secs() { awk -v ms="$1" 'BEGIN { printf "%.2f", ms / 1000 }'; }
+
+# mb KB: kilobytes as megabytes, rounded.
+mb() { [ -n "$1" ] && awk -v kb="$1" 'BEGIN { printf "%.0f", kb / 1024 }' || printf -- "-"; }
+
+machine() {
+	local cpu
+	cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null)
+	echo "machine: ${NICE:+nice $NICE; }load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null) at $(date -u +%H:%MZ); $(nproc) cores, ${cpu:-unknown cpu}, $(awk '/MemTotal/ { printf "%.0f GB", $2 / 1048576 }' /proc/meminfo 2>/dev/null); $(go version | cut -d' ' -f3-); ripple $RIPPLE_REV; $(date -u +%Y-%m-%dT%H:%MZ)"
+}
