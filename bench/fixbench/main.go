@@ -45,6 +45,9 @@ var (
 	flagK      = flag.Int("k", 0, "only the first K cases")
 	flagVetAll = flag.Bool("vet-all", true, "judge validity with go build ./... && go vet ./... (false: the packages the real commit touched)")
 	flagOut    = flag.String("out", "", "write per-case results as JSON lines here")
+	flagServe  = flag.String("serve", "", "only serve the replay model on this `address` (with -repo and -commit), for running hook fix by hand")
+	flagRepo   = flag.String("repo", "", "with -serve: the repository")
+	flagCommit = flag.String("commit", "", "with -serve: the commit whose blocks are replayed")
 )
 
 type caseRec struct {
@@ -76,6 +79,10 @@ type outcome struct {
 
 func main() {
 	flag.Parse()
+	if *flagServe != "" {
+		serve()
+		return
+	}
 	if *flagMirror == "" {
 		fatal("set -mirror or BENCH_MIRROR to the folder of the fetched repositories")
 	}
@@ -351,4 +358,18 @@ func summary(all []*outcome) {
 		mech, 100*ratio(mech, mech+model), model, in, out, perBlock)
 	fmt.Printf("cases %d reach %.3f fixed_valid %.3f (%d/%d of the cases whose real commit passes) proven %d\n",
 		len(all)-errs, ratio(reached, truth), ratio(fixedGivenReal, real), fixedGivenReal, real, proven)
+}
+
+// serve runs the replay model alone.
+func serve() {
+	repo, err := gitio.Open(context.Background(), *flagRepo)
+	if err != nil {
+		fatal(err.Error())
+	}
+	sha, err := repo.Resolve(context.Background(), *flagCommit)
+	if err != nil {
+		fatal(err.Error())
+	}
+	fmt.Printf("replaying %s at http://%s/v1 (RIPPLE_LLM_BASE_URL=http://%s/v1 RIPPLE_LLM_MODEL=replay)\n", sha, *flagServe, *flagServe)
+	fatal(http.ListenAndServe(*flagServe, &replay{tree: &gitio.RevTree{R: repo, SHA: sha}, hits: map[string]int{}}).Error())
 }

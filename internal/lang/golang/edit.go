@@ -34,7 +34,11 @@ func (fe *Frontend) CheckBlock(path string, src []byte, block string, from, to i
 		inside = append(inside, d)
 	}
 	if len(inside) != 1 {
-		return fmt.Errorf("the new block holds %d declarations, want exactly %s", len(inside), block)
+		var found []string
+		for _, d := range inside {
+			found = append(found, fmt.Sprintf("%s at line %d", declName(d), fset.PositionFor(d.Pos(), false).Line))
+		}
+		return fmt.Errorf("the new block (lines %d-%d) holds %d declarations (%s), want exactly %s", from, to, len(inside), strings.Join(found, ", "), block)
 	}
 	if got := declName(inside[0]); got != block {
 		return fmt.Errorf("the new block declares %s, not %s", got, block)
