@@ -59,7 +59,7 @@ as a diff. Nothing is written without -write.`)
 	}
 	opts := fix.Options{Base: *base, Config: cfg, Tests: *tests, Rounds: *rounds, Review: *review, Log: stderr}
 	if !*noOracle {
-		opts.Oracle = &oracle.Go{}
+		opts.Oracle = oracle.All{&oracle.Go{}, &oracle.Pyright{}}
 	}
 	if mc, ok := fix.ModelFromEnv(); ok && !*noModel {
 		mc.Budget, mc.Timeout = *budget, *modelTimeout

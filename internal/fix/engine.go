@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path"
 	"sort"
 	"strings"
 
@@ -26,7 +25,7 @@ type Options struct {
 	// only.
 	Model Model
 	// Oracle proves the result; nil leaves it unproven.
-	Oracle *oracle.Go
+	Oracle oracle.Oracle
 	// Tests makes the oracle run the affected packages' tests.
 	Tests bool
 	// Rounds bounds the oracle rounds (default 3).
@@ -110,7 +109,7 @@ func Run(ctx context.Context, repo *gitio.Repo, o Options) (*Result, error) {
 			break
 		}
 		e.logf("round %d: running the oracle", round)
-		or, err := o.Oracle.Check(ctx, e.sc.dir, oracle.Options{Packages: e.affectedDirs(ctx), Tests: o.Tests})
+		or, err := o.Oracle.Check(ctx, e.sc.dir, oracle.Options{Files: e.affectedFiles(ctx), Tests: o.Tests})
 		if err != nil {
 			return nil, fmt.Errorf("oracle: %w", err)
 		}
@@ -472,26 +471,20 @@ func (e *engine) enclosing(p string, line int) *model.Block {
 	return best
 }
 
-// affectedDirs are the directories of the files the seed and the plan
-// changed: the packages the oracle vets.
-func (e *engine) affectedDirs(ctx context.Context) []string {
+// affectedFiles are the files the seed and the plan changed, that a
+// front-end handles: what the oracles judge.
+func (e *engine) affectedFiles(ctx context.Context) []string {
 	out, err := e.sc.repo.Git(ctx, "diff", "--name-only", e.res.Base)
 	if err != nil {
 		return nil
 	}
-	seen := map[string]bool{}
-	var dirs []string
+	files := []string{}
 	for _, f := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		if f == "" || e.frontendFor(f) == nil {
-			continue
-		}
-		d := path.Dir(f)
-		if !seen[d] {
-			seen[d] = true
-			dirs = append(dirs, d)
+		if f != "" && e.frontendFor(f) != nil {
+			files = append(files, f)
 		}
 	}
-	return dirs
+	return files
 }
 
 func (e *engine) note(s string) {

@@ -10,6 +10,13 @@
 // affected packages. The tools' real text output is parsed
 // (parse.go; golden tests on captured output in testdata/).
 //
+// Python: pyright (`pyright --outputjson` on the affected files; its
+// errors count, its warnings do not), found on PATH or in the user cache,
+// else installed there with npm (PyrightVersion), else a clear error.
+//
+// All runs several oracles; each judges only its own language's files of
+// the change, so a mixed repository is judged by both.
+//
 // Invariants: an oracle never modifies the directory it checks (module
 // files are read-only: -mod=readonly unless the module vendors its
 // dependencies); it is bounded by its context's deadline, and a timeout

@@ -46,8 +46,54 @@ type Options struct {
 	// Packages are the directories (repository-relative) whose packages
 	// vet and test; empty means every package.
 	Packages []string
-	// Tests also runs `go test` on Packages.
+	// Files are the files the change touched (repository-relative); when
+	// set, each oracle judges only its own language's (the Go oracle the
+	// packages of the .go files, pyright the .py files) and passes when
+	// there are none.
+	Files []string
+	// Tests also runs the tests of the affected packages.
 	Tests bool
+}
+
+// Oracle judges a state of a repository.
+type Oracle interface {
+	Check(ctx context.Context, dir string, o Options) (*Result, error)
+}
+
+// All runs several oracles and merges their results: the state passes
+// when every one passes.
+type All []Oracle
+
+func (a All) Check(ctx context.Context, dir string, o Options) (*Result, error) {
+	res := &Result{Pass: true}
+	for _, or := range a {
+		r, err := or.Check(ctx, dir, o)
+		if err != nil {
+			return nil, err
+		}
+		res.Pass = res.Pass && r.Pass
+		res.Diagnostics = append(res.Diagnostics, r.Diagnostics...)
+		res.Ran = append(res.Ran, r.Ran...)
+		res.Took += r.Took
+	}
+	return res, nil
+}
+
+// filesWith returns the files with an extension, and their directories.
+func filesWith(files []string, ext string) (match, dirs []string) {
+	seen := map[string]bool{}
+	for _, f := range files {
+		if filepath.Ext(f) != ext {
+			continue
+		}
+		match = append(match, f)
+		d := filepath.ToSlash(filepath.Dir(f))
+		if !seen[d] {
+			seen[d] = true
+			dirs = append(dirs, d)
+		}
+	}
+	return match, dirs
 }
 
 // Go is the Go oracle.
@@ -72,6 +118,13 @@ func (g *Go) Check(ctx context.Context, dir string, o Options) (*Result, error) 
 		return nil, ErrNoGo
 	}
 	res := &Result{}
+	if o.Files != nil {
+		goFiles, dirs := filesWith(o.Files, ".go")
+		if len(goFiles) == 0 {
+			return &Result{Pass: true}, nil // no Go in this change
+		}
+		o.Packages = dirs
+	}
 	tmp, err := os.MkdirTemp("", "ripple-oracle-")
 	if err != nil {
 		return nil, err

@@ -18,11 +18,13 @@ var update = flag.Bool("update", false, "rewrite golden files")
 // TestParseGolden parses captured output of the real tools.
 func TestParseGolden(t *testing.T) {
 	outs, _ := filepath.Glob("testdata/*.out")
+	jsons, _ := filepath.Glob("testdata/pyright_*.json")
+	outs = append(outs, jsons...)
 	if len(outs) == 0 {
 		t.Fatal("no captured outputs")
 	}
 	for _, out := range outs {
-		name := strings.TrimSuffix(filepath.Base(out), ".out")
+		name := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(out), ".out"), ".json")
 		t.Run(name, func(t *testing.T) {
 			data, err := os.ReadFile(out)
 			if err != nil {
@@ -32,12 +34,17 @@ func TestParseGolden(t *testing.T) {
 			var ds []Diagnostic
 			if tool == "test" {
 				ds = ParseTest(string(data), "/tmp/orc")
+			} else if tool == "pyright" {
+				var err error
+				if ds, err = ParsePyright(data, "/tmp/pyproj"); err != nil {
+					t.Fatal(err)
+				}
 			} else {
 				ds = Parse(string(data), tool, "/tmp/orc")
 			}
 			got, _ := json.MarshalIndent(ds, "", "  ")
 			got = append(got, '\n')
-			golden := strings.TrimSuffix(out, ".out") + ".golden"
+			golden := strings.TrimSuffix(strings.TrimSuffix(out, ".out"), ".json") + ".golden"
 			if *update {
 				if err := os.WriteFile(golden, got, 0o644); err != nil {
 					t.Fatal(err)
@@ -119,5 +126,44 @@ func TestOracleTimeout(t *testing.T) {
 	_, err := (&Go{}).Check(ctx, dir, Options{})
 	if err == nil || !strings.Contains(err.Error(), "out of time") {
 		t.Errorf("got %v, want an out-of-time error", err)
+	}
+}
+
+// TestPyrightOracle runs the real pyright (installed through npm into the
+// user cache when missing) on a broken and a fixed Python package.
+func TestPyrightOracle(t *testing.T) {
+	p := &Pyright{}
+	if _, err := p.locate(context.Background()); err != nil {
+		if err == ErrNoPyright {
+			t.Skip("no pyright and no npm on this machine")
+		}
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	write := func(name, src string) {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("pkg/__init__.py", "")
+	write("pkg/lib.py", "def scale(x: int, y: int) -> int:\n    return x * y\n")
+	write("pkg/use.py", "from pkg.lib import scale\n\n\ndef use() -> int:\n    return scale(2)\n")
+	res, err := p.Check(context.Background(), dir, Options{Files: []string{"pkg/lib.py", "pkg/use.py", "README.md"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Pass || len(res.Diagnostics) != 1 || res.Diagnostics[0].Path != "pkg/use.py" || res.Diagnostics[0].Line != 5 {
+		t.Fatalf("got %+v", res)
+	}
+	write("pkg/use.py", "from pkg.lib import scale\n\n\ndef use() -> int:\n    return scale(2, 3)\n")
+	if res, err = p.Check(context.Background(), dir, Options{Files: []string{"pkg/use.py"}}); err != nil || !res.Pass {
+		t.Fatalf("fixed package: %+v %v", res, err)
+	}
+	// a change without Python files is not pyright's business
+	if res, err = p.Check(context.Background(), dir, Options{Files: []string{"main.go"}}); err != nil || !res.Pass || len(res.Ran) != 0 {
+		t.Fatalf("Go-only change: %+v %v", res, err)
 	}
 }
