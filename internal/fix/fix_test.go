@@ -338,3 +338,50 @@ func TestModelAddsImport(t *testing.T) {
 		}
 	}
 }
+
+// TestPythonModelEdit: a Python caller is fixed by the model, the block
+// validated by the Python front-end and the result proven by pyright.
+func TestPythonModelEdit(t *testing.T) {
+	if _, err := exec.LookPath("npm"); err != nil {
+		if _, err := exec.LookPath("pyright"); err != nil {
+			t.Skip("neither pyright nor npm to install it")
+		}
+	}
+	sc := testrepo.FromTxtar(t, txtar.Parse([]byte(`
+-- old/pkg/__init__.py --
+-- old/pkg/lib.py --
+def scale(x: int) -> int:
+    return 2 * x
+-- old/pkg/use.py --
+from pkg.lib import scale
+
+
+def use() -> int:
+    return scale(2)
+-- new/pkg/lib.py --
+def scale(x: int, factor: int) -> int:
+    return factor * x
+`)))
+	repo, err := gitio.Open(context.Background(), sc.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer repo.Close()
+	s := &scripted{t: t, answer: func(block, _ string, _ int) (int, string, time.Duration) {
+		if block != "def use" {
+			t.Errorf("unexpected block %q", block)
+		}
+		return 200, "```python\ndef use() -> int:\n    return scale(2, 2)\n```", 0
+	}}
+	res, err := Run(context.Background(), repo, Options{Base: sc.Base, Head: sc.Head, Model: modelFor(t, s, 5*time.Second, 0),
+		Oracle: oracle.All{&oracle.Go{}, &oracle.Pyright{}}, Rounds: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Proven || res.ByModel != 1 || !strings.Contains(res.Patch, "+    return scale(2, 2)") {
+		for _, o := range res.Obligations {
+			t.Log(o.Describe())
+		}
+		t.Fatalf("proven %v by model %d oracle %+v patch:\n%s", res.Proven, res.ByModel, res.Oracle, res.Patch)
+	}
+}

@@ -1,0 +1,154 @@
+package python
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ripple-dev/ripple/internal/lang"
+	"github.com/ripple-dev/ripple/internal/model"
+)
+
+// CheckBlock judges a block replacement proposed by the fix engine
+// (lang.BlockEditor): the file still parses, nothing crosses the block's
+// edges, and the block's lines hold exactly one outermost def or class,
+// with the block's qualified name.
+func (fe *Frontend) CheckBlock(path string, src []byte, block string, from, to int) error {
+	ds, diag := fe.Decls(path, src)
+	if diag != nil && diag.Partial {
+		return fmt.Errorf("the file no longer parses: %s", diag.Message)
+	}
+	var inside []*lang.Decl
+	for _, d := range ds {
+		switch d.Kind {
+		case model.KindFunc, model.KindMethod, model.KindConstructor, model.KindType, model.KindInterface:
+		default:
+			continue
+		}
+		s, e := d.Span.StartLine, d.Span.EndLine
+		if e < from || s > to {
+			continue
+		}
+		if s < from && e >= from && e < to || s > from && s <= to && e > to {
+			return fmt.Errorf("%s (lines %d-%d) crosses the edges of the block (lines %d-%d)", d.Display, s, e, from, to)
+		}
+		if s >= from && e <= to {
+			inside = append(inside, d)
+		}
+	}
+	var outer []*lang.Decl
+	for _, d := range inside {
+		nested := false
+		for _, o := range inside {
+			if o != d && o.Span.StartLine <= d.Span.StartLine && d.Span.EndLine <= o.Span.EndLine && (o.Span != d.Span) {
+				nested = true
+			}
+		}
+		if !nested {
+			outer = append(outer, d)
+		}
+	}
+	if len(outer) != 1 {
+		var found []string
+		for _, d := range outer {
+			found = append(found, fmt.Sprintf("%s at line %d", d.Display, d.Span.StartLine))
+		}
+		return fmt.Errorf("the new block (lines %d-%d) holds %d definitions (%s), want exactly %s", from, to, len(outer), strings.Join(found, ", "), block)
+	}
+	if qualName(outer[0].Display) != qualName(block) {
+		return fmt.Errorf("the new block defines %s, not %s", outer[0].Display, block)
+	}
+	return nil
+}
+
+// qualName drops the keyword of a block's name: "async def C.m" -> "C.m".
+func qualName(display string) string {
+	for _, w := range []string{"async def ", "def ", "property ", "class "} {
+		if rest, ok := strings.CutPrefix(display, w); ok {
+			return rest
+		}
+	}
+	return display
+}
+
+// SplitImports separates leading import statements (import x, from x
+// import y) from a block (lang.BlockEditor).
+func (fe *Frontend) SplitImports(code string) ([]string, string, error) {
+	lines := strings.SplitAfter(code, "\n")
+	var imports []string
+	i := 0
+	for ; i < len(lines); i++ {
+		l := strings.TrimSpace(lines[i])
+		switch {
+		case l == "":
+			continue
+		case strings.HasPrefix(l, "import ") || strings.HasPrefix(l, "from ") && strings.Contains(l, " import ") && !strings.HasSuffix(l, "("):
+			imports = append(imports, l)
+			continue
+		}
+		break
+	}
+	if len(imports) == 0 {
+		return nil, code, nil
+	}
+	return imports, strings.Join(lines[i:], ""), nil
+}
+
+// AddImports inserts the import statements src lacks after its last
+// top-level import (or after the module docstring and __future__
+// imports), and returns the lines inserted (lang.BlockEditor).
+func (fe *Frontend) AddImports(src []byte, imports []string) ([]byte, int, error) {
+	lines := strings.SplitAfter(string(src), "\n")
+	have := map[string]bool{}
+	last := -1
+	for i, l := range lines {
+		t := strings.TrimRight(l, "\r\n")
+		if strings.HasPrefix(t, "import ") || strings.HasPrefix(t, "from ") && strings.Contains(t, " import ") {
+			have[strings.TrimSpace(t)] = true
+			if !strings.HasSuffix(t, "(") && !strings.HasSuffix(t, "\\") {
+				last = i
+			}
+		}
+	}
+	var missing []string
+	for _, im := range imports {
+		if !have[im] {
+			have[im] = true
+			missing = append(missing, im+"\n")
+		}
+	}
+	if len(missing) == 0 {
+		return src, 0, nil
+	}
+	at := last + 1 // after the last import
+	if last < 0 {
+		at = afterHeader(lines)
+	}
+	out := strings.Join(lines[:at], "") + strings.Join(missing, "") + strings.Join(lines[at:], "")
+	return []byte(out), len(missing), nil
+}
+
+// afterHeader is the first line after a module's shebang, encoding and
+// comment lines and its docstring: where imports go in a file without any.
+func afterHeader(lines []string) int {
+	i := 0
+	for i < len(lines) && (strings.HasPrefix(lines[i], "#") || strings.TrimSpace(lines[i]) == "") {
+		i++
+	}
+	if i < len(lines) {
+		t := strings.TrimSpace(lines[i])
+		for _, q := range []string{`"""`, `'''`} {
+			if !strings.HasPrefix(t, q) {
+				continue
+			}
+			if strings.Count(t, q) >= 2 && len(t) >= 6 {
+				return i + 1 // a one-line docstring
+			}
+			for j := i + 1; j < len(lines); j++ {
+				if strings.Contains(lines[j], q) {
+					return j + 1
+				}
+			}
+		}
+	}
+	return i
+}
