@@ -73,6 +73,10 @@ type outcome struct {
 	Proven      bool     `json:"proven"`
 	RealPasses  bool     `json:"real_passes"`
 	FixedPasses bool     `json:"fixed_passes"`
+	// SeedBroken: the oracle found errors inside the seed declarations
+	// themselves (they use declarations only the rest of the real commit
+	// adds): no edit of the dependents can make such a state build.
+	SeedBroken bool `json:"seed_broken"`
 	Seconds     float64  `json:"seconds"`
 	Err         string   `json:"error,omitempty"`
 }
@@ -105,8 +109,8 @@ func main() {
 	for _, c := range cases {
 		o := runCase(c, hook)
 		all = append(all, o)
-		fmt.Printf("%-34s truth %2d reached %2d obligations %2d mech %2d model %2d rejected %d proven %-5v real_ok %-5v fixed_ok %-5v %5.1fs %s\n",
-			o.ID, o.Truth, o.Reached, o.Obligations, o.Mechanical, o.ByModel, o.Rejected, o.Proven, o.RealPasses, o.FixedPasses, o.Seconds, o.Err)
+		fmt.Printf("%-34s truth %2d reached %2d obligations %2d mech %2d model %2d rejected %d proven %-5v real_ok %-5v fixed_ok %-5v seed_broken %-5v %5.1fs %s\n",
+			o.ID, o.Truth, o.Reached, o.Obligations, o.Mechanical, o.ByModel, o.Rejected, o.Proven, o.RealPasses, o.FixedPasses, o.SeedBroken, o.Seconds, o.Err)
 		for _, m := range o.Missed {
 			fmt.Println("    missed", m)
 		}
@@ -222,6 +226,11 @@ func runCase(c caseRec, hook string) *outcome {
 	}
 	o.Obligations, o.Mechanical, o.ByModel, o.Rejected, o.In, o.Out, o.Proven =
 		len(res.Obligations), res.Mechanical, res.ByModel, res.Rejected, res.In, res.Out, res.Proven
+	for _, n := range res.Notes {
+		if strings.HasPrefix(n, "oracle, inside the developer's change") {
+			o.SeedBroken = true
+		}
+	}
 	planned := map[string]bool{}
 	for _, ob := range res.Obligations {
 		planned[ob.Path+"|"+funcKey(ob.Block)] = true
@@ -321,7 +330,7 @@ func firstLine(s string) string {
 }
 
 func summary(all []*outcome) {
-	var truth, reached, real, fixedGivenReal, mech, model, in, out, proven, errs int
+	var truth, reached, real, fixedGivenReal, mech, model, in, out, proven, errs, realSeedOK, fixedSeedOK int
 	for _, o := range all {
 		if o.Err != "" {
 			errs++
@@ -341,6 +350,12 @@ func summary(all []*outcome) {
 			if o.FixedPasses {
 				fixedGivenReal++
 			}
+			if !o.SeedBroken {
+				realSeedOK++
+				if o.FixedPasses {
+					fixedSeedOK++
+				}
+			}
 		}
 	}
 	ratio := func(a, b int) float64 {
@@ -356,8 +371,9 @@ func summary(all []*outcome) {
 	fmt.Printf("# cases %d (errors %d); truth blocks %d, reached %d; real commits passing go build+vet %d\n", len(all), errs, truth, reached, real)
 	fmt.Printf("# blocks edited: %d mechanical (%.0f%%), %d by the model; %d tokens in, %d out; %d tokens per model-edited block\n",
 		mech, 100*ratio(mech, mech+model), model, in, out, perBlock)
-	fmt.Printf("cases %d reach %.3f fixed_valid %.3f (%d/%d of the cases whose real commit passes) proven %d\n",
-		len(all)-errs, ratio(reached, truth), ratio(fixedGivenReal, real), fixedGivenReal, real, proven)
+	fmt.Printf("# among the cases whose real commit passes, %d have a seed that compiles in the partial state; the fixed state passes in %d of them\n", realSeedOK, fixedSeedOK)
+	fmt.Printf("cases %d reach %.3f fixed_valid %.3f (%d/%d of the cases whose real commit passes) fixed_valid_seed_ok %.3f (%d/%d) proven %d\n",
+		len(all)-errs, ratio(reached, truth), ratio(fixedGivenReal, real), fixedGivenReal, real, ratio(fixedSeedOK, realSeedOK), fixedSeedOK, realSeedOK, proven)
 }
 
 // serve runs the replay model alone.
