@@ -76,9 +76,9 @@ type outcome struct {
 	// SeedBroken: the oracle found errors inside the seed declarations
 	// themselves (they use declarations only the rest of the real commit
 	// adds): no edit of the dependents can make such a state build.
-	SeedBroken bool `json:"seed_broken"`
-	Seconds     float64  `json:"seconds"`
-	Err         string   `json:"error,omitempty"`
+	SeedBroken bool    `json:"seed_broken"`
+	Seconds    float64 `json:"seconds"`
+	Err        string  `json:"error,omitempty"`
 }
 
 func main() {
