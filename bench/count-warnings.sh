@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# count-warnings.sh: a TOOL wrapper for the benchmark runners that also
+# logs, per run, the head commit's subject and the number of warning-level
+# results, so that the warnings on the complete real commits (which the
+# runners do not report) can be counted.
+#
+#   export RIPPLE_BIN=$PWD/bin/hook WARN_LOG=/tmp/warnings.log
+#   TOOL="$PWD/bench/count-warnings.sh {base} {head}" ../shared/bench/python/run
+#   bench/count-warnings.sh --median /tmp/warnings.log real   # median over subjects matching "real"
+set -euo pipefail
+if [[ "${1:-}" == --median ]]; then
+  grep -i -- "${3:-real}" "$2" | awk -F'\t' '{print $2}' | sort -n | awk '{a[NR]=$1} END {if (NR==0) {print "no runs"; exit} m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2; print "runs " NR " median_warnings " m " max " a[NR]}'
+  exit 0
+fi
+base=$1 head=$2
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+set +e
+"${RIPPLE_BIN:?set RIPPLE_BIN to the hook binary}" check --base "$base" --head "$head" --format sarif >"$out"
+code=$?
+set -e
+# the commit's subject and the branches that point at it (the Python
+# runner names them partial and real)
+subject=$(git log -1 --format='%s%d' --decorate=full "$head" 2>/dev/null || echo "?")
+warnings=$( (grep -o '"level": *"warning"' "$out" || true) | wc -l)
+printf '%s\t%s\n' "$subject" "$warnings" >>"${WARN_LOG:?set WARN_LOG}"
+cat "$out"
+exit $code
