@@ -61,6 +61,16 @@ func TestMain(m *testing.M) {
 //   - fakegh log | comments | reviews | review I: print what the fake saw
 //     or holds (review I prints the body of the I-th review, from 1).
 //   - fakegh reset-log: forget the requests seen so far.
+//   - fakegh remote GITDIR: the repository's branches are those of the
+//     git repository GITDIR (the bare remote the action pushes to), for
+//     opening pull requests.
+//   - fakegh pulls | pull N: the pull requests the action opened (number,
+//     head, base, title) | the body of pull request N.
+//   - llm reply BLOCK FILE: the scripted model (an OpenAI-compatible chat
+//     server at $LLM_URL, see llm.go) answers FILE's content when the
+//     prompt names BLOCK ("func Use"); unscripted blocks get a refusal.
+//   - llm calls: the blocks the model was asked for, one "path block" a
+//     line, and the Authorization header's scheme and key.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join("testdata", "script"),
@@ -74,6 +84,7 @@ func TestScripts(t *testing.T) {
 			"outputs":  cmdOutputs,
 			"json":     cmdJSON,
 			"fakegh":   cmdFakeGH,
+			"llm":      cmdLLM,
 		},
 	})
 }
@@ -103,6 +114,22 @@ func setup(env *testscript.Env) error {
 	env.Setenv("GOPROXY", "off")
 	env.Setenv("GOTOOLCHAIN", "local")
 	env.Setenv("NO_COLOR", "1")
+
+	// the oracle builds and vets: share the Go build cache of the process
+	// running the tests (safe for concurrent use), or each script would
+	// compile the standard library afresh
+	if c := goCache(); c != "" {
+		env.Setenv("GOCACHE", c)
+	}
+	model := newScriptedModel()
+	env.Values[llmKey{}] = model
+	env.Setenv("LLM_URL", model.URL()+"/v1")
+	env.Defer(func() {
+		model.Close()
+		if v := model.Violations(); len(v) > 0 {
+			env.T().Fatal("requests an OpenAI-compatible server would not accept:\n\t" + strings.Join(v, "\n\t"))
+		}
+	})
 
 	srv := fakegh.New("octo/demo")
 	srv.SetToken("ghs_write", true)
@@ -159,7 +186,7 @@ func cmdFakeGH(ts *testscript.TestScript, neg bool, args []string) {
 	switch args[0] {
 	case "pr":
 		if len(args) < 2 {
-			ts.Fatalf("usage: fakegh pr N base=SHA head=SHA [headrepo=OWNER/NAME] [dir=DIR]")
+			ts.Fatalf("usage: fakegh pr N base=SHA head=SHA [headrepo=OWNER/NAME] [headref=BRANCH] [dir=DIR]")
 		}
 		n, err := strconv.Atoi(args[1])
 		ts.Check(err)
@@ -173,7 +200,7 @@ func cmdFakeGH(ts *testscript.TestScript, neg bool, args []string) {
 			changed = strings.Fields(git(ts, kv["dir"], "diff", "--name-only", old, kv["head"]))
 		}
 		diff := git(ts, kv["dir"], "diff", "--no-color", "-U3", "-M", kv["base"]+"..."+kv["head"])
-		ts.Check(srv.SetPR(fakegh.PR{Number: n, Base: kv["base"], Head: kv["head"], HeadRepo: kv["headrepo"]}, diff, changed))
+		ts.Check(srv.SetPR(fakegh.PR{Number: n, Base: kv["base"], Head: kv["head"], HeadRepo: kv["headrepo"], HeadRef: kv["headref"]}, diff, changed))
 	case "fault":
 		if len(args) < 4 {
 			ts.Fatalf("usage: fakegh fault METHOD PATH-REGEXP KIND [TIMES]")
@@ -198,6 +225,30 @@ func cmdFakeGH(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	case "reset-log":
 		srv.ResetLog()
+	case "remote":
+		if len(args) != 2 {
+			ts.Fatalf("usage: fakegh remote GITDIR")
+		}
+		gitDir := ts.MkAbs(args[1])
+		home, cfg := ts.Getenv("HOME"), ts.Getenv("GIT_CONFIG_GLOBAL")
+		srv.SetBranches(func(name string) bool {
+			cmd := exec.Command("git", "--git-dir="+gitDir, "rev-parse", "--verify", "--quiet", "refs/heads/"+name)
+			cmd.Env = append(os.Environ(), "HOME="+home, "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+cfg)
+			return cmd.Run() == nil
+		})
+	case "pulls":
+		for _, p := range srv.PRs() {
+			if p.Title != "" {
+				fmt.Fprintf(out, "#%d head=%s base=%s state=%s title=%s\n", p.Number, p.HeadRef, p.BaseRef, p.State, p.Title)
+			}
+		}
+	case "pull":
+		n, _ := strconv.Atoi(args[1])
+		for _, p := range srv.PRs() {
+			if p.Number == n {
+				fmt.Fprintln(out, p.Body)
+			}
+		}
 	case "comments":
 		for _, c := range srv.Comments() {
 			fmt.Fprintf(out, "#%d %s:%d by=%s edits=%d %s\n", c.ID, c.Path, c.Line, c.User, c.Edits, markers(c.Body))

@@ -20,6 +20,7 @@ import (
 	"github.com/ripple-dev/ripple/internal/action/annotate"
 	"github.com/ripple-dev/ripple/internal/action/event"
 	"github.com/ripple-dev/ripple/internal/action/findings"
+	"github.com/ripple-dev/ripple/internal/action/fixmode"
 	"github.com/ripple-dev/ripple/internal/action/ghapi"
 	"github.com/ripple-dev/ripple/internal/action/handoff"
 	"github.com/ripple-dev/ripple/internal/action/md"
@@ -78,6 +79,7 @@ func (r *run) main(ctx context.Context) int {
 	}
 	r.in = in
 	r.mask(in.token)
+	r.mask(r.getenv("RIPPLE_LLM_API_KEY"))
 	server := r.getenv("GITHUB_SERVER_URL")
 	if server == "" {
 		server = "https://github.com"
@@ -161,6 +163,7 @@ func (r *run) analyse(ctx context.Context, ev *event.Event) int {
 	} else {
 		r.delivery = append(r.delivery, "Annotations: off (annotations: false).")
 	}
+	var fr *fixRun
 	if ev.PR != nil {
 		if p, err := r.writeHandoff(ev, res); err != nil {
 			r.logf("ripple: %v", err)
@@ -168,9 +171,18 @@ func (r *run) analyse(ctx context.Context, ev *event.Event) int {
 		} else {
 			r.setOutput("handoff-file", p)
 		}
-		r.reviewPR(ctx, ev, repo, rg, rep)
+		dm, dmErr := r.prDiff(ctx, repo, rg)
+		if r.in.mode == modeFix {
+			fr = r.fixPR(ctx, ev, repo, rg, cfg, rep, dm)
+			r.reportFix(fr)
+		}
+		r.reviewPR(ctx, ev, rg, rep, dm, dmErr, fr)
 	} else {
 		r.setOutput("review", review.Skipped)
+		if r.in.mode == modeFix {
+			fr = r.fixPR(ctx, ev, repo, rg, cfg, rep, nil)
+			r.reportFix(fr)
+		}
 	}
 	verdict, code := summary.Pass, cli.ExitOK
 	for _, f := range res.Findings {
@@ -183,7 +195,11 @@ func (r *run) analyse(ctx context.Context, ev *event.Event) int {
 	r.setCounts(rep)
 	r.setOutput("base", rg.Base)
 	r.setOutput("head", rg.Head)
-	r.addSummary(summary.Markdown(summary.Input{Report: rep, Links: r.links, Verdict: verdict, FailOn: cfg.FailOn, Range: rg.Why, Delivery: r.delivery}))
+	fixSection := ""
+	if fr != nil {
+		fixSection = fixmode.Section(fr.res, fr.out, r.links)
+	}
+	r.addSummary(summary.Markdown(summary.Input{Report: rep, Links: r.links, Verdict: verdict, FailOn: cfg.FailOn, Range: rg.Why, Fix: fixSection, Delivery: r.delivery}))
 	if code == cli.ExitFindings {
 		r.logf("ripple: %s; the step fails (fail_on: %s)", findings.Headline(rep), cfg.FailOn)
 	}
@@ -231,8 +247,14 @@ func (r *run) writeHandoff(ev *event.Event, res *model.Result) (string, error) {
 }
 
 func (r *run) annotateAll(rep *findings.Report) {
-	// one warning slot stays free for "the review was not posted"
-	plan := annotate.Plan(rep, annotate.Limits{PerLevel: annotate.GitHub.PerLevel, PerJob: annotate.GitHub.PerJob - 1, Keep: map[string]int{"warning": 1}})
+	// one warning slot stays free for "the review was not posted", and
+	// in fix mode one notice slot for what the fix did
+	limits := annotate.Limits{PerLevel: annotate.GitHub.PerLevel, PerJob: annotate.GitHub.PerJob - 1, Keep: map[string]int{"warning": 1}}
+	if r.in.mode == modeFix {
+		limits.PerJob--
+		limits.Keep["notice"] = 1
+	}
+	plan := annotate.Plan(rep, limits)
 	for _, a := range plan.Annotations {
 		r.annotate(a)
 	}
@@ -272,7 +294,17 @@ func (r *run) reviewOptions() review.Options {
 	return review.Options{MaxComments: n, Links: r.links, RunURL: r.runURL}
 }
 
-func (r *run) reviewPR(ctx context.Context, ev *event.Event, repo *gitio.Repo, rg *event.Range, rep *findings.Report) {
+// prDiff is the pull request's diff (the range checked), as a map of
+// the lines GitHub takes review comments on.
+func (r *run) prDiff(ctx context.Context, repo *gitio.Repo, rg *event.Range) (*review.DiffMap, error) {
+	patch, err := repo.Git(ctx, "diff", "--no-ext-diff", "--no-textconv", "--no-color", "-U3", "-M", "--src-prefix=a/", "--dst-prefix=b/", rg.Base, rg.Head)
+	if err != nil {
+		return nil, fmt.Errorf("reading the pull request's diff: %v", err)
+	}
+	return review.ParseGitDiff(patch)
+}
+
+func (r *run) reviewPR(ctx context.Context, ev *event.Event, rg *event.Range, rep *findings.Report, dm *review.DiffMap, dmErr error, fr *fixRun) {
 	if !r.in.review {
 		r.setOutput("review", review.Skipped)
 		r.delivery = append(r.delivery, "Review: off (review: false).")
@@ -288,17 +320,18 @@ func (r *run) reviewPR(ctx context.Context, ev *event.Event, repo *gitio.Repo, r
 		r.reviewFailed(err.Error())
 		return
 	}
-	patch, err := repo.Git(ctx, "diff", "--no-ext-diff", "--no-textconv", "--no-color", "-U3", "-M", "--src-prefix=a/", "--dst-prefix=b/", rg.Base, rg.Head)
-	if err != nil {
-		r.reviewFailed(fmt.Sprintf("reading the pull request's diff: %v", err))
+	if dmErr != nil {
+		r.reviewFailed(dmErr.Error())
 		return
 	}
-	dm, err := review.ParseGitDiff(patch)
-	if err != nil {
-		r.reviewFailed(err.Error())
-		return
+	o := r.reviewOptions()
+	if fr != nil {
+		o.Note = fixmode.Note(fr.out, r.links)
+		// new commits on the branch, or a pull request opened now, are
+		// news; an earlier run's pull request found again is not
+		o.NoteIsNews = fr.out.State == fixmode.Pushed || fr.out.State == fixmode.PullRequest && !fr.out.Stacked.Existing
 	}
-	out := r.postReview(ctx, api, ev.PR.Number, rg.Head, rep, dm)
+	out := r.postReview(ctx, api, ev.PR.Number, rg.Head, rep, dm, o)
 	if out.State == review.Failed && out.Kind == ghapi.KindForbidden {
 		if why := ev.ReadOnlyReason(); why != "" {
 			r.delivery = append(r.delivery, fmt.Sprintf("This is expected here: %s, so the workflow's token is read-only. Annotations, this summary and the SARIF file carry every finding; to get the review as well, use the two-phase set-up of docs/action.md, whose input is this run's handoff file.", why))
@@ -314,8 +347,8 @@ func (r *run) reviewFailed(reason string) {
 }
 
 // postReview runs the review flow and reports its outcome.
-func (r *run) postReview(ctx context.Context, api *ghapi.API, pr int, head string, rep *findings.Report, dm *review.DiffMap) *review.Outcome {
-	out := review.Run(ctx, api, review.Target{Number: pr, HeadSHA: head}, rep, dm, r.reviewOptions())
+func (r *run) postReview(ctx context.Context, api *ghapi.API, pr int, head string, rep *findings.Report, dm *review.DiffMap, o review.Options) *review.Outcome {
+	out := review.Run(ctx, api, review.Target{Number: pr, HeadSHA: head}, rep, dm, o)
 	r.logf("ripple: review: %s (%d API requests)", out.State, api.Requests())
 	r.setOutput("review", out.State)
 	if out.ReviewURL != "" {
@@ -405,7 +438,7 @@ func (r *run) postHandoff(ctx context.Context, ev *event.Event) int {
 	if err != nil {
 		return r.toolError(rep, err)
 	}
-	out := r.postReview(ctx, api, f.PullRequest, f.HeadSHA, rep, dm)
+	out := r.postReview(ctx, api, f.PullRequest, f.HeadSHA, rep, dm, r.reviewOptions())
 	sum()
 	if out.State == review.Failed {
 		return cli.ExitFailure

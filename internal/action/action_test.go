@@ -2,12 +2,14 @@ package action
 
 import (
 	"flag"
+	"io"
 	"os"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
+	githubactions "github.com/sethvargo/go-githubactions"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/ripple-dev/ripple/internal/config"
@@ -141,3 +143,63 @@ func TestDocsExamples(t *testing.T) {
 }
 
 var outputRE = regexp.MustCompile(`steps\.ripple\.outputs\.([a-z-]+)`)
+
+// TestFixInputs: fix mode's inputs are validated with errors that name
+// the input and the accepted values; the defaults are check mode,
+// pushing to the branch and the workflow token's bot.
+func TestFixInputs(t *testing.T) {
+	read := func(env map[string]string) (*inputs, error) {
+		gha := githubactions.New(githubactions.WithGetenv(func(k string) string { return env[k] }), githubactions.WithWriter(io.Discard))
+		return readInputs(gha)
+	}
+	in, err := read(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.mode != modeCheck || in.fixPush != pushBranch || in.fixAuthor.Name != "github-actions[bot]" || in.tokenBudget != DefaultTokenBudget || in.fixTests {
+		t.Errorf("defaults: %+v", in)
+	}
+	in, err = read(map[string]string{"INPUT_MODE": "fix", "INPUT_FIX_PUSH": "none", "INPUT_FIX_AUTHOR": "Bot <bot@example.com>",
+		"INPUT_LLM_BASE_URL": "http://localhost:11434/v1", "INPUT_LLM_MODEL": "qwen", "INPUT_LLM_TOKEN_BUDGET": "5000", "INPUT_FIX_TESTS": "true"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.mode != modeFix || in.fixPush != pushNone || in.fixAuthor.Email != "bot@example.com" || in.llmModel != "qwen" || in.tokenBudget != 5000 || !in.fixTests {
+		t.Errorf("read: %+v", in)
+	}
+	for k, v := range map[string]string{
+		"INPUT_MODE":             "repair",
+		"INPUT_FIX_PUSH":         "force",
+		"INPUT_FIX_AUTHOR":       "nobody",
+		"INPUT_LLM_TOKEN_BUDGET": "-1",
+		"INPUT_FIX_TESTS":        "maybe",
+	} {
+		_, err := read(map[string]string{k: v})
+		name := strings.ToLower(strings.ReplaceAll(strings.TrimPrefix(k, "INPUT_"), "_", "-"))
+		if err == nil || !strings.Contains(err.Error(), "input "+name) {
+			t.Errorf("%s=%s: err %v, want one naming input %s", k, v, err, name)
+		}
+	}
+}
+
+// TestNoKeyInput: the model's key is never an input (it would sit in
+// workflow files and in the action's inputs); it comes from the
+// RIPPLE_LLM_API_KEY environment variable only.
+func TestNoKeyInput(t *testing.T) {
+	data, err := os.ReadFile("../../action.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a actionYAML
+	if err := yaml.Unmarshal(data, &a); err != nil {
+		t.Fatal(err)
+	}
+	for name := range a.Inputs {
+		if strings.Contains(name, "key") || strings.Contains(name, "secret") {
+			t.Errorf("input %s: the model's key must come from RIPPLE_LLM_API_KEY, not an input", name)
+		}
+	}
+	if d := a.Inputs["llm-base-url"].Description; !strings.Contains(d, "RIPPLE_LLM_API_KEY") {
+		t.Errorf("llm-base-url does not say where the key comes from: %q", d)
+	}
+}

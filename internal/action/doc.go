@@ -31,6 +31,21 @@
 // changes the exit code: the other channels carry every finding, and the
 // summary says what happened and what to do.
 //
+// With mode: fix (fix.go, internal/action/fixmode), a pull request's run
+// also runs the fix engine (internal/fix) on the checked range, after the
+// annotations and before the review: mechanical edits, the model's edits
+// when llm-base-url and llm-model name one (the key only from the
+// RIPPLE_LLM_API_KEY environment variable, masked at once), and the
+// oracle, whose environment has the token and the key blanked. Only a
+// proven fix is delivered: one commit per seed change pushed to the pull
+// request's branch, else a stacked pull request (ripple/fix/<number>),
+// else (fix-push: none, a fork, a read-only token, a branch that moved
+// on) suggestions on the diff and the fix-patch file. Fork pull requests
+// are never pushed to, and on pull_request_target the engine does not
+// run for them at all: that job holds a write token and secrets, and the
+// oracle builds the pull request's code. What the fix did never changes
+// the exit code, which stays the check's.
+//
 // With the review-from input the run is phase two of the two-phase
 // set-up instead: on workflow_run, it reads a handoff file and posts its
 // review, checking the pull request against the finished run's commit.

@@ -7,6 +7,7 @@ import (
 
 	githubactions "github.com/sethvargo/go-githubactions"
 
+	"github.com/ripple-dev/ripple/internal/action/fixmode"
 	"github.com/ripple-dev/ripple/internal/action/review"
 )
 
@@ -33,7 +34,30 @@ type inputs struct {
 	deepen           bool
 	reviewFrom       string
 	configArgs       []string
+
+	// fix mode
+	mode        string // modeCheck or modeFix
+	fixPush     string // pushBranch, pushPullRequest or pushNone
+	fixAuthor   fixmode.Author
+	fixTests    bool
+	llmBaseURL  string
+	llmModel    string
+	tokenBudget int
 }
+
+// Modes and fix-push choices.
+const (
+	modeCheck = "check"
+	modeFix   = "fix"
+
+	pushBranch      = "branch"
+	pushPullRequest = "pull-request"
+	pushNone        = "none"
+)
+
+// DefaultTokenBudget caps the model's tokens (prompt and completion) of
+// one run, as `hook fix` does.
+const DefaultTokenBudget = 200000
 
 // input reads an input: the composite action passes input "fail-on" as
 // INPUT_FAIL_ON; a Docker or JavaScript runner would set INPUT_FAIL-ON.
@@ -64,6 +88,9 @@ func readInputs(gha *githubactions.Action) (*inputs, error) {
 	if in.deepen, err = boolInput(gha, "deepen", true); err != nil {
 		return nil, err
 	}
+	if err := readFixInputs(gha, in); err != nil {
+		return nil, err
+	}
 	if v := input(gha, "max-comments"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 {
@@ -87,6 +114,48 @@ func readInputs(gha *githubactions.Action) (*inputs, error) {
 		}
 	}
 	return in, nil
+}
+
+// readFixInputs reads the inputs of fix mode. The model's key is no
+// input: it is read from the RIPPLE_LLM_API_KEY environment variable (a
+// secret the workflow passes with env:), so that it never appears in a
+// workflow file or in the action's inputs.
+func readFixInputs(gha *githubactions.Action, in *inputs) error {
+	in.mode = strings.TrimSpace(input(gha, "mode"))
+	switch in.mode {
+	case "":
+		in.mode = modeCheck
+	case modeCheck, modeFix:
+	default:
+		return fmt.Errorf("input mode: %q is not check or fix", in.mode)
+	}
+	in.fixPush = strings.TrimSpace(input(gha, "fix-push"))
+	switch in.fixPush {
+	case "":
+		in.fixPush = pushBranch
+	case pushBranch, pushPullRequest, pushNone:
+	default:
+		return fmt.Errorf("input fix-push: %q is not branch, pull-request or none", in.fixPush)
+	}
+	a, err := fixmode.ParseAuthor(input(gha, "fix-author"))
+	if err != nil {
+		return fmt.Errorf("input fix-author: %w", err)
+	}
+	in.fixAuthor = a
+	if in.fixTests, err = boolInput(gha, "fix-tests", false); err != nil {
+		return err
+	}
+	in.llmBaseURL = strings.TrimSpace(input(gha, "llm-base-url"))
+	in.llmModel = strings.TrimSpace(input(gha, "llm-model"))
+	in.tokenBudget = DefaultTokenBudget
+	if v := input(gha, "llm-token-budget"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return fmt.Errorf("input llm-token-budget: %q is not a positive number of tokens", v)
+		}
+		in.tokenBudget = n
+	}
+	return nil
 }
 
 func boolInput(gha *githubactions.Action, name string, def bool) (bool, error) {

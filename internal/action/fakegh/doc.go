@@ -18,6 +18,12 @@
 // matching requests: secondary and primary rate limits (with Retry-After
 // or X-RateLimit-Reset), 404, 422 and 500.
 //
+// It opens pull requests (POST /repos/{owner}/{repo}/pulls, the stacked
+// pull request of fix mode) only between branches that exist, which a
+// test can tie to the git remote the action pushes to (SetBranches), and
+// answers 422 "A pull request already exists" as GitHub does; it lists
+// them by head and base.
+//
 // Its diff is computed independently of the action's: hunk headers and
 // line prefixes of a unified diff, the right side of every hunk being
 // commentable. Moving a pull request's head marks the comments on files

@@ -32,6 +32,10 @@ type Server struct {
 	log        []Entry
 	violations []string
 	nextID     int64
+	// branches answers whether a branch exists in the repository (the
+	// git remote the action pushes to); nil: only the pull requests'
+	// head branches exist.
+	branches func(name string) bool
 }
 
 // PR is a pull request.
@@ -40,9 +44,13 @@ type PR struct {
 	Head     string
 	Base     string
 	HeadRepo string // owner/name of the head repository
-	State    string
-	files    []file
-	heads    []string // every head the pull request had
+	// HeadRef and BaseRef are the branches (default feature and main).
+	HeadRef, BaseRef string
+	State            string
+	// Title and Body of a pull request the action opened.
+	Title, Body string
+	files       []file
+	heads       []string // every head the pull request had
 }
 
 type file struct {
@@ -134,6 +142,12 @@ func (s *Server) SetPR(pr PR, diff string, changed []string) error {
 	}
 	if pr.HeadRepo == "" {
 		pr.HeadRepo = s.owner + "/" + s.name
+	}
+	if pr.HeadRef == "" {
+		pr.HeadRef = "feature"
+	}
+	if pr.BaseRef == "" {
+		pr.BaseRef = "main"
 	}
 	if old := s.prs[pr.Number]; old != nil {
 		pr.heads = old.heads
@@ -235,6 +249,8 @@ var routes = []route{
 	{"GET", regexp.MustCompile(`^/repos/([^/]+)/([^/]+)/pulls/(\d+)/reviews$`), []string{"per_page", "page"}, (*Server).listReviews},
 	{"POST", regexp.MustCompile(`^/repos/([^/]+)/([^/]+)/pulls/(\d+)/reviews$`), nil, (*Server).createReview},
 	{"PATCH", regexp.MustCompile(`^/repos/([^/]+)/([^/]+)/pulls/comments/(\d+)$`), nil, (*Server).updateComment},
+	{"POST", regexp.MustCompile(`^/repos/([^/]+)/([^/]+)/pulls$`), nil, (*Server).createPR},
+	{"GET", regexp.MustCompile(`^/repos/([^/]+)/([^/]+)/pulls$`), []string{"state", "head", "base", "sort", "direction", "per_page", "page"}, (*Server).listPRs},
 }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
@@ -383,6 +399,26 @@ func (s *Server) Head(n int) string {
 		return p.Head
 	}
 	return ""
+}
+
+// SetBranches makes exists the judge of which branches the repository
+// has (a test points it at the git remote the action pushes to).
+func (s *Server) SetBranches(exists func(name string) bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.branches = exists
+}
+
+// PRs returns copies of the pull requests, by number.
+func (s *Server) PRs() []PR {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []PR
+	for _, p := range s.prs {
+		out = append(out, *p)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Number < out[j].Number })
+	return out
 }
 
 // ResetLog forgets the requests seen so far.

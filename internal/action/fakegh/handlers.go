@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -33,9 +34,148 @@ func (s *Server) getPR(w http.ResponseWriter, r *http.Request, m []string, _ str
 	writeJSON(w, http.StatusOK, map[string]any{
 		"number": pr.Number, "state": pr.State,
 		"html_url": fmt.Sprintf("%s%s/%s/pull/%d", htmlBase, s.owner, s.name, pr.Number),
-		"head":     map[string]any{"sha": pr.Head, "ref": "feature", "repo": s.repoJSON(pr.HeadRepo)},
-		"base":     map[string]any{"sha": pr.Base, "ref": "main", "repo": s.repoJSON(s.owner + "/" + s.name)},
+		"head":     map[string]any{"sha": pr.Head, "ref": pr.HeadRef, "repo": s.repoJSON(pr.HeadRepo)},
+		"base":     map[string]any{"sha": pr.Base, "ref": pr.BaseRef, "repo": s.repoJSON(s.owner + "/" + s.name)},
 	})
+	return http.StatusOK, ""
+}
+
+func (s *Server) prJSON(pr *PR) map[string]any {
+	return map[string]any{
+		"number": pr.Number, "state": pr.State, "title": pr.Title, "body": pr.Body,
+		"html_url": fmt.Sprintf("%s%s/%s/pull/%d", htmlBase, s.owner, s.name, pr.Number),
+		"head":     map[string]any{"sha": pr.Head, "ref": pr.HeadRef, "label": s.owner + ":" + pr.HeadRef, "repo": s.repoJSON(pr.HeadRepo)},
+		"base":     map[string]any{"sha": pr.Base, "ref": pr.BaseRef, "label": s.owner + ":" + pr.BaseRef, "repo": s.repoJSON(s.owner + "/" + s.name)},
+	}
+}
+
+// branchExists: a branch of the repository, as far as the fake knows.
+func (s *Server) branchExists(name string) bool {
+	if s.branches != nil {
+		return s.branches(name)
+	}
+	for _, p := range s.prs {
+		if p.HeadRef == name || p.BaseRef == name {
+			return true
+		}
+	}
+	return false
+}
+
+// createPR is POST /repos/{owner}/{repo}/pulls: head and base are
+// branches of this repository (head may be "owner:branch"), both must
+// exist and differ, and an open pull request of the same branches makes
+// GitHub answer 422 "A pull request already exists".
+func (s *Server) createPR(w http.ResponseWriter, r *http.Request, m []string, token string) (int, string) {
+	var req struct {
+		Title               *string `json:"title"`
+		Head                *string `json:"head"`
+		HeadRepo            *string `json:"head_repo"`
+		Base                *string `json:"base"`
+		Body                *string `json:"body"`
+		Issue               *int    `json:"issue"`
+		MaintainerCanModify *bool   `json:"maintainer_can_modify"`
+		Draft               *bool   `json:"draft"`
+	}
+	bad := func(format string, args ...any) (int, string) {
+		s.violate("POST %s: "+format, append([]any{r.URL.Path}, args...)...)
+		return s.errorJSON(w, http.StatusUnprocessableEntity, "Validation Failed", map[string]any{"errors": []string{fmt.Sprintf(format, args...)}}), "invalid"
+	}
+	if err := s.decode(r, &req); err != nil {
+		return bad("%v", err)
+	}
+	switch {
+	case req.Head == nil || *req.Head == "" || req.Base == nil || *req.Base == "":
+		return bad("head and base are required")
+	case (req.Title == nil || *req.Title == "") && req.Issue == nil:
+		return bad("title is required")
+	case req.Body != nil && len(*req.Body) > maxBody:
+		return bad("body of %d characters is over %d", len(*req.Body), maxBody)
+	}
+	if st, note, ok := s.fault(w, r); ok {
+		return st, note
+	}
+	if !s.tokens[token] {
+		return s.errorJSON(w, http.StatusForbidden, "Resource not accessible by integration",
+			map[string]any{"documentation_url": "https://docs.github.com/rest/pulls/pulls#create-a-pull-request"}), "read-only token"
+	}
+	head := *req.Head
+	if owner, branch, ok := strings.Cut(head, ":"); ok {
+		if owner != s.owner {
+			return s.errorJSON(w, http.StatusUnprocessableEntity, "Validation Failed", map[string]any{"errors": []map[string]any{{"resource": "PullRequest", "field": "head", "code": "invalid"}}}), "head in another repository"
+		}
+		head = branch
+	}
+	invalid := func(field string) (int, string) {
+		return s.errorJSON(w, http.StatusUnprocessableEntity, "Validation Failed", map[string]any{"errors": []map[string]any{{"resource": "PullRequest", "field": field, "code": "invalid"}}}), field + " invalid"
+	}
+	switch {
+	case !s.branchExists(head):
+		return invalid("head")
+	case !s.branchExists(*req.Base):
+		return invalid("base")
+	case head == *req.Base:
+		return s.errorJSON(w, http.StatusUnprocessableEntity, "Validation Failed", map[string]any{"errors": []map[string]any{{"resource": "PullRequest", "code": "custom", "message": "No commits between " + *req.Base + " and " + head}}}), "same branch"
+	}
+	for _, p := range s.prs {
+		if p.State == "open" && p.HeadRef == head && p.BaseRef == *req.Base {
+			return s.errorJSON(w, http.StatusUnprocessableEntity, "Validation Failed", map[string]any{"errors": []map[string]any{{"resource": "PullRequest", "code": "custom", "message": "A pull request already exists for " + s.owner + ":" + head + "."}}}), "exists"
+		}
+	}
+	n := 1
+	for k := range s.prs {
+		n = max(n, k+1)
+	}
+	pr := &PR{Number: n, HeadRef: head, BaseRef: *req.Base, HeadRepo: s.owner + "/" + s.name, State: "open"}
+	if req.Title != nil {
+		pr.Title = *req.Title
+	}
+	if req.Body != nil {
+		pr.Body = *req.Body
+	}
+	s.prs[n] = pr
+	writeJSON(w, http.StatusCreated, s.prJSON(pr))
+	return http.StatusCreated, fmt.Sprintf("#%d head=%s base=%s", n, head, *req.Base)
+}
+
+// listPRs is GET /repos/{owner}/{repo}/pulls (state, head as
+// owner:branch, base).
+func (s *Server) listPRs(w http.ResponseWriter, r *http.Request, m []string, _ string) (int, string) {
+	if st, note, ok := s.fault(w, r); ok {
+		return st, note
+	}
+	q := r.URL.Query()
+	state := q.Get("state")
+	if state == "" {
+		state = "open"
+	}
+	if state != "open" && state != "closed" && state != "all" {
+		s.violate("GET %s: state=%s", r.URL.Path, state)
+	}
+	head := q.Get("head")
+	if head != "" && !strings.Contains(head, ":") {
+		s.violate("GET %s: head=%s is not owner:branch", r.URL.Path, head)
+	}
+	var nums []int
+	for n := range s.prs {
+		nums = append(nums, n)
+	}
+	sort.Ints(nums)
+	var out []map[string]any
+	for _, n := range nums {
+		p := s.prs[n]
+		if state != "all" && p.State != state {
+			continue
+		}
+		if head != "" && head != s.owner+":"+p.HeadRef {
+			continue
+		}
+		if b := q.Get("base"); b != "" && b != p.BaseRef {
+			continue
+		}
+		out = append(out, s.prJSON(p))
+	}
+	writeJSON(w, http.StatusOK, nonNil(page(w, r, out)))
 	return http.StatusOK, ""
 }
 

@@ -12,7 +12,9 @@
 // drops findings whose paths or lines cannot be real (absolute paths,
 // "..", control characters, lines below 1).
 //
-// Fix is an optional suggested replacement of a finding's lines. Ripple
-// has no fix engine yet, so a check never fills it; the review package
-// turns a Fix into a `suggestion` block where GitHub can apply it.
+// Fix is an optional suggested replacement of a finding's lines: the
+// check's mechanical fix when all its edits fall on the site's line, or,
+// in fix mode, the proven edit of the site's block (internal/action/
+// fixmode). The review package turns a Fix into a `suggestion` block
+// where GitHub can apply it.
 package findings

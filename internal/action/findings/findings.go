@@ -77,6 +77,10 @@ type Fix struct {
 	StartLine   int    `json:"start_line"`
 	EndLine     int    `json:"end_line"`
 	Replacement string `json:"replacement"`
+	// Note says where a fix mode's edit comes from ("edited by the
+	// model; the oracle passed on the whole fix"): plain text, set by the
+	// action, never read from a report.
+	Note string `json:"-"`
 }
 
 // Diagnostic is a problem that lowered what the check could say.

@@ -72,7 +72,11 @@ func commentBody(rep *findings.Report, f *findings.Finding, s *Suggestion, links
 		if repl != "" {
 			repl += "\n"
 		}
-		fmt.Fprintf(&b, "\nSuggested change:\n\n%ssuggestion\n%s%s\n", fence, repl, fence)
+		intro := "Suggested change"
+		if s.Note != "" {
+			intro += " (" + md.Text(s.Note) + ")"
+		}
+		fmt.Fprintf(&b, "\n%s:\n\n%ssuggestion\n%s%s\n", intro, fence, repl, fence)
 	}
 	b.WriteString("\n" + fpMarker(f.Fingerprint))
 	return b.String()
@@ -136,6 +140,9 @@ func reviewBody(rep *findings.Report, p *Plan, o Options) string {
 		b.WriteString("### Ripple: no inconsistent sites remain\n\n")
 	default:
 		fmt.Fprintf(&b, "### Ripple: %s\n\n", findings.Headline(rep))
+	}
+	if o.Note != "" {
+		b.WriteString(o.Note + "\n\n")
 	}
 	var notes []string
 	if n := len(p.Comments); n > 0 {

@@ -11,11 +11,17 @@
 //   - With a `suggestion` block only when the finding carries a Fix whose
 //     whole range lies inside one hunk of the diff: the comment then spans
 //     exactly that range (start_line..line), as GitHub requires for the
-//     suggestion to apply. Ripple has no fix engine yet, so today no
-//     finding has a Fix; the path is tested with constructed ones.
+//     suggestion to apply. A check's mechanical fixes on the site's line
+//     are Fixes; in fix mode so is the proven edit of the site's block
+//     (internal/action/fixmode), introduced by where it comes from.
 //   - In the review body, grouped by change with a permalink per site,
 //     when its line is outside the diff, or when the inline cap
 //     (MaxComments) is reached.
+//
+// Options.Note is a paragraph fix mode puts at the top of the body (the
+// commits it pushed, the stacked pull request, why nothing was
+// committed); when it is news (NoteIsNews) the review is posted even if
+// no finding is new.
 //
 // Idempotency. Every comment ends with an HTML comment carrying the
 // finding's fingerprint (internal/report: rule, seed, path, enclosing

@@ -22,6 +22,12 @@ type Options struct {
 	Links       findings.Links
 	// RunURL links the workflow run, whose job summary lists everything.
 	RunURL string
+	// Note is a paragraph (Markdown written by trusted code) at the top
+	// of the body: what fix mode did. With NoteIsNews a review is posted
+	// even when no finding is new (commits were pushed, a pull request
+	// opened).
+	Note       string
+	NoteIsNews bool
 }
 
 func (o Options) maxComments() int {
@@ -56,6 +62,8 @@ type ExistingReview struct {
 type Suggestion struct {
 	StartLine, EndLine int
 	Replacement        string
+	// Note says where the edit comes from (plain text).
+	Note string
 }
 
 // Comment is a new inline comment.
@@ -155,6 +163,7 @@ func MakePlan(rep *findings.Report, dm *DiffMap, comments []Existing, reviews []
 	}
 	switch {
 	case len(p.Comments) > 0 || p.Resolved > 0:
+	case o.Note != "" && o.NoteIsNews:
 	case last != nil && parseDigest(last.Body) == p.Digest:
 		p.Skip = "nothing new since Ripple's last review"
 	case last == nil && len(rep.Findings) == 0:
@@ -170,7 +179,7 @@ func placeInline(rep *findings.Report, f *findings.Finding, dm *DiffMap, links f
 	}
 	c := Comment{Finding: f, Path: f.Path, Line: f.Line}
 	if fx := f.Fix; fx != nil && dm.InOneHunk(f.Path, fx.StartLine, fx.EndLine) {
-		c.Suggestion = &Suggestion{StartLine: fx.StartLine, EndLine: fx.EndLine, Replacement: fx.Replacement}
+		c.Suggestion = &Suggestion{StartLine: fx.StartLine, EndLine: fx.EndLine, Replacement: fx.Replacement, Note: fx.Note}
 		c.Line = fx.EndLine
 		if fx.StartLine < fx.EndLine {
 			c.StartLine = fx.StartLine

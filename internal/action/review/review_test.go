@@ -303,3 +303,27 @@ func TestRunFallbacks(t *testing.T) {
 		}
 	})
 }
+
+// TestPlanNote: fix mode's note opens the body; a note that is news
+// (commits pushed) is posted even when no finding is new, any other note
+// rides along with a review that is posted anyway. A fix's provenance
+// note introduces its suggestion, escaped.
+func TestPlanNote(t *testing.T) {
+	rep := report(findings.Finding{Path: "p.go", Line: 4, Message: "m", Fingerprint: fp("aa"),
+		Fix: &findings.Fix{StartLine: 4, EndLine: 4, Replacement: "func A(x int) {}", Note: "Ripple's fix of func *A*"}})
+	first := MakePlan(rep, diffMap(t), nil, nil, Options{Note: "**Ripple fixed these sites**"}, true)
+	if !strings.HasPrefix(first.Body, "### Ripple: 1 inconsistent site in 1 change\n\n**Ripple fixed these sites**\n\n1 new inline comment.") {
+		t.Errorf("body:\n%s", first.Body)
+	}
+	if c := first.Comments[0]; !strings.Contains(c.Body, "Suggested change (Ripple's fix of func \\*A\\*):\n\n```suggestion\nfunc A(x int) {}\n```") {
+		t.Errorf("comment:\n%s", c.Body)
+	}
+	existing := []Existing{{ID: 10, Path: "p.go", Line: 4, Body: first.Comments[0].Body, Ours: true}}
+	reviews := []ExistingReview{{ID: 5, Body: first.Body, Ours: true}}
+	if p := MakePlan(rep, diffMap(t), existing, reviews, Options{Note: "unproven"}, true); p.Skip == "" {
+		t.Errorf("a note that is no news posted a review again")
+	}
+	if p := MakePlan(rep, diffMap(t), existing, reviews, Options{Note: "pushed", NoteIsNews: true}, true); p.Skip != "" || !strings.Contains(p.Body, "pushed") {
+		t.Errorf("news not posted: skip %q", p.Skip)
+	}
+}

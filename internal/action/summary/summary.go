@@ -32,6 +32,9 @@ type Input struct {
 	// Problem is why the check failed (verdict error) or why nothing
 	// was checked.
 	Problem string
+	// Fix is fix mode's section (Markdown written by trusted code, its
+	// untrusted parts escaped), shown before Delivery.
+	Fix string
 	// Delivery are Markdown lines (written by trusted code) on where the
 	// findings went.
 	Delivery []string
@@ -69,6 +72,9 @@ func Markdown(in Input) string {
 		}
 		fmt.Fprintf(&b, ": %d errors · %d warnings · %d notes.\n\n", rep.Counts.Error, rep.Counts.Warning, rep.Counts.Note)
 		writeGroups(&b, rep, in.Links)
+	}
+	if in.Fix != "" {
+		b.WriteString(strings.TrimRight(in.Fix, "\n") + "\n\n")
 	}
 	if len(in.Delivery) > 0 {
 		b.WriteString("### Delivery\n\n")
