@@ -49,6 +49,23 @@ func Run(ctx context.Context, repo *gitio.Repo, o Options) (*model.Result, error
 		cfg = config.Default()
 	}
 	res := &model.Result{}
+	if !o.WorkTree {
+		// whether the head is checked out decides where the front-ends
+		// search (gitio.RevTree.Grep); ask git while the range resolves
+		go repo.HeadCommit(ctx)
+	}
+	// an explicit base resolves while the head does (10 ms a git process)
+	type resolved struct {
+		sha string
+		err error
+	}
+	baseCh := make(chan resolved, 1)
+	if o.Base != "" {
+		go func() {
+			sha, err := repo.Resolve(ctx, o.Base)
+			baseCh <- resolved{sha, err}
+		}()
+	}
 	var head gitio.Tree
 	headRev := ""
 	if o.WorkTree {
@@ -63,15 +80,19 @@ func Run(ctx context.Context, repo *gitio.Repo, o Options) (*model.Result, error
 			return nil, fmt.Errorf("head: %w", err)
 		}
 		headRev = sha
-		head = &gitio.RevTree{R: repo, SHA: sha}
+		ht := &gitio.RevTree{R: repo, SHA: sha}
+		ht.Prefetch(ctx) // the front-ends list it; it need not wait for the diff
+		head = ht
 	}
 	base := o.Base
 	var err error
 	switch {
 	case base != "":
-		if base, err = repo.Resolve(ctx, base); err != nil {
-			return nil, fmt.Errorf("base: %w", err)
+		r := <-baseCh
+		if r.err != nil {
+			return nil, fmt.Errorf("base: %w", r.err)
 		}
+		base = r.sha
 	case o.WorkTree:
 		if base, err = repo.Resolve(ctx, "HEAD"); err != nil {
 			return nil, fmt.Errorf("base: %w", err)

@@ -36,6 +36,21 @@ type Repo struct {
 	catMu  sync.Mutex
 	cat    *catFile
 	closed bool
+
+	headOnce sync.Once
+	head     string
+}
+
+// HeadCommit is the commit HEAD points to, "" when there is none (an
+// unborn branch); asked once per Repo. Callers that will need it may
+// start it early in a goroutine: a git process costs about 10 ms.
+func (r *Repo) HeadCommit(ctx context.Context) string {
+	r.headOnce.Do(func() {
+		if out, err := r.Git(ctx, "rev-parse", "--verify", "--quiet", "HEAD^{commit}"); err == nil {
+			r.head = strings.TrimSpace(string(out))
+		}
+	})
+	return r.head
 }
 
 // ErrNotRepo is returned by Open outside a git work tree.

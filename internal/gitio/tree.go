@@ -104,6 +104,12 @@ func (t *RevTree) load(ctx context.Context) error {
 	return t.listErr
 }
 
+// Prefetch lists the tree in the background, so that the listing (ls-tree
+// -r: 35 ms on terraform) overlaps the work done before the first List.
+func (t *RevTree) Prefetch(ctx context.Context) {
+	go func() { _ = t.load(ctx) }()
+}
+
 // List lists the commit's files matching git pathspec wildcards.
 func (t *RevTree) List(ctx context.Context, pathspecs ...string) ([]string, error) {
 	if err := t.load(ctx); err != nil {
@@ -204,19 +210,24 @@ func (t *RevTree) Grep(ctx context.Context, words []string, pathspecs ...string)
 }
 
 func (t *RevTree) grepWorkTree(ctx context.Context, words []string, pathspecs []string) ([]string, bool) {
-	head, err := t.R.Git(ctx, "rev-parse", "--verify", "--quiet", "HEAD^{commit}")
-	if err != nil || strings.TrimSpace(string(head)) != t.SHA {
+	if t.R.HeadCommit(ctx) != t.SHA {
 		return nil, false
 	}
-	out, err := t.R.Git(ctx, append([]string{"diff", "--name-only", "-z", "--no-renames", "HEAD", "--"}, pathspecs...)...)
-	if err != nil {
+	// which files the work tree changed, found while grep runs: both
+	// walk the whole tree (terraform: 20 ms and 60 ms), on two cores
+	var out []byte
+	var diffErr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		out, diffErr = t.R.Git(ctx, append([]string{"diff", "--name-only", "-z", "--no-renames", "HEAD", "--"}, pathspecs...)...)
+	}()
+	wt, err := grepIn(ctx, t.R, words, grepScope{}, pathspecs) // tracked files, as on disk
+	<-done
+	if err != nil || diffErr != nil {
 		return nil, false
 	}
 	changed := splitZ(out)
-	wt, err := grepIn(ctx, t.R, words, grepScope{}, pathspecs) // tracked files, as on disk
-	if err != nil {
-		return nil, false
-	}
 	if len(changed) == 0 {
 		return wt, true
 	}

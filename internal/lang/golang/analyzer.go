@@ -238,6 +238,15 @@ func (a *analyzer) judge(ctx context.Context, ts []*target, refs []*ref, extra [
 	var unsure []*ref
 	for i, r := range refs {
 		syn[i] = a.syntacticVerdict(r)
+		if syn[i].binds && a.env.Precision != "types" && a.editedCall(r) {
+			// the developer rewrote this call in the same diff and it binds
+			// to the new signature: consistent, without loading types (the
+			// complete change of a signature on terraform: 1.9 s with, 0.3 s
+			// without); "types" still proves the argument types
+			syn[i] = verdict{rel: syn[i].rel, v: model.Consistent,
+				msg: "the call binds to the new signature (its argument types were not checked)"}
+			continue
+		}
 		if !(syn[i].exactly && syn[i].v == model.Inconsistent) && !(syn[i].skip && !syn[i].unlessTypes && r.prec != model.PrecisionName) {
 			unsure = append(unsure, r)
 		}
@@ -444,6 +453,23 @@ func itoa(i int) string {
 		i /= 10
 	}
 	return string(b)
+}
+
+// editedCall reports whether the diff changed a line of r's call: the
+// call was written or rewritten in this change.
+func (a *analyzer) editedCall(r *ref) bool {
+	fc := a.env.Changed[r.f.path]
+	if fc == nil || r.call == nil {
+		return false
+	}
+	from := a.ix.fset.PositionFor(r.call.Pos(), false).Line
+	to := a.ix.fset.PositionFor(r.call.End(), false).Line
+	for l := from; l <= to; l++ {
+		if fc.NewLineChanged(l) {
+			return true
+		}
+	}
+	return false
 }
 
 func trace(format string, args ...any) {

@@ -49,7 +49,12 @@
 //
 // With precision "auto" the precise tier runs until the check's budget is
 // spent and the rest keeps syntax precision; "types" removes the bound,
-// "syntax" skips it.
+// "syntax" skips it. Under "auto" a call the diff itself rewrote and that
+// binds to the new signature is consistent without the checker (its
+// argument types are what the developer's compiler checks): the complete
+// commit of a signature change, whose callers are all rewritten, then
+// type-checks nothing (terraform a47b89170f40: 1.9 s and 212 MB with the
+// checker, 0.3 s and 23 MB without).
 //
 // # Over-approximation policy
 //

@@ -22,6 +22,9 @@ type verdict struct {
 	// that became a pointer: only non-addressable receivers break)
 	unlessTypes bool
 	exactly     bool // the syntactic verdict cannot be improved by types
+	// binds: a call of a changed signature whose arguments bind to the new
+	// parameters (count, spread, variadic); only their types are unknown
+	binds bool
 }
 
 // relationOf maps a reference's role to the relation it stands in.
@@ -183,7 +186,7 @@ func (a *analyzer) signatureVerdict(r *ref, rel model.Relation) verdict {
 			// only the receiver changed
 			return verdict{rel: rel, skip: true, unlessTypes: true}
 		}
-		return verdict{rel: rel, v: model.MayBeImpacted, msg: fmt.Sprintf("call of %s still binds, but %s", name, strings.Join(t.ch.Details, "; "))}
+		return verdict{rel: rel, v: model.MayBeImpacted, binds: true, msg: fmt.Sprintf("call of %s still binds, but %s", name, strings.Join(t.ch.Details, "; "))}
 	default:
 		if r.prec == model.PrecisionName {
 			return verdict{rel: rel, v: model.MayBeImpacted, msg: fmt.Sprintf("may use %s (receiver type not resolved) as a value; its signature changed", t.new.Display)}
