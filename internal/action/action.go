@@ -123,6 +123,12 @@ func (r *run) analyse(ctx context.Context, ev *event.Event) int {
 	if err != nil {
 		return r.toolError(nil, fmt.Errorf("configuration: %w", err))
 	}
+	if !cfg.Explicit("precision") {
+		// CI can afford what a pre-push cannot: unless the repository or
+		// the workflow says otherwise, every reference the syntax cannot
+		// settle is type-checked, with no time bound
+		cfg.Precision = config.PrecisionTypes
+	}
 	rg, err := event.Plan(ctx, repo, ev, event.Options{
 		Base: r.in.base, Head: r.in.head, Deepen: r.in.deepen,
 		Log: func(s string) { r.logf("ripple: fetching history: %s", s) },

@@ -87,6 +87,25 @@ type Config struct {
 	// flags is set by RegisterFlags: the flag settings to re-apply when
 	// Reload replaces the file layer.
 	flags *flagState
+	// fileKeys are the top-level keys the config file sets.
+	fileKeys map[string]bool
+}
+
+// Explicit reports whether key (as in the file: "fail_on") was set by the
+// config file or by its flag, rather than left at its default: a caller
+// with a default of its own (the Action's precision) applies it only then.
+func (c *Config) Explicit(key string) bool {
+	if c.fileKeys[key] {
+		return true
+	}
+	if c.flags != nil {
+		for _, s := range c.flags.set {
+			if s.name == FlagName(key) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Default returns the built-in configuration: what a repository without

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"flag"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -93,7 +94,7 @@ verbose: true
 				if err != nil {
 					t.Fatalf("error: %v", err)
 				}
-				if !reflect.DeepEqual(c, tc.want) {
+				if !reflect.DeepEqual(values(c), values(tc.want)) {
 					t.Errorf("got  %+v\nwant %+v", c, tc.want)
 				}
 				return
@@ -121,7 +122,7 @@ func TestExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(c, Default()) {
+	if !reflect.DeepEqual(values(c), Default()) {
 		t.Errorf("ripple.example.yaml decodes to %+v\nDefault() is %+v", c, Default())
 	}
 	for _, k := range Keys() {
@@ -140,7 +141,7 @@ func TestLoad(t *testing.T) {
 
 	none := t.TempDir()
 	c, used, err := Load(none)
-	if err != nil || used != "" || !reflect.DeepEqual(c, Default()) {
+	if err != nil || used != "" || !reflect.DeepEqual(values(c), Default()) {
 		t.Errorf("no file: %+v %q %v", c, used, err)
 	}
 
@@ -233,5 +234,36 @@ func TestLevels(t *testing.T) {
 				t.Errorf("fail_on %s: Fails(%s) = %v", tc.failOn, l, got)
 			}
 		}
+	}
+}
+
+// values is c without its record of where settings came from, for
+// comparing settings.
+func values(c *Config) *Config {
+	if c == nil {
+		return nil
+	}
+	v := *c
+	v.flags, v.fileKeys = nil, nil
+	return &v
+}
+
+func TestExplicit(t *testing.T) {
+	c, err := Parse("f.yaml", []byte("version: 1\nfail_on: warning\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := flag.NewFlagSet("t", flag.ContinueOnError)
+	c.RegisterFlags(fs)
+	if err := fs.Parse([]string{"-max-files=3"}); err != nil {
+		t.Fatal(err)
+	}
+	for key, want := range map[string]bool{"fail_on": true, "max_files": true, "precision": false, "budget": false} {
+		if got := c.Explicit(key); got != want {
+			t.Errorf("Explicit(%q) = %v, want %v", key, got, want)
+		}
+	}
+	if Default().Explicit("precision") {
+		t.Error("Default().Explicit(precision) = true")
 	}
 }

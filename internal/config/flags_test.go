@@ -79,8 +79,7 @@ func TestFlagsOverrideFile(t *testing.T) {
 	}
 	want, _ := Parse("f.yaml", []byte(fileSrc))
 	want.FailOn, want.Budget, want.MaxFiles, want.Verbose, want.Precision, want.OnToolError = "never", 2*time.Minute, 9, true, "syntax", "block"
-	c.flags = nil
-	if !reflect.DeepEqual(c, want) {
+	if !reflect.DeepEqual(values(c), values(want)) {
 		t.Errorf("got  %+v\nwant %+v", c, want)
 	}
 	if fs.Arg(0) != "rest" {

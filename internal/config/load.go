@@ -126,6 +126,10 @@ func Parse(name string, data []byte) (*Config, error) {
 	if err := errors.Join(decodeErr, c.validate(name, lines)); err != nil {
 		return nil, byLineOrder(name, err)
 	}
+	c.fileKeys = map[string]bool{}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		c.fileKeys[root.Content[i].Value] = true
+	}
 	return c, nil
 }
 
