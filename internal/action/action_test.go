@@ -103,7 +103,7 @@ func TestDocsExamples(t *testing.T) {
 	if err := yaml.Unmarshal(data, &a); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"ripple.yml", "ripple-analyse.yml", "ripple-review.yml"} {
+	for _, name := range []string{"ripple.yml", "ripple-analyse.yml", "ripple-review.yml", "ripple-fix.yml"} {
 		ex, err := os.ReadFile("../../docs/examples/" + name)
 		if err != nil {
 			t.Fatal(err)
