@@ -33,12 +33,8 @@ type actionYAML struct {
 	} `yaml:"runs"`
 }
 
-// TestActionYAML keeps action.yml, the inputs the code reads and the
-// config flags in step: every config flag but format and on-tool-error
-// is an input of the same name, every input reaches the program as
-// INPUT_<NAME> (the composite action passes them explicitly), and every
-// output is the program's.
-func TestActionYAML(t *testing.T) {
+func readActionYAML(t *testing.T) *actionYAML {
+	t.Helper()
 	data, err := os.ReadFile("../../action.yml")
 	if err != nil {
 		t.Fatal(err)
@@ -47,6 +43,16 @@ func TestActionYAML(t *testing.T) {
 	if err := yaml.Unmarshal(data, &a); err != nil {
 		t.Fatal(err)
 	}
+	return &a
+}
+
+// TestActionYAML keeps action.yml, the inputs the code reads and the
+// config flags in step: every config flag but format and on-tool-error
+// is an input of the same name, every input reaches the program as
+// INPUT_<NAME> (the composite action passes them explicitly), and every
+// output is the program's.
+func TestActionYAML(t *testing.T) {
+	a := readActionYAML(t)
 	if a.Runs.Using != "composite" {
 		t.Fatalf("runs.using %q", a.Runs.Using)
 	}
@@ -95,14 +101,7 @@ func TestDocsExamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile("../../action.yml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var a actionYAML
-	if err := yaml.Unmarshal(data, &a); err != nil {
-		t.Fatal(err)
-	}
+	a := readActionYAML(t)
 	for _, name := range []string{"ripple.yml", "ripple-analyse.yml", "ripple-review.yml", "ripple-fix.yml"} {
 		ex, err := os.ReadFile("../../docs/examples/" + name)
 		if err != nil {
@@ -186,14 +185,7 @@ func TestFixInputs(t *testing.T) {
 // workflow files and in the action's inputs); it comes from the
 // RIPPLE_LLM_API_KEY environment variable only.
 func TestNoKeyInput(t *testing.T) {
-	data, err := os.ReadFile("../../action.yml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var a actionYAML
-	if err := yaml.Unmarshal(data, &a); err != nil {
-		t.Fatal(err)
-	}
+	a := readActionYAML(t)
 	for name := range a.Inputs {
 		if strings.Contains(name, "key") || strings.Contains(name, "secret") {
 			t.Errorf("input %s: the model's key must come from RIPPLE_LLM_API_KEY, not an input", name)
