@@ -385,3 +385,62 @@ def scale(x: int, factor: int) -> int:
 		t.Fatalf("proven %v by model %d oracle %+v patch:\n%s", res.Proven, res.ByModel, res.Oracle, res.Patch)
 	}
 }
+
+// TestPythonMechanical: a renamed function (two calls on one line) and a
+// removed parameter in Python are fixed without a model, and the result
+// is proven by pyright.
+func TestPythonMechanical(t *testing.T) {
+	if _, err := exec.LookPath("npm"); err != nil {
+		if _, err := exec.LookPath("pyright"); err != nil {
+			t.Skip("neither pyright nor npm to install it")
+		}
+	}
+	sc := testrepo.FromTxtar(t, txtar.Parse([]byte(`
+-- old/pkg/__init__.py --
+-- old/pkg/lib.py --
+def scale(x: int) -> int:
+    return 2 * x
+
+
+def shift(x: int, verbose: bool) -> int:
+    return x + 1
+-- old/pkg/use.py --
+from pkg.lib import scale, shift
+
+
+def use() -> int:
+    return scale(2) + scale(3)
+
+
+def other() -> int:
+    return shift(1, True) + shift(2, verbose=False)
+-- new/pkg/lib.py --
+def times(x: int) -> int:
+    return 2 * x
+
+
+def shift(x: int) -> int:
+    return x + 1
+`)))
+	repo, err := gitio.Open(context.Background(), sc.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer repo.Close()
+	res, err := Run(context.Background(), repo, Options{Base: sc.Base, Head: sc.Head,
+		Oracle: oracle.All{&oracle.Go{}, &oracle.Pyright{}}, Rounds: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Proven || res.ByModel != 0 || res.Mechanical == 0 {
+		for _, o := range res.Obligations {
+			t.Log(o.Describe())
+		}
+		t.Fatalf("proven %v mechanical %d by model %d oracle %+v patch:\n%s", res.Proven, res.Mechanical, res.ByModel, res.Oracle, res.Patch)
+	}
+	for _, want := range []string{"+from pkg.lib import times, shift", "+    return times(2) + times(3)", "+    return shift(1) + shift(2)"} {
+		if !strings.Contains(res.Patch, want) {
+			t.Errorf("patch lacks %q:\n%s", want, res.Patch)
+		}
+	}
+}

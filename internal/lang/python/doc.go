@@ -155,6 +155,19 @@
 //     a wrapper whose signature must follow: a derived change whose
 //     callers are walked next.
 //
+// # Mechanical fixes (fixes.go)
+//
+// An inconsistent site whose edit the seed alone decides carries a
+// model.Fix, which internal/fix applies without a model: the old name of
+// a renamed function, class, method or attribute at a use, an import or
+// an override becomes the new one; a call that bound to the old
+// parameters gets an argument list rebuilt for the new ones (removed
+// parameters dropped, reordered ones followed, a parameter renamed in
+// place keeps its keyword's value, an added one takes param_defaults).
+// Calls with *args or **kwargs, arguments the old *args or **kwargs
+// absorbed, comments or several lines inside the argument list get no fix.
+// Two uses on one line merge their edits into the line's one finding.
+//
 // # Over-approximation policy
 //
 //   - An error needs proof from syntax: a resolved reference and a rule of

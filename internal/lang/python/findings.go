@@ -90,12 +90,26 @@ func (j *judge) emit(t *target, x *ref, v verdict) {
 	if generated(x.f.t.src) {
 		f.Message += "; generated file: regenerate it"
 	}
+	if v.v == model.Inconsistent || v.v == model.MayBeImpacted && v.prec == model.PrecisionSyntax && t.ch.Label == model.MMS && t.nd != nil && t.nd.fn != nil && !j.opaque(t.nd.fn) {
+		// a warning of a call whose arguments moved to other parameters
+		// (reordered) is fixed by moving them back
+		f.Fix = j.fixFor(t, x, at)
+	}
 	k := fmt.Sprintf("%s:%d:%s:%p", site.Path, site.Line, f.Rule(), t.ch)
 	if j.seen[k] {
-		// keep the strongest verdict for the site
+		// one finding per line: keep the strongest verdict for the site,
+		// and the fixes of every use on the line (f(x) + f(y))
 		for _, g := range j.out {
-			if g.Change == t.ch && g.Site.Path == site.Path && g.Site.Line == site.Line && g.Rule() == f.Rule() && g.Verdict < f.Verdict {
+			if g.Change != t.ch || g.Site.Path != site.Path || g.Site.Line != site.Line || g.Rule() != f.Rule() {
+				continue
+			}
+			switch {
+			case g.Verdict < f.Verdict:
 				*g = *f
+			case g.Verdict == f.Verdict && g.Fix != nil && f.Fix != nil:
+				g.Fix = mergeFixes(g.Fix, f.Fix)
+			case g.Verdict == f.Verdict && f.Fix == nil:
+				g.Fix = nil // a use on the line that no edit covers
 			}
 		}
 		return

@@ -1,0 +1,239 @@
+package python
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ripple-dev/ripple/internal/model"
+)
+
+// Mechanical fixes: the edit of a site that the seed alone decides, made
+// without a model (internal/fix applies them first). Python has two:
+//
+//   - a renamed function, class, method or attribute: the name as written
+//     at the site becomes the new name (an alias's own name is kept), and
+//     an override of a renamed method is renamed with it;
+//   - a call of a changed signature whose arguments still bound to the
+//     old parameters: the argument list is rebuilt for the new ones. A
+//     removed parameter's argument is dropped, arguments follow their
+//     parameters to their new places, a parameter renamed in place takes
+//     its keyword along, and an added parameter without a default gets
+//     the expression the developer gave for it (param_defaults), else
+//     there is no fix.
+//
+// A fix is offered only when the result is certain to bind the way the
+// old call did: no *args or **kwargs at the call, no argument that the
+// old signature's *args or **kwargs absorbed, no comment inside the
+// argument list, and the whole list on one line (a multi-line call is
+// left to the model rather than reflowed).
+
+// fixFor returns the mechanical fix of a site, or nil.
+func (j *judge) fixFor(t *target, x *ref, at *node) *model.Fix {
+	if t.ch == nil || t.ch.Derived {
+		return nil
+	}
+	switch {
+	case t.deleted && t.ch.Renamed():
+		return j.renameFix(t, x, at)
+	case t.ch.Label == model.MMS && x.call != nil && x.call.kind == "call" && t.od != nil && t.nd != nil && t.od.fn != nil && t.nd.fn != nil:
+		return j.argsFix(t, x)
+	}
+	return nil
+}
+
+func (j *judge) renameFix(t *target, x *ref, at *node) *model.Fix {
+	oldName, newName := t.ch.Old.Name, t.ch.New.Name
+	switch x.kind {
+	case rName, rAttr, rImport, rOverride:
+	default:
+		return nil
+	}
+	if at == nil || at.text() != oldName || x.name != x.orig && x.kind != rImport {
+		return nil
+	}
+	return &model.Fix{
+		Description: fmt.Sprintf("rename %s to %s", oldName, newName),
+		Edits:       []model.TextEdit{editOf(x.f, at, newName)},
+	}
+}
+
+func (j *judge) argsFix(t *target, x *ref) *model.Fix {
+	of, nf := t.od.fn, t.nd.fn
+	if of.property || nf.property || of.async != nf.async {
+		return nil
+	}
+	bound := j.boundCall(t, x)
+	ops, nps := paramsFor(of, bound), paramsFor(nf, bound)
+	argsN := x.call.child("arguments")
+	if argsN == nil || argsN.kind != "argument_list" || argsN.line != argsN.eline || strings.Contains(argsN.text(), "#") {
+		return nil
+	}
+	// the arguments, by the old parameter they bound to
+	var posVals []string
+	kwVals := map[string]string{}
+	var kwOrder []string
+	for _, k := range argsN.namedKids() {
+		switch k.kind {
+		case "list_splat", "parenthesized_list_splat", "dictionary_splat", "comment":
+			return nil
+		case "keyword_argument":
+			name := k.child("name").text()
+			kwVals[name] = k.child("value").text()
+			kwOrder = append(kwOrder, name)
+		default:
+			if len(kwOrder) > 0 {
+				return nil // not valid Python; leave it
+			}
+			posVals = append(posVals, k.text())
+		}
+	}
+	a := argsOf(x.call)
+	ob := bind(ops, a, shortName(t))
+	if ob.err != "" {
+		return nil
+	}
+	oldVal := map[string]string{} // old parameter -> argument source
+	byOld := map[string]param{}
+	for _, p := range ops {
+		byOld[p.name] = p
+	}
+	for name, i := range ob.positional {
+		oldVal[name] = posVals[i]
+	}
+	if len(ob.positional) != len(posVals) {
+		return nil // *args absorbed some
+	}
+	for _, k := range kwOrder {
+		if _, ok := byOld[k]; !ok || byOld[k].kind == varKw {
+			return nil // **kwargs absorbed it
+		}
+		oldVal[k] = kwVals[k]
+	}
+	inNew := map[string]bool{}
+	for _, p := range nps {
+		inNew[p.name] = true
+	}
+	inOld := map[string]bool{}
+	for _, p := range ops {
+		inOld[p.name] = true
+	}
+	// a parameter renamed in place keeps its argument
+	from := map[string]string{} // new name -> old name
+	for i := 0; i < len(ops) && i < len(nps); i++ {
+		if ops[i].kind == nps[i].kind && ops[i].name != nps[i].name && !inNew[ops[i].name] && !inOld[nps[i].name] {
+			from[nps[i].name] = ops[i].name
+		}
+	}
+	var out []string
+	positional := true // still writing positional arguments
+	var added []string
+	for _, p := range nps {
+		src := p.name
+		if o, ok := from[p.name]; ok {
+			src = o
+		}
+		val, had := oldVal[src]
+		wasPos := false
+		if had {
+			_, wasPos = ob.positional[src]
+		}
+		switch p.kind {
+		case varArgs, varKw:
+			continue
+		}
+		if !had {
+			if p.hasDef {
+				positional = false // later arguments must name their parameter
+				continue
+			}
+			expr, ok := j.a.env.Defaults[p.name]
+			if !ok {
+				return nil
+			}
+			val, wasPos = expr, p.kind != kwOnly
+			added = append(added, p.name)
+		}
+		switch {
+		case positional && wasPos && p.kind != kwOnly:
+			out = append(out, val)
+		case p.kind == posOnly:
+			return nil // cannot be named, and cannot be placed
+		default:
+			positional = false
+			out = append(out, p.name+"="+val)
+		}
+	}
+	text := "(" + strings.Join(out, ", ") + ")"
+	if text == argsN.text() {
+		return nil
+	}
+	var what []string
+	for _, p := range ops {
+		if _, ok := oldVal[p.name]; ok && !inNew[p.name] && !renamedTo(from, p.name) {
+			what = append(what, "drop "+p.name)
+		}
+	}
+	for _, n := range added {
+		what = append(what, "pass "+n+"="+j.a.env.Defaults[n])
+	}
+	if len(what) == 0 {
+		what = append(what, "follow the new parameter order")
+	}
+	return &model.Fix{
+		Description: "call " + shortName(t) + ": " + strings.Join(what, ", "),
+		Edits:       []model.TextEdit{editOf(x.f, argsN, text)},
+	}
+}
+
+func renamedTo(from map[string]string, old string) bool {
+	for _, o := range from {
+		if o == old {
+			return true
+		}
+	}
+	return false
+}
+
+// editOf replaces node n's source with text.
+func editOf(f *pfile, n *node, text string) model.TextEdit {
+	sl, sc := lineCol(f.t.src, int(n.start))
+	el, ec := lineCol(f.t.src, int(n.end))
+	return model.TextEdit{Path: f.path, StartLine: sl, StartCol: sc, EndLine: el, EndCol: ec, NewText: text}
+}
+
+// lineCol is the 1-based line and byte column of offset off.
+func lineCol(src []byte, off int) (int, int) {
+	line, start := 1, 0
+	for i := 0; i < off && i < len(src); i++ {
+		if src[i] == '\n' {
+			line++
+			start = i + 1
+		}
+	}
+	return line, off - start + 1
+}
+
+// mergeFixes joins the fixes of two uses on one line; nil when their
+// edits overlap (a call nested in another's arguments), which leaves the
+// line to the model.
+func mergeFixes(a, b *model.Fix) *model.Fix {
+	edits := append(append([]model.TextEdit(nil), a.Edits...), b.Edits...)
+	for i, x := range edits {
+		for _, y := range edits[i+1:] {
+			if x == y {
+				continue
+			}
+			if x.Path == y.Path && before(x.StartLine, x.StartCol, y.EndLine, y.EndCol) && before(y.StartLine, y.StartCol, x.EndLine, x.EndCol) {
+				return nil
+			}
+		}
+	}
+	d := a.Description
+	if b.Description != a.Description {
+		d += "; " + b.Description
+	}
+	return &model.Fix{Description: d, Edits: edits}
+}
+
+// before reports whether position l1:c1 comes before l2:c2.
+func before(l1, c1, l2, c2 int) bool { return l1 < l2 || l1 == l2 && c1 < c2 }
