@@ -344,28 +344,47 @@ func permutation(o, n []param) []int {
 	return perm
 }
 
-// alignment maps new parameter positions to old ones along the longest
-// common subsequence of types: -1 for a parameter added at that
-// position. removed lists the old positions with no new counterpart.
+// alignment matches the parameters of two lists that differ in length:
+// newToOld[j] is the old index of new parameter j (-1: added), removed the
+// old indices matched by none. Parameters match on their types, along the
+// longest common subsequence; when matching on name and type as well
+// explains as many parameters, that alignment is taken, so that removing
+// the first of two strings removes it, not the second.
 func alignment(o, n []param) (newToOld []int, removed []int) {
+	byType := func(a, b param) bool { return a.Type == b.Type }
+	byName := func(a, b param) bool { return a.Type == b.Type && a.Name == b.Name && a.Name != "" && a.Name != "_" }
+	if l, t := lcsAlign(o, n, byName); len(o)-len(t) == lcsLen(o, n, byType) {
+		return l, t
+	}
+	return lcsAlign(o, n, byType)
+}
+
+func lcsTable(o, n []param, eq func(a, b param) bool) [][]int {
 	lcs := make([][]int, len(o)+1)
 	for i := range lcs {
 		lcs[i] = make([]int, len(n)+1)
 	}
 	for i := len(o) - 1; i >= 0; i-- {
 		for j := len(n) - 1; j >= 0; j-- {
-			if o[i].Type == n[j].Type {
+			if eq(o[i], n[j]) {
 				lcs[i][j] = lcs[i+1][j+1] + 1
 			} else {
 				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
 			}
 		}
 	}
+	return lcs
+}
+
+func lcsLen(o, n []param, eq func(a, b param) bool) int { return lcsTable(o, n, eq)[0][0] }
+
+func lcsAlign(o, n []param, eq func(a, b param) bool) (newToOld []int, removed []int) {
+	lcs := lcsTable(o, n, eq)
 	newToOld = make([]int, len(n))
 	i, j := 0, 0
 	for i < len(o) || j < len(n) {
 		switch {
-		case i < len(o) && j < len(n) && o[i].Type == n[j].Type:
+		case i < len(o) && j < len(n) && eq(o[i], n[j]) && lcs[i][j] == lcs[i+1][j+1]+1:
 			newToOld[j] = i
 			i++
 			j++
