@@ -299,6 +299,10 @@ func (e *engine) applyModel(ctx context.Context, obs []*Obligation) bool {
 		return sorted[i].Span.StartLine > sorted[j].Span.StartLine
 	})
 	edited := false
+	// Blocks of a file are edited bottom-up so that an edit leaves the
+	// spans of the blocks above it in place; imports an edit adds at the
+	// top shift every block below them, those above the edit included.
+	shift := map[string]int{}
 	for _, ob := range sorted {
 		if ob.Status != Pending {
 			continue
@@ -307,27 +311,33 @@ func (e *engine) applyModel(ctx context.Context, obs []*Obligation) bool {
 			ob.Status, ob.Note = Failed, "the model is out of budget or unreachable"
 			continue
 		}
-		if e.editBlock(ctx, ob) {
+		ob.Span.StartLine += shift[ob.Path]
+		ob.Span.EndLine += shift[ob.Path]
+		ok, s := e.editBlock(ctx, ob)
+		if ok {
 			edited = true
+			shift[ob.Path] += s
 		}
 		e.logf("  %s", ob.Describe())
 	}
 	return edited
 }
 
-// editBlock asks the model for one block and merges its answer.
-func (e *engine) editBlock(ctx context.Context, ob *Obligation) bool {
+// editBlock asks the model for one block and merges its answer. It
+// reports whether it edited the file, and by how many lines the imports it
+// added moved what follows them.
+func (e *engine) editBlock(ctx context.Context, ob *Obligation) (bool, int) {
 	e.attempts[ob.key()]++
 	ob.Method = "model"
 	src, err := e.sc.read(ob.Path)
 	if err != nil {
 		ob.Status, ob.Note = Failed, err.Error()
-		return false
+		return false, 0
 	}
 	block, err := blockLines(src, ob.Span.StartLine, ob.Span.EndLine)
 	if err != nil {
 		ob.Status, ob.Note = Failed, err.Error()
-		return false
+		return false, 0
 	}
 	reply, err := e.opts.Model.Complete(ctx, []Message{
 		{Role: "system", Content: systemPrompt},
@@ -340,7 +350,7 @@ func (e *engine) editBlock(ctx context.Context, ob *Obligation) bool {
 			e.noModel = true
 			e.note("model: " + err.Error())
 		}
-		return false
+		return false, 0
 	}
 	code, ok := codeBlock(reply.Text)
 	ed, _ := e.frontendFor(ob.Path).(lang.BlockEditor)
@@ -353,7 +363,7 @@ func (e *engine) editBlock(ctx context.Context, ob *Obligation) bool {
 	if !ok || strings.TrimSpace(code) == "" {
 		ob.Status, ob.Note = Failed, "rejected: the reply has no code block"
 		e.res.Rejected++
-		return false
+		return false, 0
 	}
 	if strings.TrimSpace(code) == strings.TrimSpace(block) {
 		if ob.Must() {
@@ -361,7 +371,7 @@ func (e *engine) editBlock(ctx context.Context, ob *Obligation) bool {
 		} else {
 			ob.Status = Unchanged
 		}
-		return false
+		return false, 0
 	}
 	out, err := splice(src, ob.Span.StartLine, ob.Span.EndLine, code)
 	shift := 0
@@ -378,11 +388,11 @@ func (e *engine) editBlock(ctx context.Context, ob *Obligation) bool {
 	if err != nil {
 		ob.Status, ob.Note = Failed, "rejected: "+err.Error()
 		e.res.Rejected++
-		return false
+		return false, 0
 	}
 	ob.Status = Done
 	ob.Diff = lineDiff(ob.Path, block, code)
-	return true
+	return true, shift
 }
 
 // checkBlock asks the file's front-end to judge a block replacement.

@@ -339,6 +339,61 @@ func TestModelAddsImport(t *testing.T) {
 	}
 }
 
+// TestImportShiftsBlocksAbove: two blocks of one file need the model;
+// the lower one is edited first and its reply adds an import, which
+// moves the upper block down. The upper block is still found where it
+// now is (it was replaced at its stale lines before).
+func TestImportShiftsBlocksAbove(t *testing.T) {
+	repo, sc := setup(t, `
+-- old/go.mod --
+module example.com/m
+
+go 1.22
+-- old/num/num.go --
+package num
+
+func Scale(x int) int { return 2 * x }
+-- old/app/app.go --
+package app
+
+import "example.com/m/num"
+
+func First() int {
+	return num.Scale(1)
+}
+
+func Second() int {
+	return num.Scale(2)
+}
+-- new/num/num.go --
+package num
+
+func Scale(x float64) float64 { return 2 * x }
+`)
+	s := &scripted{t: t, answer: func(block, _ string, _ int) (int, string, time.Duration) {
+		switch block {
+		case "func Second":
+			return 200, "```go\nimport \"math\"\n\nfunc Second() int {\n\treturn int(math.Round(num.Scale(2)))\n}\n```", 0
+		case "func First":
+			return 200, "```go\nfunc First() int {\n\treturn int(num.Scale(1))\n}\n```", 0
+		}
+		t.Errorf("unexpected block %q", block)
+		return 500, "", 0
+	}}
+	res := run(t, repo, sc, modelFor(t, s, 5*time.Second, 0))
+	if !res.Proven || res.ByModel != 2 || res.Rejected != 0 {
+		for _, o := range res.Obligations {
+			t.Log(o.Describe())
+		}
+		t.Fatalf("proven %v by model %d rejected %d; %+v", res.Proven, res.ByModel, res.Rejected, res.Oracle)
+	}
+	for _, want := range []string{"+\treturn int(num.Scale(1))", "+\treturn int(math.Round(num.Scale(2)))", "+\t\"math\""} {
+		if !strings.Contains(res.Patch, want) {
+			t.Errorf("patch lacks %q:\n%s", want, res.Patch)
+		}
+	}
+}
+
 // TestPythonModelEdit: a Python caller is fixed by the model, the block
 // validated by the Python front-end and the result proven by pyright.
 func TestPythonModelEdit(t *testing.T) {
