@@ -205,7 +205,7 @@ func runCase(c caseRec, hook string) *outcome {
 		return o
 	}
 	defer repo.Close()
-	rp := &replay{tree: &gitio.RevTree{R: repo, SHA: full}, hits: map[string]int{}}
+	rp := &replay{tree: &gitio.RevTree{R: repo, SHA: full}, head: &gitio.RevTree{R: repo, SHA: partial}, hits: map[string]int{}}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		o.Err = err.Error()
@@ -387,5 +387,9 @@ func serve() {
 		fatal(err.Error())
 	}
 	fmt.Printf("replaying %s at http://%s/v1 (RIPPLE_LLM_BASE_URL=http://%s/v1 RIPPLE_LLM_MODEL=replay)\n", sha, *flagServe, *flagServe)
-	fatal(http.ListenAndServe(*flagServe, &replay{tree: &gitio.RevTree{R: repo, SHA: sha}, hits: map[string]int{}}).Error())
+	head, err := repo.Resolve(context.Background(), "HEAD")
+	if err != nil {
+		fatal(err.Error())
+	}
+	fatal(http.ListenAndServe(*flagServe, &replay{tree: &gitio.RevTree{R: repo, SHA: sha}, head: &gitio.RevTree{R: repo, SHA: head}, hits: map[string]int{}}).Error())
 }

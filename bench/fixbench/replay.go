@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/ripple-dev/ripple/internal/gitio"
+	"github.com/ripple-dev/ripple/internal/lang"
 	"github.com/ripple-dev/ripple/internal/lang/golang"
 )
 
@@ -23,6 +24,10 @@ import (
 // removed there) is answered unchanged.
 type replay struct {
 	tree gitio.Tree
+	// head is the state being fixed: a type's block is answered with the
+	// methods of the type the commit has and head lacks, as a model
+	// would add them (a type that must gain an interface's new method)
+	head gitio.Tree
 	mu   sync.Mutex
 	hits map[string]int // block -> answered from the commit (1) or unchanged (0)
 }
@@ -79,9 +84,47 @@ func (s *replay) blockAt(ctx context.Context, path, block string) string {
 		s.hits[block]++
 		s.mu.Unlock()
 		text := strings.Join(lines[d.Span.StartLine-1:d.Span.EndLine], "")
+		if tname, ok := strings.CutPrefix(block, "type "); ok {
+			text += s.newMethods(ctx, path, decls, lines, tname)
+		}
 		return importsUsed(src, text) + text
 	}
 	return ""
+}
+
+// newMethods is the source of the methods of type tname in the commit's
+// file path that no file of its package declares in the head state.
+func (s *replay) newMethods(ctx context.Context, file string, decls []*lang.Decl, lines []string, tname string) string {
+	if s.head == nil {
+		return ""
+	}
+	dir := path.Dir(file)
+	have := map[string]bool{}
+	files, _ := s.head.List(ctx, "*.go")
+	for _, f := range files {
+		if path.Dir(f) != dir {
+			continue
+		}
+		src, err := s.head.ReadFile(ctx, f)
+		if err != nil {
+			continue
+		}
+		ds, _ := golang.New().Decls(f, src)
+		for _, d := range ds {
+			have[strings.Replace(d.Display, "(*", "(", 1)] = true
+		}
+	}
+	var out strings.Builder
+	for _, d := range decls {
+		if !strings.HasPrefix(d.Display, "func ("+tname+").") && !strings.HasPrefix(d.Display, "func (*"+tname+").") {
+			continue
+		}
+		if have[strings.Replace(d.Display, "(*", "(", 1)] || d.Span.EndLine > len(lines) {
+			continue
+		}
+		out.WriteString("\n" + strings.Join(lines[d.Span.StartLine-1:d.Span.EndLine], ""))
+	}
+	return out.String()
 }
 
 // importsUsed is an import declaration of the file's imports that the

@@ -19,7 +19,7 @@ import (
 const systemPrompt = `You update one block of code (a function, a method or a type) so that it is consistent with changes already made elsewhere in the same repository.
 Rules:
 - Reply with the complete new text of the block, in one fenced code block, and nothing else.
-- Keep the block's name and kind. Do not add or remove other declarations or files.
+- Keep the block's name and kind. Do not add or remove other declarations or files; the one exception: a type that must gain methods (an interface it must implement has new ones) may be followed by those new methods, in the same code block.
 - If the new block needs packages the file does not import, start the code block with an import declaration listing them; imports are never removed.
 - Change only what the change requires; keep everything else, comments included, as it is.
 - Never undo the change that was made: adapt this block to it.`

@@ -11,7 +11,9 @@ import (
 // CheckBlock judges a block replacement (lang.BlockEditor): the file
 // parses, and the replaced lines hold exactly one top-level declaration,
 // named as the block was, so that a model may not rename, add or drop
-// declarations.
+// declarations. The one exception: a type's block may be followed by
+// methods of that type (a type that must gain an interface's new method;
+// what Python's class blocks hold anyway).
 func (fe *Frontend) CheckBlock(path string, src []byte, block string, from, to int) error {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, path, src, parser.ParseComments|parser.SkipObjectResolution)
@@ -32,6 +34,20 @@ func (fe *Frontend) CheckBlock(path string, src []byte, block string, from, to i
 			return fmt.Errorf("a declaration (lines %d-%d) crosses the edges of the block (lines %d-%d)", s, e, from, to)
 		}
 		inside = append(inside, d)
+	}
+	// a type's block may be followed by new methods of the type: what a
+	// type needs that must gain an interface's new method
+	if tname, ok := strings.CutPrefix(block, "type "); ok && len(inside) > 1 {
+		main := inside[:0:0]
+		for _, d := range inside {
+			n := declName(d)
+			if !strings.HasPrefix(n, "func ("+tname+").") && !strings.HasPrefix(n, "func (*"+tname+").") {
+				main = append(main, d)
+			}
+		}
+		if len(main) == 1 && main[0] == inside[0] {
+			inside = main
+		}
 	}
 	if len(inside) != 1 {
 		var found []string
@@ -93,15 +109,24 @@ func (fe *Frontend) AddImports(src []byte, imports []string) ([]byte, int, error
 		return nil, 0, err
 	}
 	have := map[string]bool{}
+	unnamed := map[string]bool{} // paths imported without a name
 	for _, is := range f.Imports {
 		spec := is.Path.Value
 		if is.Name != nil {
 			spec = is.Name.Name + " " + spec
+		} else {
+			unnamed[spec] = true
 		}
 		have[spec] = true
 	}
 	var missing []string
 	for _, spec := range imports {
+		if name, p, ok := strings.Cut(spec, " "); ok && unnamed[p] && name != "_" && name != "." {
+			// `v1 "…/pkg/v1"` where the file imports "…/pkg/v1": the name
+			// is, most likely, the package's own, and a second import
+			// would redeclare it
+			continue
+		}
 		if !have[spec] {
 			have[spec] = true
 			missing = append(missing, spec)

@@ -1,0 +1,66 @@
+package golang
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestCheckBlock(t *testing.T) {
+	const head = "package p\n\nimport \"fmt\"\n\n"
+	for _, c := range []struct {
+		name, block, code, want string // want: "" or a part of the error
+	}{
+		{"one func", "func F", "func F() {}\n", ""},
+		{"renamed", "func F", "func G() {}\n", "declares func G, not func F"},
+		{"two funcs", "func F", "func F() {}\n\nfunc G() {}\n", "holds 2 declarations"},
+		{"type and its new methods", "type T", "type T struct{}\n\nfunc (T) M() {}\n\nfunc (*T) N() { fmt.Println() }\n", ""},
+		{"type and a function", "type T", "type T struct{}\n\nfunc M() {}\n", "holds 2 declarations"},
+		{"type and another type's method", "type T", "type T struct{}\n\nfunc (U) M() {}\n", "holds 2 declarations"},
+		{"a method before its type", "type T", "func (T) M() {}\n\ntype T struct{}\n", "holds 2 declarations"},
+		{"does not parse", "func F", "func F() {\n", "no longer parses"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			src := head + c.code + "\nfunc After() {}\n"
+			from := strings.Count(head, "\n") + 1
+			to := from + strings.Count(strings.TrimSuffix(c.code, "\n"), "\n")
+			err := New().CheckBlock("p.go", []byte(src), c.block, from, to)
+			switch {
+			case c.want == "" && err != nil:
+				t.Errorf("error %v, want none", err)
+			case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+				t.Errorf("error %v, want one containing %q", err, c.want)
+			}
+		})
+	}
+}
+
+func TestAddImports(t *testing.T) {
+	src := "package p\n\nimport (\n\t\"fmt\"\n\t\"example.com/pkg/v1\"\n\tyml \"gopkg.in/yaml.v3\"\n)\n\nfunc F() {}\n"
+	for _, c := range []struct {
+		name    string
+		imports []string
+		added   []string // specs that must appear once more
+		shift   int
+	}{
+		{"present", []string{`"fmt"`}, nil, 0},
+		{"named form of an unnamed import", []string{`v1 "example.com/pkg/v1"`}, nil, 0},
+		{"same alias", []string{`yml "gopkg.in/yaml.v3"`}, nil, 0},
+		{"new", []string{`"strings"`, `"strings"`}, []string{`"strings"`}, 1},
+		{"unnamed form of an aliased import", []string{`"gopkg.in/yaml.v3"`}, []string{`"gopkg.in/yaml.v3"`}, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out, shift, err := New().AddImports([]byte(src), c.imports)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if shift != c.shift {
+				t.Errorf("shift %d, want %d:\n%s", shift, c.shift, out)
+			}
+			for _, a := range c.added {
+				if strings.Count(string(out), "\t"+a+"\n") != 1 {
+					t.Errorf("%s not added once:\n%s", a, out)
+				}
+			}
+		})
+	}
+}
