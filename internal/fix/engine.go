@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -120,11 +121,18 @@ func Run(ctx context.Context, repo *gitio.Repo, o Options) (*Result, error) {
 			break
 		}
 		e.logf("round %d: the oracle reports %d problems", round, len(or.Diagnostics))
-		if e.noModel || round == o.Rounds {
+		if round == o.Rounds {
 			break
 		}
-		obs := e.oracleObligations(or.Diagnostics, round+1)
-		if len(obs) == 0 {
+		ds, pruned := e.pruneImports(or.Diagnostics)
+		if e.noModel {
+			if pruned {
+				continue
+			}
+			break
+		}
+		obs := e.oracleObligations(ds, round+1)
+		if len(obs) == 0 && !pruned {
 			break
 		}
 		e.applyModel(ctx, obs)
@@ -412,6 +420,47 @@ func (e *engine) frontendFor(p string) lang.Frontend {
 		}
 	}
 	return nil
+}
+
+// unusedImportRE is the Go compiler's error for an import nothing uses.
+var unusedImportRE = regexp.MustCompile(`^"([^"]+)" imported (?:as \w+ )?and not used$`)
+
+// pruneImports removes, mechanically, the imports the oracle reports
+// unused in files the engine edited (an edit took away their last use;
+// replies may add imports but never remove them). It returns the
+// diagnostics it did not settle and whether it changed a file.
+func (e *engine) pruneImports(ds []oracle.Diagnostic) ([]oracle.Diagnostic, bool) {
+	unused := map[string][]string{}
+	var rest []oracle.Diagnostic
+	for _, d := range ds {
+		m := unusedImportRE.FindStringSubmatch(d.Message)
+		if m == nil || !e.sc.written[d.Path] {
+			rest = append(rest, d)
+			continue
+		}
+		unused[d.Path] = append(unused[d.Path], m[1])
+	}
+	changed := false
+	for path, imps := range unused {
+		pr, ok := e.frontendFor(path).(lang.ImportPruner)
+		src, err := e.sc.read(path)
+		if !ok || err != nil {
+			continue
+		}
+		out, err := pr.PruneImports(src, imps)
+		if err != nil || string(out) == string(src) {
+			continue
+		}
+		if err := e.sc.write(path, out); err != nil {
+			continue
+		}
+		changed = true
+		e.note(fmt.Sprintf("removed the imports an edit left unused in %s: %s", path, strings.Join(imps, ", ")))
+	}
+	if !changed {
+		return ds, false
+	}
+	return rest, true
 }
 
 // oracleObligations turns oracle diagnostics into obligations on their

@@ -394,6 +394,57 @@ func Scale(x float64) float64 { return 2 * x }
 	}
 }
 
+// TestPruneUnusedImport: the model's edit takes away the last use of an
+// import; the oracle's "imported and not used" is settled mechanically.
+func TestPruneUnusedImport(t *testing.T) {
+	repo, sc := setup(t, `
+-- old/go.mod --
+module example.com/m
+
+go 1.22
+-- old/num/num.go --
+package num
+
+func Scale(x int) int { return 2 * x }
+-- old/app/app.go --
+package app
+
+import (
+	"strconv"
+
+	"example.com/m/num"
+)
+
+func Use() string {
+	return strconv.Itoa(num.Scale(2))
+}
+-- new/num/num.go --
+package num
+
+func Scale(x float64) float64 { return 2 * x }
+`)
+	s := &scripted{t: t, answer: func(string, string, int) (int, string, time.Duration) {
+		return 200, "```go\nimport \"fmt\"\n\nfunc Use() string {\n\treturn fmt.Sprint(num.Scale(2))\n}\n```", 0
+	}}
+	res := run(t, repo, sc, modelFor(t, s, 5*time.Second, 0))
+	if !res.Proven || res.ByModel != 1 {
+		for _, o := range res.Obligations {
+			t.Log(o.Describe())
+		}
+		t.Fatalf("proven %v by model %d; %+v %v", res.Proven, res.ByModel, res.Oracle, res.Notes)
+	}
+	if !strings.Contains(res.Patch, "-\t\"strconv\"") {
+		t.Errorf("strconv not removed:\n%s", res.Patch)
+	}
+	noted := false
+	for _, n := range res.Notes {
+		noted = noted || strings.Contains(n, "left unused in app/app.go: strconv")
+	}
+	if !noted {
+		t.Errorf("no note of the removal: %v", res.Notes)
+	}
+}
+
 // TestPythonModelEdit: a Python caller is fixed by the model, the block
 // validated by the Python front-end and the result proven by pyright.
 func TestPythonModelEdit(t *testing.T) {

@@ -16,6 +16,8 @@ type scratch struct {
 	main *gitio.Repo
 	dir  string
 	repo *gitio.Repo
+	// written are the files the engine has edited
+	written map[string]bool
 }
 
 func newScratch(ctx context.Context, main *gitio.Repo, head string) (*scratch, error) {
@@ -55,6 +57,10 @@ func (s *scratch) write(path string, data []byte) error {
 	if err != nil {
 		return err
 	}
+	if s.written == nil {
+		s.written = map[string]bool{}
+	}
+	s.written[path] = true
 	return os.WriteFile(p, data, st.Mode().Perm())
 }
 

@@ -96,3 +96,12 @@ type BlockEditor interface {
 	// and how many lines were inserted (all before any declaration).
 	AddImports(src []byte, imports []string) ([]byte, int, error)
 }
+
+// ImportPruner is a BlockEditor that can also remove imports an edit
+// left unused (Go's compiler rejects them; the fix engine removes them
+// mechanically when the oracle names one in a file the engine edited).
+type ImportPruner interface {
+	// PruneImports removes the imports of the given paths and returns
+	// the new source; paths it cannot remove cleanly are left.
+	PruneImports(src []byte, paths []string) ([]byte, error)
+}

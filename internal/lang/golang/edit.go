@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"strconv"
 	"strings"
 )
 
@@ -152,4 +153,67 @@ func (fe *Frontend) AddImports(src []byte, imports []string) ([]byte, int, error
 	}
 	out := append(append(append([]byte{}, src[:at]...), text...), src[at:]...)
 	return out, strings.Count(text, "\n"), nil
+}
+
+// PruneImports removes the import specs of paths (lang.ImportPruner): a
+// spec alone on its line of an import group loses that line, a
+// single-spec import declaration loses the declaration. Anything else (a
+// spec sharing its line) is left as it is.
+func (fe *Frontend) PruneImports(src []byte, paths []string) ([]byte, error) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "", src, parser.ImportsOnly|parser.ParseComments)
+	if err != nil {
+		return nil, err
+	}
+	drop := map[string]bool{}
+	for _, p := range paths {
+		drop[p] = true
+	}
+	type cut struct{ from, to int }
+	var cuts []cut
+	lineStart := func(off int) int {
+		for off > 0 && src[off-1] != '\n' {
+			off--
+		}
+		return off
+	}
+	lineEnd := func(off int) int {
+		for off < len(src) && src[off] != '\n' {
+			off++
+		}
+		if off < len(src) {
+			off++
+		}
+		return off
+	}
+	alone := func(from, to int) bool { // nothing but blanks around [from, to) on its lines
+		return strings.TrimSpace(string(src[lineStart(from):from])) == "" &&
+			strings.TrimSpace(strings.SplitN(string(src[to:lineEnd(to)]), "//", 2)[0]) == ""
+	}
+	for _, d := range f.Decls {
+		gd, ok := d.(*ast.GenDecl)
+		if !ok || gd.Tok != token.IMPORT {
+			continue
+		}
+		for _, sp := range gd.Specs {
+			is := sp.(*ast.ImportSpec)
+			p, err := strconv.Unquote(is.Path.Value)
+			if err != nil || !drop[p] {
+				continue
+			}
+			from, to := fset.PositionFor(is.Pos(), false).Offset, fset.PositionFor(is.End(), false).Offset
+			if !gd.Lparen.IsValid() {
+				from, to = fset.PositionFor(gd.Pos(), false).Offset, fset.PositionFor(gd.End(), false).Offset
+			}
+			if !alone(from, to) {
+				continue
+			}
+			cuts = append(cuts, cut{lineStart(from), lineEnd(to)})
+		}
+	}
+	out := append([]byte(nil), src...)
+	for i := len(cuts) - 1; i >= 0; i-- {
+		out = append(out[:cuts[i].from], out[cuts[i].to:]...)
+	}
+	return out, nil
 }

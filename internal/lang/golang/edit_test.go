@@ -64,3 +64,22 @@ func TestAddImports(t *testing.T) {
 		})
 	}
 }
+
+func TestPruneImports(t *testing.T) {
+	for _, c := range []struct{ name, src, want string }{
+		{"group", "package p\n\nimport (\n\t\"errors\"\n\t\"fmt\" // printing\n)\n", "package p\n\nimport (\n\t\"fmt\" // printing\n)\n"},
+		{"named", "package p\n\nimport (\n\terr2 \"errors\"\n\t\"fmt\"\n)\n", "package p\n\nimport (\n\t\"fmt\"\n)\n"},
+		{"single", "package p\n\nimport \"errors\"\n\nfunc F() {}\n", "package p\n\n\nfunc F() {}\n"},
+		{"shares its line", "package p\n\nimport (\"errors\"; \"fmt\")\n", "package p\n\nimport (\"errors\"; \"fmt\")\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out, err := New().PruneImports([]byte(c.src), []string{"errors"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(out) != c.want {
+				t.Errorf("got\n%s\nwant\n%s", out, c.want)
+			}
+		})
+	}
+}
