@@ -7,7 +7,12 @@
 //   - reach: the truth functions (those the real commit edited) that the
 //     plan made obligations of;
 //   - validity: whether the fixed state passes `go build ./... && go vet
-//     ./...`, among the cases whose real commit does;
+//     ./...`, among the cases whose real commit does; then among those
+//     whose seed compiles in the partial state (seed_broken: the seed uses
+//     declarations only the rest of the commit adds), and among those
+//     whose fix needs no such declaration either (needs_new: the oracle's
+//     last run finds undefined a name the real commit declares outside the
+//     planned blocks, which a block edit cannot supply);
 //   - the share of blocks edited mechanically and by the model, and the
 //     tokens per model-edited block.
 //
@@ -28,12 +33,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/ripple-dev/ripple/internal/fix"
 	"github.com/ripple-dev/ripple/internal/gitio"
+	"github.com/ripple-dev/ripple/internal/oracle"
 )
 
 var (
@@ -76,9 +83,14 @@ type outcome struct {
 	// SeedBroken: the oracle found errors inside the seed declarations
 	// themselves (they use declarations only the rest of the real commit
 	// adds): no edit of the dependents can make such a state build.
-	SeedBroken bool    `json:"seed_broken"`
-	Seconds    float64 `json:"seconds"`
-	Err        string  `json:"error,omitempty"`
+	SeedBroken bool `json:"seed_broken"`
+	// NeedsNew names what the fix's last oracle run found undefined that
+	// the real commit declares and the partial state does not: an edit
+	// of the planned blocks alone (and a replayed block, which is the
+	// real commit's text) cannot supply it.
+	NeedsNew []string `json:"needs_new,omitempty"`
+	Seconds  float64  `json:"seconds"`
+	Err      string   `json:"error,omitempty"`
 }
 
 func main() {
@@ -113,6 +125,9 @@ func main() {
 			o.ID, o.Truth, o.Reached, o.Obligations, o.Mechanical, o.ByModel, o.Rejected, o.Proven, o.RealPasses, o.FixedPasses, o.SeedBroken, o.Seconds, o.Err)
 		for _, m := range o.Missed {
 			fmt.Println("    missed", m)
+		}
+		if len(o.NeedsNew) > 0 {
+			fmt.Println("    needs declarations the real commit adds:", strings.Join(o.NeedsNew, ", "))
 		}
 		if outF != nil {
 			b, _ := json.Marshal(o)
@@ -231,6 +246,9 @@ func runCase(c caseRec, hook string) *outcome {
 			o.SeedBroken = true
 		}
 	}
+	if !res.Proven && res.Oracle != nil {
+		o.NeedsNew = needsNew(dir, partial, full, res.Oracle.Diagnostics)
+	}
 	planned := map[string]bool{}
 	for _, ob := range res.Obligations {
 		planned[ob.Path+"|"+funcKey(ob.Block)] = true
@@ -321,6 +339,31 @@ func git(dir string, args ...string) error {
 	return exec.Command("git", append([]string{"-C", dir}, args...)...).Run()
 }
 
+// undefinedRE finds the names the Go compiler says are missing.
+var undefinedRE = regexp.MustCompile(`undefined: (?:\w+\.)?(\w+)|has no field or method (\w+)`)
+
+// needsNew lists the missing names of diagnostics that the full commit
+// has as a whole word and the partial state has nowhere.
+func needsNew(dir, partial, full string, ds []oracle.Diagnostic) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, d := range ds {
+		for _, m := range undefinedRE.FindAllStringSubmatch(d.Message, -1) {
+			name := m[1] + m[2]
+			if name == "" || seen[name] {
+				continue
+			}
+			seen[name] = true
+			inFull := exec.Command("git", "-C", dir, "grep", "-q", "-w", "-F", name, full, "--", "*.go").Run() == nil
+			inPartial := exec.Command("git", "-C", dir, "grep", "-q", "-w", "-F", name, partial, "--", "*.go").Run() == nil
+			if inFull && !inPartial {
+				out = append(out, name)
+			}
+		}
+	}
+	return out
+}
+
 func firstLine(s string) string {
 	s = strings.TrimSpace(s)
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
@@ -330,7 +373,7 @@ func firstLine(s string) string {
 }
 
 func summary(all []*outcome) {
-	var truth, reached, real, fixedGivenReal, mech, model, in, out, proven, errs, realSeedOK, fixedSeedOK int
+	var truth, reached, real, fixedGivenReal, mech, model, in, out, proven, errs, realSeedOK, fixedSeedOK, blockOK, fixedBlockOK int
 	for _, o := range all {
 		if o.Err != "" {
 			errs++
@@ -355,6 +398,12 @@ func summary(all []*outcome) {
 				if o.FixedPasses {
 					fixedSeedOK++
 				}
+				if len(o.NeedsNew) == 0 {
+					blockOK++
+					if o.FixedPasses {
+						fixedBlockOK++
+					}
+				}
 			}
 		}
 	}
@@ -372,8 +421,9 @@ func summary(all []*outcome) {
 	fmt.Printf("# blocks edited: %d mechanical (%.0f%%), %d by the model; %d tokens in, %d out; %d tokens per model-edited block\n",
 		mech, 100*ratio(mech, mech+model), model, in, out, perBlock)
 	fmt.Printf("# among the cases whose real commit passes, %d have a seed that compiles in the partial state; the fixed state passes in %d of them\n", realSeedOK, fixedSeedOK)
-	fmt.Printf("cases %d reach %.3f fixed_valid %.3f (%d/%d of the cases whose real commit passes) fixed_valid_seed_ok %.3f (%d/%d) proven %d\n",
-		len(all)-errs, ratio(reached, truth), ratio(fixedGivenReal, real), fixedGivenReal, real, ratio(fixedSeedOK, realSeedOK), fixedSeedOK, realSeedOK, proven)
+	fmt.Printf("# of those, %d need no declaration the real commit adds outside the planned blocks; the fixed state passes in %d of them\n", blockOK, fixedBlockOK)
+	fmt.Printf("cases %d reach %.3f fixed_valid %.3f (%d/%d of the cases whose real commit passes) fixed_valid_seed_ok %.3f (%d/%d) fixed_valid_reachable %.3f (%d/%d) proven %d\n",
+		len(all)-errs, ratio(reached, truth), ratio(fixedGivenReal, real), fixedGivenReal, real, ratio(fixedSeedOK, realSeedOK), fixedSeedOK, realSeedOK, ratio(fixedBlockOK, blockOK), fixedBlockOK, blockOK, proven)
 }
 
 // serve runs the replay model alone.
