@@ -120,6 +120,30 @@ func (c *Change) Block() *Block {
 	return c.Old // nil only for a malformed change
 }
 
+// Trail is the relation path from the developer's change to c's block:
+// one step per change along Cause, the seed first. A derived change
+// follows its cause as an override (an implementation following an
+// interface method) or, for a wrapper ("wraps ..."), as a caller.
+func (c *Change) Trail() []Step {
+	var chain []*Change
+	for ; c != nil; c = c.Cause {
+		chain = append([]*Change{c}, chain...)
+	}
+	var steps []Step
+	for i, c := range chain {
+		b := c.Block()
+		st := Step{Display: b.Display, Path: b.Path, Line: b.NameLine}
+		if i > 0 {
+			st.Relation = OverriddenBy
+			if strings.HasPrefix(strings.Join(c.Details, ""), "wraps ") {
+				st.Relation = CalledBy
+			}
+		}
+		steps = append(steps, st)
+	}
+	return steps
+}
+
 // Renamed reports whether the change is a rename (old and new present,
 // names differ).
 func (c *Change) Renamed() bool {

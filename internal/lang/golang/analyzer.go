@@ -402,7 +402,7 @@ func (a *analyzer) finding(r *ref, v verdict, prec model.Precision) *model.Findi
 	}
 	f := &model.Finding{
 		Change: r.t.ch, Relation: v.rel, Site: site, Verdict: v.v, Precision: prec, Message: v.msg,
-		Trail: append(trailOf(r.t.ch), model.Step{Relation: v.rel, Display: orFile(site.Enclosing), Path: site.Path, Line: site.Line}),
+		Trail: append(r.t.ch.Trail(), model.Step{Relation: v.rel, Display: orFile(site.Enclosing), Path: site.Path, Line: site.Line}),
 	}
 	if r.via != "" {
 		f.Message += " (through " + r.via + ")"
@@ -411,28 +411,6 @@ func (a *analyzer) finding(r *ref, v verdict, prec model.Precision) *model.Findi
 		f.Message += "; generated file: regenerate it"
 	}
 	return f
-}
-
-// trailOf is the relation path from the seed to a (possibly derived)
-// change's block.
-func trailOf(c *model.Change) []model.Step {
-	var chain []*model.Change
-	for ; c != nil; c = c.Cause {
-		chain = append([]*model.Change{c}, chain...)
-	}
-	var steps []model.Step
-	for i, c := range chain {
-		b := c.Block()
-		st := model.Step{Display: b.Display, Path: b.Path, Line: b.NameLine}
-		if i > 0 {
-			st.Relation = model.OverriddenBy
-			if strings.HasPrefix(strings.Join(c.Details, ""), "wraps ") {
-				st.Relation = model.CalledBy
-			}
-		}
-		steps = append(steps, st)
-	}
-	return steps
 }
 
 func orFile(s string) string {

@@ -194,7 +194,7 @@ func (a *analyzer) fixtureUses(ctx context.Context, c *model.Change, key, old, n
 				Change: c, Relation: model.UsedBy, Verdict: model.MayBeImpacted, Precision: model.PrecisionName,
 				Site:    model.Site{Path: p, Line: i + 1, Col: strings.Index(line, old) + 1, Text: line},
 				Message: fmt.Sprintf("spells the old %s name %q of %s (now %s)", key, old, c.Block().Display, now),
-				Trail:   append(trailOf(c), model.Step{Relation: model.UsedBy, Display: p, Path: p, Line: i + 1}),
+				Trail:   append(c.Trail(), model.Step{Relation: model.UsedBy, Display: p, Path: p, Line: i + 1}),
 			})
 			if len(out) >= maxTagSites {
 				return out

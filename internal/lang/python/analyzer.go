@@ -389,7 +389,7 @@ func (a *analyzer) importCheck(t *target) []*model.Finding {
 		out = append(out, &model.Finding{Change: t.ch, Relation: model.ImportedBy, Site: site, Verdict: model.Inconsistent,
 			Precision: model.PrecisionSyntax,
 			Message:   fmt.Sprintf("imports %s from %s, which does not define it", hb.member, a.ix.mods.moduleName(ss[0].path)),
-			Trail:     append(trailOf(t.ch), model.Step{Relation: model.ImportedBy, Display: "module scope", Path: site.Path, Line: site.Line})})
+			Trail:     append(t.ch.Trail(), model.Step{Relation: model.ImportedBy, Display: "module scope", Path: site.Path, Line: site.Line})})
 	}
 	return out
 }

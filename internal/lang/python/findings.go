@@ -86,7 +86,7 @@ func (j *judge) emit(t *target, x *ref, v verdict) {
 		site.EnclosingSpan = enc.span
 	}
 	f := &model.Finding{Change: t.ch, Relation: v.rel, Site: site, Verdict: v.v, Precision: v.prec, Message: v.msg,
-		Trail: append(trailOf(t.ch), model.Step{Relation: v.rel, Display: orFile(site.Enclosing), Path: site.Path, Line: site.Line})}
+		Trail: append(t.ch.Trail(), model.Step{Relation: v.rel, Display: orFile(site.Enclosing), Path: site.Path, Line: site.Line})}
 	if generated(x.f.t.src) {
 		f.Message += "; generated file: regenerate it"
 	}
@@ -157,28 +157,6 @@ func orFile(s string) string {
 		return "module scope"
 	}
 	return s
-}
-
-// trailOf is the relation path from the seed to a (possibly derived)
-// change's block.
-func trailOf(c *model.Change) []model.Step {
-	var chain []*model.Change
-	for ; c != nil; c = c.Cause {
-		chain = append([]*model.Change{c}, chain...)
-	}
-	var steps []model.Step
-	for i, c := range chain {
-		b := c.Block()
-		st := model.Step{Display: b.Display, Path: b.Path, Line: b.NameLine}
-		if i > 0 {
-			st.Relation = model.OverriddenBy
-			if strings.HasPrefix(strings.Join(c.Details, ""), "wraps ") {
-				st.Relation = model.CalledBy
-			}
-		}
-		steps = append(steps, st)
-	}
-	return steps
 }
 
 // follow makes the derived changes an inconsistent site implies: a

@@ -305,7 +305,7 @@ func (j *judge) overridesFindings() {
 				j.out = append(j.out, &model.Finding{Change: t.ch, Relation: model.Overrides, Site: site, Verdict: model.MayBeImpacted,
 					Precision: model.PrecisionSyntax,
 					Message:   fmt.Sprintf("%s is overridden by %s, whose new signature no longer accepts the calls %s allows", bm.qual, shortName(t), bm.qual),
-					Trail:     append(trailOf(t.ch), model.Step{Relation: model.Overrides, Display: "def " + bm.qual, Path: site.Path, Line: site.Line})})
+					Trail:     append(t.ch.Trail(), model.Step{Relation: model.Overrides, Display: "def " + bm.qual, Path: site.Path, Line: site.Line})})
 			}
 			break
 		}
