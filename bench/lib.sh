@@ -3,6 +3,17 @@
 
 die() { echo "bench: $*" >&2; exit 2; }
 
+# G is git for the bench's own work trees (never the mirrors): no user or
+# system config, a fixed identity and date (reproducible commits), no
+# automatic gc or maintenance while timing.
+G() {
+	env GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null \
+		GIT_AUTHOR_NAME="Ripple Bench" GIT_AUTHOR_EMAIL=bench@example.invalid \
+		GIT_COMMITTER_NAME="Ripple Bench" GIT_COMMITTER_EMAIL=bench@example.invalid \
+		GIT_AUTHOR_DATE=2026-01-01T00:00:00Z GIT_COMMITTER_DATE=2026-01-01T00:00:00Z \
+		git -c gc.auto=0 -c maintenance.auto=false -c advice.detachedHead=false -c init.defaultBranch=main "$@"
+}
+
 need_tools() {
 	command -v go >/dev/null 2>&1 || die "Go is not on PATH (the benchmarks need the Go toolchain, 1.26+)"
 	command -v git >/dev/null 2>&1 || die "git is not on PATH"

@@ -59,14 +59,6 @@ OUT=$BENCH_WORK/out/pyright
 mkdir -p "$BENCH_WORK" "$OUT"
 rm -f "$OUT"/*
 
-G() {
-	env GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null \
-		GIT_AUTHOR_NAME="Ripple Bench" GIT_AUTHOR_EMAIL=bench@example.invalid \
-		GIT_COMMITTER_NAME="Ripple Bench" GIT_COMMITTER_EMAIL=bench@example.invalid \
-		GIT_AUTHOR_DATE=2026-01-01T00:00:00Z GIT_COMMITTER_DATE=2026-01-01T00:00:00Z \
-		git -c gc.auto=0 -c maintenance.auto=false -c advice.detachedHead=false "$@"
-}
-
 echo "== setup"
 if [ ! -d "$SQ/.git" ]; then
 	echo "cloning (shared with the mirror's objects) into $SQ"

@@ -24,14 +24,6 @@ CALLERS=${CALLERS:-50}
 . "$HERE/lib.sh"
 
 need_tools
-G() {
-	env GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null \
-		GIT_AUTHOR_NAME="Ripple Bench" GIT_AUTHOR_EMAIL=bench@example.invalid \
-		GIT_COMMITTER_NAME="Ripple Bench" GIT_COMMITTER_EMAIL=bench@example.invalid \
-		GIT_AUTHOR_DATE=2026-01-01T00:00:00Z GIT_COMMITTER_DATE=2026-01-01T00:00:00Z \
-		git -c gc.auto=0 -c maintenance.auto=false -c init.defaultBranch=main "$@"
-}
-
 mkdir -p "$BENCH_WORK/bin" "$BENCH_WORK/series"
 GEN="$BENCH_WORK/bin/gen"
 (cd "$RIPPLE_ROOT" && go build -o "$GEN" ./bench/gen) || die "go build ./bench/gen failed"
