@@ -84,15 +84,7 @@ func (s *scripted) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // scale: Scale's parameter and result become float64; Use's return no
 // longer type-checks and needs judgement (no mechanical fix).
-const scale = `
--- old/go.mod --
-module example.com/m
-
-go 1.22
--- old/num/num.go --
-package num
-
-func Scale(x int) int { return 2 * x }
+const scale = scaleLib + `
 -- old/app/app.go --
 package app
 
@@ -104,6 +96,18 @@ func Use() int {
 }
 
 func Keep() string { return "unrelated" }
+`
+
+// scaleLib is the seed alone: num.Scale moves from int to float64.
+const scaleLib = `
+-- old/go.mod --
+module example.com/m
+
+go 1.22
+-- old/num/num.go --
+package num
+
+func Scale(x int) int { return 2 * x }
 -- new/num/num.go --
 package num
 
@@ -344,15 +348,7 @@ func TestModelAddsImport(t *testing.T) {
 // moves the upper block down. The upper block is still found where it
 // now is (it was replaced at its stale lines before).
 func TestImportShiftsBlocksAbove(t *testing.T) {
-	repo, sc := setup(t, `
--- old/go.mod --
-module example.com/m
-
-go 1.22
--- old/num/num.go --
-package num
-
-func Scale(x int) int { return 2 * x }
+	repo, sc := setup(t, scaleLib+`
 -- old/app/app.go --
 package app
 
@@ -365,10 +361,6 @@ func First() int {
 func Second() int {
 	return num.Scale(2)
 }
--- new/num/num.go --
-package num
-
-func Scale(x float64) float64 { return 2 * x }
 `)
 	s := &scripted{t: t, answer: func(block, _ string, _ int) (int, string, time.Duration) {
 		switch block {
@@ -397,15 +389,7 @@ func Scale(x float64) float64 { return 2 * x }
 // TestPruneUnusedImport: the model's edit takes away the last use of an
 // import; the oracle's "imported and not used" is settled mechanically.
 func TestPruneUnusedImport(t *testing.T) {
-	repo, sc := setup(t, `
--- old/go.mod --
-module example.com/m
-
-go 1.22
--- old/num/num.go --
-package num
-
-func Scale(x int) int { return 2 * x }
+	repo, sc := setup(t, scaleLib+`
 -- old/app/app.go --
 package app
 
@@ -418,10 +402,6 @@ import (
 func Use() string {
 	return strconv.Itoa(num.Scale(2))
 }
--- new/num/num.go --
-package num
-
-func Scale(x float64) float64 { return 2 * x }
 `)
 	s := &scripted{t: t, answer: func(string, string, int) (int, string, time.Duration) {
 		return 200, "```go\nimport \"fmt\"\n\nfunc Use() string {\n\treturn fmt.Sprint(num.Scale(2))\n}\n```", 0
