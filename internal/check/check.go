@@ -80,9 +80,7 @@ func Run(ctx context.Context, repo *gitio.Repo, o Options) (*model.Result, error
 			return nil, fmt.Errorf("head: %w", err)
 		}
 		headRev = sha
-		ht := &gitio.RevTree{R: repo, SHA: sha}
-		ht.Prefetch(ctx) // the front-ends list it; it need not wait for the diff
-		head = ht
+		head = &gitio.RevTree{R: repo, SHA: sha}
 	}
 	base := o.Base
 	var err error
@@ -116,6 +114,9 @@ func Run(ctx context.Context, repo *gitio.Repo, o Options) (*model.Result, error
 		return nil, err
 	}
 	res.Stats.ChangedFiles = len(files)
+	if ht, ok := head.(*gitio.RevTree); ok && len(files) > 0 {
+		ht.Prefetch(ctx) // the front-ends list it; the listing overlaps classification
+	}
 	ignored := func(p string) bool { return cfg.Ignored(p) }
 	baseTree := &gitio.RevTree{R: repo, SHA: base}
 	cl, err := diffclassify.Classify(ctx, diffclassify.Input{Files: files, Base: baseTree, Head: head, Frontends: fes, Ignored: ignored})

@@ -440,14 +440,7 @@ func (a *analyzer) editedCall(r *ref) bool {
 	if fc == nil || r.call == nil {
 		return false
 	}
-	from := a.ix.fset.PositionFor(r.call.Pos(), false).Line
-	to := a.ix.fset.PositionFor(r.call.End(), false).Line
-	for l := from; l <= to; l++ {
-		if fc.NewLineChanged(l) {
-			return true
-		}
-	}
-	return false
+	return fc.NewRangeChanged(a.ix.fset.PositionFor(r.call.Pos(), false).Line, a.ix.fset.PositionFor(r.call.End(), false).Line)
 }
 
 func trace(format string, args ...any) {
