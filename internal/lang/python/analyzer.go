@@ -53,13 +53,6 @@ type target struct {
 	cls *classInfo
 }
 
-func (t *target) decl() *lang.Decl {
-	if t.old != nil {
-		return t.old
-	}
-	return t.new
-}
-
 // display names the target as dependents know it: the old declaration
 // of a deleted or renamed one.
 func (t *target) display() string {

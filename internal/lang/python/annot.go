@@ -63,9 +63,7 @@ func (r *resolver) annotation(a *node, s *scope) value {
 				return unknown
 			}
 			head = ks[0]
-			for _, k := range ks[1].namedKids() {
-				args = append(args, k)
-			}
+			args = append(args, ks[1].namedKids()...)
 		}
 		hv := r.expr(head, s)
 		hn := ""

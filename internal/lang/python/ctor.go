@@ -208,7 +208,7 @@ func (r *resolver) constructor(c *classInfo) ctor {
 		switch {
 		case e == "builtins.object" || e == "abc.ABC" || strings.HasPrefix(e, "typing") && (strings.HasSuffix(e, ".Generic") || strings.HasSuffix(e, ".Protocol")):
 			continue
-		case isBuiltinException(e) && externalHas(e, "\x00") == false:
+		case isBuiltinException(e) && !externalHas(e, "\x00"):
 			// BaseException.__init__(*args): no keywords
 			return ctor{params: []param{{name: "args", kind: varArgs}}, owner: c, ok: true}
 		}

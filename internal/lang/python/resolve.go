@@ -76,7 +76,7 @@ func (r *resolver) leave(k any) {
 
 // module returns the value of the module imported as spec from file from.
 func (r *resolver) module(spec, from string) value {
-	key := spec + "\x00" + from
+	var key string
 	if strings.HasPrefix(spec, ".") {
 		key = spec + "\x00" + dirOf(from)
 	} else {
