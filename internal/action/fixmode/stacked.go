@@ -29,7 +29,7 @@ func OpenStacked(ctx context.Context, api *ghapi.API, head, base, title, body st
 		var resp *github.Response
 		var err error
 		pr, resp, err = api.GH.PullRequests.Create(ctx, api.Owner, api.Repo, github.CreatePullRequest{
-			Title: github.Ptr(title), Head: head, Base: base, Body: github.Ptr(body),
+			Title: new(title), Head: head, Base: base, Body: new(body),
 		})
 		return resp, err
 	})

@@ -120,22 +120,22 @@ func failed(err error, what string) *Outcome {
 
 func createReview(ctx context.Context, api *ghapi.API, t Target, p *Plan) (*github.PullRequestReview, error) {
 	req := &github.PullRequestReviewRequest{
-		Body:  github.Ptr(p.Body),
-		Event: github.Ptr("COMMENT"),
+		Body:  new(p.Body),
+		Event: new("COMMENT"),
 	}
 	if t.HeadSHA != "" {
-		req.CommitID = github.Ptr(t.HeadSHA)
+		req.CommitID = new(t.HeadSHA)
 	}
 	for _, c := range p.Comments {
 		dc := &github.DraftReviewComment{
-			Path: github.Ptr(c.Path),
-			Body: github.Ptr(c.Body),
-			Line: github.Ptr(c.Line),
-			Side: github.Ptr("RIGHT"),
+			Path: new(c.Path),
+			Body: new(c.Body),
+			Line: new(c.Line),
+			Side: new("RIGHT"),
 		}
 		if c.StartLine > 0 && c.StartLine < c.Line {
-			dc.StartLine = github.Ptr(c.StartLine)
-			dc.StartSide = github.Ptr("RIGHT")
+			dc.StartLine = new(c.StartLine)
+			dc.StartSide = new("RIGHT")
 		}
 		req.Comments = append(req.Comments, dc)
 	}
