@@ -3,11 +3,13 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"net/http"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -51,7 +53,11 @@ func (s *replay) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	prompt := req.Messages[len(req.Messages)-1].Content
 	answer := ""
 	if m := blockLineRE.FindStringSubmatch(prompt); m != nil {
-		answer = s.blockAt(r.Context(), m[1], m[2])
+		if name, ok := strings.CutPrefix(m[2], "new "); ok {
+			answer = s.declAt(r.Context(), path.Dir(m[1]), name)
+		} else {
+			answer = s.blockAt(r.Context(), m[1], m[2])
+		}
 	}
 	if answer == "" {
 		if m := blockTextRE.FindStringSubmatch(prompt); m != nil {
@@ -90,6 +96,111 @@ func (s *replay) blockAt(ctx context.Context, path, block string) string {
 		return importsUsed(src, text) + text
 	}
 	return ""
+}
+
+// declAt answers a request to declare a missing name: the commit's
+// declaration of name ("F", "T", "T.M") in the package directory dir,
+// with the imports it uses, and, for a type, the methods of it that head
+// lacks. A name in a grouped declaration is answered as a declaration of
+// its own.
+func (s *replay) declAt(ctx context.Context, dir, name string) string {
+	files, _ := s.tree.List(ctx, path.Join(dir, "*.go"))
+	for _, f := range files {
+		if path.Dir(f) != dir {
+			continue
+		}
+		src, err := s.tree.ReadFile(ctx, f)
+		if err != nil {
+			continue
+		}
+		fset := token.NewFileSet()
+		af, err := parser.ParseFile(fset, f, src, parser.ParseComments|parser.SkipObjectResolution)
+		if err != nil {
+			continue
+		}
+		text := func(from, to token.Pos) string {
+			return string(src[fset.Position(from).Offset:fset.Position(to).Offset]) + "\n"
+		}
+		for _, d := range af.Decls {
+			var out string
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				n := d.Name.Name
+				if d.Recv != nil && len(d.Recv.List) > 0 {
+					n = recvName(d.Recv.List[0].Type) + "." + n
+				}
+				if n == name {
+					out = text(startOf(d.Doc, d.Pos()), d.End())
+				}
+			case *ast.GenDecl:
+				for _, sp := range d.Specs {
+					var names []string
+					switch sp := sp.(type) {
+					case *ast.TypeSpec:
+						names = []string{sp.Name.Name}
+					case *ast.ValueSpec:
+						for _, n := range sp.Names {
+							names = append(names, n.Name)
+						}
+					}
+					if !slices.Contains(names, name) {
+						continue
+					}
+					if d.Lparen.IsValid() {
+						var doc *ast.CommentGroup
+						switch sp := sp.(type) {
+						case *ast.TypeSpec:
+							doc = sp.Doc
+						case *ast.ValueSpec:
+							doc = sp.Doc
+						}
+						out = d.Tok.String() + " " + text(startOf(doc, sp.Pos()), sp.End())
+					} else {
+						out = text(startOf(d.Doc, d.Pos()), d.End())
+					}
+				}
+			}
+			if out == "" {
+				continue
+			}
+			if _, isType := d.(*ast.GenDecl); isType && d.(*ast.GenDecl).Tok == token.TYPE {
+				decls, _ := golang.New().Decls(f, src)
+				out += s.newMethods(ctx, f, decls, strings.SplitAfter(string(src), "\n"), name)
+			}
+			s.mu.Lock()
+			s.hits["new "+name]++
+			s.mu.Unlock()
+			return importsUsed(src, out) + out
+		}
+	}
+	return ""
+}
+
+func startOf(doc *ast.CommentGroup, pos token.Pos) token.Pos {
+	if doc != nil {
+		return doc.Pos()
+	}
+	return pos
+}
+
+// recvName is a receiver's type name without pointer or type parameters.
+func recvName(x ast.Expr) string {
+	for {
+		switch t := x.(type) {
+		case *ast.StarExpr:
+			x = t.X
+		case *ast.IndexExpr:
+			x = t.X
+		case *ast.IndexListExpr:
+			x = t.X
+		case *ast.ParenExpr:
+			x = t.X
+		case *ast.Ident:
+			return t.Name
+		default:
+			return ""
+		}
+	}
 }
 
 // newMethods is the source of the methods of type tname in the commit's

@@ -32,8 +32,15 @@
 //     themselves impact (a wrapper's new parameter reaches its callers).
 //
 // When no obligation is left, the oracle (internal/oracle) runs on the
-// scratch state; its diagnostics seed the next round. The loop stops when
-// the oracle passes or a budget (rounds, tokens, time) is spent.
+// scratch state; its diagnostics seed the next round. A diagnostic about
+// a name nobody declares (a helper the developer's edit calls before it
+// was written, a field a replacement reads) is an obligation to declare
+// it: on the type's block for a missing member, else a new declaration
+// appended to a file of the package, checked like a block (whole
+// declarations, new names only, the wanted one among them). A name the
+// base declared is never declared again: the change removed it. The
+// loop stops when the oracle passes or a budget (rounds, tokens, time) is
+// spent.
 //
 // All edits happen in a scratch worktree (git worktree add --detach); the
 // developer's work tree is written only by Apply, on request, after the

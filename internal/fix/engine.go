@@ -73,6 +73,9 @@ type engine struct {
 	attempts map[string]int
 	nextID   int
 	noModel  bool // the budget is spent or the endpoint failed for good
+	// baseNames caches the names each package directory declared in the
+	// base state
+	baseNames map[string]map[string]bool
 }
 
 // Run plans and makes the edits the change between Base and Head leaves
@@ -131,7 +134,7 @@ func Run(ctx context.Context, repo *gitio.Repo, o Options) (*Result, error) {
 			}
 			break
 		}
-		obs := e.oracleObligations(ds, round+1)
+		obs := e.oracleObligations(ctx, ds, round+1)
 		if len(obs) == 0 && !pruned {
 			break
 		}
@@ -301,6 +304,9 @@ func (e *engine) applyModel(ctx context.Context, obs []*Obligation) bool {
 	}
 	sorted := append([]*Obligation(nil), obs...)
 	sort.SliceStable(sorted, func(i, j int) bool {
+		if (sorted[i].Declare == "") != (sorted[j].Declare == "") {
+			return sorted[i].Declare == "" // new declarations go last, at the ends of files
+		}
 		if sorted[i].Path != sorted[j].Path {
 			return sorted[i].Path < sorted[j].Path
 		}
@@ -317,6 +323,13 @@ func (e *engine) applyModel(ctx context.Context, obs []*Obligation) bool {
 		}
 		if e.noModel {
 			ob.Status, ob.Note = Failed, "the model is out of budget or unreachable"
+			continue
+		}
+		if ob.Declare != "" {
+			if e.declare(ctx, ob) {
+				edited = true
+			}
+			e.logf("  %s", ob.Describe())
 			continue
 		}
 		ob.Span.StartLine += shift[ob.Path]
@@ -347,32 +360,11 @@ func (e *engine) editBlock(ctx context.Context, ob *Obligation) (bool, int) {
 		ob.Status, ob.Note = Failed, err.Error()
 		return false, 0
 	}
-	reply, err := e.opts.Model.Complete(ctx, []Message{
-		{Role: "system", Content: systemPrompt},
-		{Role: "user", Content: e.promptFor(ctx, ob, block)},
-	})
-	ob.In, ob.Out = reply.In, reply.Out
-	if err != nil {
-		ob.Status, ob.Note = Failed, err.Error()
-		if errors.Is(err, ErrBudget) || ctx.Err() != nil || strings.Contains(err.Error(), "no answer within") {
-			e.noModel = true
-			e.note("model: " + err.Error())
-		}
+	code, imports, ok := e.ask(ctx, ob, e.promptFor(ctx, ob, block))
+	if !ok {
 		return false, 0
 	}
-	code, ok := codeBlock(reply.Text)
 	ed, _ := e.frontendFor(ob.Path).(lang.BlockEditor)
-	var imports []string
-	if ok && ed != nil {
-		if imports, code, err = ed.SplitImports(code); err != nil {
-			ok = false
-		}
-	}
-	if !ok || strings.TrimSpace(code) == "" {
-		ob.Status, ob.Note = Failed, "rejected: the reply has no code block"
-		e.res.Rejected++
-		return false, 0
-	}
 	if strings.TrimSpace(code) == strings.TrimSpace(block) {
 		if ob.Must() {
 			ob.Status, ob.Note = Failed, "the model returned the block unchanged"
@@ -401,6 +393,38 @@ func (e *engine) editBlock(ctx context.Context, ob *Obligation) (bool, int) {
 	ob.Status = Done
 	ob.Diff = lineDiff(ob.Path, block, code)
 	return true, shift
+}
+
+// ask sends an obligation's prompt to the model and returns the reply's
+// code and the imports it starts with. On failure it marks the
+// obligation (a reply without code is counted as rejected) and stops
+// further model calls when the budget is spent or the endpoint is gone.
+func (e *engine) ask(ctx context.Context, ob *Obligation, prompt string) (code string, imports []string, ok bool) {
+	reply, err := e.opts.Model.Complete(ctx, []Message{
+		{Role: "system", Content: systemPrompt},
+		{Role: "user", Content: prompt},
+	})
+	ob.In, ob.Out = ob.In+reply.In, ob.Out+reply.Out
+	if err != nil {
+		ob.Status, ob.Note = Failed, err.Error()
+		if errors.Is(err, ErrBudget) || ctx.Err() != nil || strings.Contains(err.Error(), "no answer within") {
+			e.noModel = true
+			e.note("model: " + err.Error())
+		}
+		return "", nil, false
+	}
+	code, ok = codeBlock(reply.Text)
+	if ed, isEd := e.frontendFor(ob.Path).(lang.BlockEditor); ok && isEd {
+		if imports, code, err = ed.SplitImports(code); err != nil {
+			ok = false
+		}
+	}
+	if !ok || strings.TrimSpace(code) == "" {
+		ob.Status, ob.Note = Failed, "rejected: the reply has no code block"
+		e.res.Rejected++
+		return "", nil, false
+	}
+	return code, imports, true
 }
 
 // checkBlock asks the file's front-end to judge a block replacement.
@@ -464,16 +488,20 @@ func (e *engine) pruneImports(ds []oracle.Diagnostic) ([]oracle.Diagnostic, bool
 }
 
 // oracleObligations turns oracle diagnostics into obligations on their
-// enclosing blocks. A diagnostic inside a seed block is not planned: the
-// seed is never reverted (the analyzer attributes such errors to the
-// dependents that must follow).
-func (e *engine) oracleObligations(ds []oracle.Diagnostic, round int) []*Obligation {
+// enclosing blocks, or, for a name nobody declares, into an obligation to
+// declare it (declare.go). Any other diagnostic inside a seed block is not
+// planned: the seed is never reverted (the analyzer attributes such
+// errors to the dependents that must follow).
+func (e *engine) oracleObligations(ctx context.Context, ds []oracle.Diagnostic, round int) []*Obligation {
 	byKey := map[string]*Obligation{}
 	var obs []*Obligation
 	for i := range ds {
 		d := ds[i]
 		if d.Path == "" || d.Line == 0 {
 			e.note("oracle: " + d.String())
+			continue
+		}
+		if e.missingObligation(ctx, d, byKey, &obs, round) {
 			continue
 		}
 		blk := e.enclosing(d.Path, d.Line)

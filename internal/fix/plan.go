@@ -33,10 +33,14 @@ type Reason struct {
 
 // Obligation is a node of the plan graph: a block to edit and why.
 type Obligation struct {
-	ID      int        `json:"id"`
-	Path    string     `json:"path"`
-	Block   string     `json:"block"` // the declaration, as the analyzer names it
-	Span    model.Span `json:"span"`  // its lines in the state the reasons refer to
+	ID    int    `json:"id"`
+	Path  string `json:"path"`
+	Block string `json:"block"` // the declaration, as the analyzer names it
+	// Declare is the name a new declaration must bind ("F", "T.M"), for
+	// an obligation to declare what the code uses and nobody declares;
+	// Block is then "new " + Declare and Span is empty.
+	Declare string     `json:"declare,omitempty"`
+	Span    model.Span `json:"span"` // its lines in the state the reasons refer to
 	Reasons []Reason   `json:"reasons"`
 	// Parent is the obligation whose edit made this one necessary (nil
 	// for the seed's direct dependents): the temporal context.

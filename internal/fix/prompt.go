@@ -22,7 +22,8 @@ Rules:
 - Keep the block's name and kind. Do not add or remove other declarations or files; the one exception: a type that must gain methods (an interface it must implement has new ones) may be followed by those new methods, in the same code block.
 - If the new block needs packages the file does not import, start the code block with an import declaration listing them; imports are never removed.
 - Change only what the change requires; keep everything else, comments included, as it is.
-- Never undo the change that was made: adapt this block to it.`
+- Never undo the change that was made: adapt this block to it.
+- When asked instead to declare a name the code uses and nothing declares, reply with the new declarations only: that name, and any new helper it needs; never one that exists already.`
 
 // promptFor builds the user message of an obligation: what must become
 // true, the change and the edits that led here (temporal context), the

@@ -105,3 +105,35 @@ type ImportPruner interface {
 	// the new source; paths it cannot remove cleanly are left.
 	PruneImports(src []byte, paths []string) ([]byte, error)
 }
+
+// Missing is a name an oracle diagnostic says the code uses and nothing
+// declares: a package-level name, or a member (field or method) of a
+// type.
+type Missing struct {
+	// Qualifier is the import name the use qualifies the name (or the
+	// type) with; "" for the file's own package.
+	Qualifier string
+	// Type is the type that lacks the member ("" for a package-level
+	// name): its bare name, without pointer or package.
+	Type string
+	Name string
+}
+
+// Declarer is an optional capability of a BlockEditor: letting the fix
+// engine supply a declaration the code uses and nobody wrote (a helper a
+// developer's edit calls before it exists, a constant a replacement
+// names). A reply for one is appended to a file and judged by CheckNew.
+type Declarer interface {
+	// MissingIn reads one diagnostic message of the language's oracle;
+	// ok is false when it is not about a missing declaration.
+	MissingIn(message string) (m Missing, ok bool)
+	// ImportDir is the repository directory of the package that
+	// qualifier names in the file path (src), "" when it is not in the
+	// repository.
+	ImportDir(ctx context.Context, t gitio.Tree, path string, src []byte, qualifier string) (dir string, ok bool)
+	// CheckNew judges lines [from, to] of src (the whole file after the
+	// reply was added): they hold only whole top-level declarations, none
+	// of a name in taken, and one of them declares want. Names are as
+	// Decl gives them: Name, or Container.Name for a method or a field.
+	CheckNew(path string, src []byte, from, to int, want string, taken map[string]bool) error
+}

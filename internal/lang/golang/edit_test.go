@@ -3,6 +3,8 @@ package golang
 import (
 	"strings"
 	"testing"
+
+	"github.com/ripple-dev/ripple/internal/lang"
 )
 
 func TestCheckBlock(t *testing.T) {
@@ -79,6 +81,59 @@ func TestPruneImports(t *testing.T) {
 			}
 			if string(out) != c.want {
 				t.Errorf("got\n%s\nwant\n%s", out, c.want)
+			}
+		})
+	}
+}
+
+func TestMissingIn(t *testing.T) {
+	for _, c := range []struct {
+		msg  string
+		want lang.Missing
+		ok   bool
+	}{
+		{"undefined: clamp", lang.Missing{Name: "clamp"}, true},
+		{"undefined: verification.GitHubOIDCIssuer", lang.Missing{Qualifier: "verification", Name: "GitHubOIDCIssuer"}, true},
+		{"cs.Reset undefined (type *iostreams.ColorScheme has no field or method Reset)", lang.Missing{Qualifier: "iostreams", Type: "ColorScheme", Name: "Reset"}, true},
+		{"t.wrapWord undefined (type *Terminal has no field or method wrapWord)", lang.Missing{Type: "Terminal", Name: "wrapWord"}, true},
+		{"x.n undefined (type List[int] has no field or method n, but does have field N)", lang.Missing{Type: "List", Name: "n"}, true},
+		{"not enough arguments in call to F", lang.Missing{}, false},
+		{"undefined: a.b.c", lang.Missing{}, false},
+	} {
+		got, ok := New().MissingIn(c.msg)
+		if ok != c.ok || got != c.want {
+			t.Errorf("MissingIn(%q) = %+v, %v; want %+v, %v", c.msg, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+func TestCheckNew(t *testing.T) {
+	const head = "package p\n\nimport \"fmt\"\n\nfunc F() { fmt.Println(g()) }\n\n"
+	taken := map[string]bool{"F": true, "T": true, "T.Name": true}
+	for _, c := range []struct {
+		name, want, code, err string
+	}{
+		{"a function", "g", "func g() int { return 1 }\n", ""},
+		{"with a helper", "g", "func g() int { return h() }\n\nfunc h() int { return 1 }\n", ""},
+		{"a grouped constant", "C", "const (\n\tC = 1\n\tD = 2\n)\n", ""},
+		{"a method", "T.M", "// M is new.\nfunc (t *T) M() {}\n", ""},
+		{"an existing function", "g", "func g() int { return 1 }\n\nfunc F() {}\n", "F (line 9) is already declared"},
+		{"a method named like a field", "T.Name", "func (T) Name() string { return \"\" }\n", "T.Name (line 7) is already declared"},
+		{"not the wanted one", "g", "func h() int { return 1 }\n", "does not declare g"},
+		{"an import", "g", "import \"os\"\n\nfunc g() int { return 1 }\n", "no longer parses"},
+		{"statements", "g", "x := 1\n", "no longer parses"},
+		{"nothing", "g", "// just a comment\n", "declares nothing"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			src := head + c.code
+			from := strings.Count(head, "\n") + 1
+			to := from + strings.Count(c.code, "\n") - 1
+			err := New().CheckNew("p.go", []byte(src), from, to, c.want, taken)
+			switch {
+			case c.err == "" && err != nil:
+				t.Errorf("error %v, want none", err)
+			case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+				t.Errorf("error %v, want one containing %q", err, c.err)
 			}
 		})
 	}

@@ -1,0 +1,306 @@
+package fix
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/ripple-dev/ripple/internal/gitio"
+	"github.com/ripple-dev/ripple/internal/lang"
+	"github.com/ripple-dev/ripple/internal/model"
+	"github.com/ripple-dev/ripple/internal/oracle"
+)
+
+// Missing declarations. A developer's edit often calls a helper, names a
+// constant or reads a field that does not exist yet (they meant to write
+// it next), and a model's block may do the same. The oracle says
+// "undefined"; no edit of the block that uses the name can help, and
+// reverting the developer's edit is not allowed. So such a diagnostic
+// becomes an obligation to declare the name: on the type's block when a
+// member of a type the engine may edit is missing, else a new
+// declaration appended to a file of the package, judged by the
+// front-end (whole declarations, new names only, the wanted one among
+// them).
+//
+// A name the base state declared in that package is not declared again:
+// the developer's change removed or renamed it, and its users must
+// follow (the diagnostic stays on the user's block).
+
+// missingObligation plans a diagnostic about a missing declaration. It
+// reports false when the diagnostic is not one, or must be handled on the
+// block that holds it.
+func (e *engine) missingObligation(ctx context.Context, d oracle.Diagnostic, byKey map[string]*Obligation, obs *[]*Obligation, round int) bool {
+	fe := e.frontendFor(d.Path)
+	dc, ok := fe.(lang.Declarer)
+	if !ok {
+		return false
+	}
+	m, ok := dc.MissingIn(d.Message)
+	if !ok {
+		return false
+	}
+	dir := path.Dir(d.Path)
+	if m.Qualifier != "" {
+		src, err := e.sc.read(d.Path)
+		if err != nil {
+			return false
+		}
+		if dir, ok = dc.ImportDir(ctx, &gitio.WorkTree{R: e.sc.repo}, d.Path, src, m.Qualifier); !ok {
+			return false // another module's package: not ours to extend
+		}
+	}
+	want := m.Name
+	if m.Type != "" {
+		want = m.Type + "." + m.Name
+	}
+	if e.declaredAtBase(ctx, dir)[want] {
+		return false // the change removed it: its users follow
+	}
+	now := e.declaredNow(dir)
+	if now[want] != nil {
+		return false // declared: the diagnostic is about something else
+	}
+	reason := Reason{Message: d.Tool + ": " + d.Message, Line: d.Line, Oracle: &d, Must: true}
+	file := d.Path
+	if m.Type != "" {
+		td := now[m.Type]
+		if td == nil {
+			return false
+		}
+		file = td.Path
+		if k := blockKey(td.Path, td.Display); !e.seeds[k] && td.Kind == model.KindType {
+			// the type's block gains the field or the method
+			if e.attempts[k] >= maxAttempts+1 {
+				return true
+			}
+			ob := byKey[k]
+			if ob == nil {
+				ob = &Obligation{Path: td.Path, Block: td.Display, Span: td.Span, Status: Pending}
+				byKey[k] = ob
+				*obs = append(*obs, ob)
+				e.adopt(ob, round)
+			}
+			reason.Message += fmt.Sprintf(" (at %s:%d; add the field or method %s)", d.Path, d.Line, m.Name)
+			ob.Reasons = append(ob.Reasons, reason)
+			return true
+		}
+	} else if m.Qualifier != "" {
+		if file = e.homeFile(dir); file == "" {
+			return false
+		}
+	}
+	k := blockKey(file, "new "+want)
+	if e.attempts[k] >= maxAttempts {
+		return true
+	}
+	ob := byKey[k]
+	if ob == nil {
+		ob = &Obligation{Path: file, Block: "new " + want, Declare: want, Status: Pending}
+		byKey[k] = ob
+		*obs = append(*obs, ob)
+		e.adopt(ob, round)
+	}
+	ob.Reasons = append(ob.Reasons, reason)
+	return true
+}
+
+// declName is how Declarer names a declaration: Name, or Container.Name
+// for a method or a field.
+func declName(d *lang.Decl) string {
+	if d.Container != "" {
+		return d.Container + "." + d.Name
+	}
+	return d.Name
+}
+
+// declaredAtBase are the names the package in dir declared in the base
+// state.
+func (e *engine) declaredAtBase(ctx context.Context, dir string) map[string]bool {
+	if names, ok := e.baseNames[dir]; ok {
+		return names
+	}
+	names := map[string]bool{}
+	files, _ := e.baseTree.List(ctx, path.Join(dir, "*"))
+	for _, f := range files {
+		fe := e.frontendFor(f)
+		if path.Dir(f) != dir || fe == nil {
+			continue
+		}
+		src, err := e.baseTree.ReadFile(ctx, f)
+		if err != nil {
+			continue
+		}
+		ds, _ := fe.Decls(f, src)
+		for _, d := range ds {
+			if d.Kind != model.KindImport {
+				names[declName(d)] = true
+			}
+		}
+	}
+	if e.baseNames == nil {
+		e.baseNames = map[string]map[string]bool{}
+	}
+	e.baseNames[dir] = names
+	return names
+}
+
+// declaredNow are the declarations of the package in dir in the scratch
+// state, by name.
+func (e *engine) declaredNow(dir string) map[string]*lang.Decl {
+	out := map[string]*lang.Decl{}
+	ents, err := os.ReadDir(filepath.Join(e.sc.dir, filepath.FromSlash(dir)))
+	if err != nil {
+		return out
+	}
+	for _, ent := range ents {
+		rel := path.Join(dir, ent.Name())
+		fe := e.frontendFor(rel)
+		if ent.IsDir() || fe == nil {
+			continue
+		}
+		src, err := e.sc.read(rel)
+		if err != nil {
+			continue
+		}
+		ds, _ := fe.Decls(rel, src)
+		for _, d := range ds {
+			if d.Kind != model.KindImport {
+				out[declName(d)] = d
+			}
+		}
+	}
+	return out
+}
+
+// homeFile is the file of the package in dir where a name another
+// package needs is declared: its first source file that is not a test.
+func (e *engine) homeFile(dir string) string {
+	ents, err := os.ReadDir(filepath.Join(e.sc.dir, filepath.FromSlash(dir)))
+	if err != nil {
+		return ""
+	}
+	var names []string
+	for _, ent := range ents {
+		p := path.Join(dir, ent.Name())
+		if !ent.IsDir() && e.frontendFor(p) != nil {
+			names = append(names, ent.Name())
+		}
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if !strings.HasSuffix(n, "_test.go") && !strings.HasPrefix(n, "test_") {
+			return path.Join(dir, n)
+		}
+	}
+	if len(names) > 0 {
+		return path.Join(dir, names[0])
+	}
+	return ""
+}
+
+// declare asks the model for a missing declaration and appends it to the
+// obligation's file. It reports whether the file changed.
+func (e *engine) declare(ctx context.Context, ob *Obligation) bool {
+	e.attempts[ob.key()]++
+	ob.Method = "model"
+	fe := e.frontendFor(ob.Path)
+	dc, _ := fe.(lang.Declarer)
+	ed, _ := fe.(lang.BlockEditor)
+	src, err := e.sc.read(ob.Path)
+	if err == nil && (dc == nil || ed == nil) {
+		err = fmt.Errorf("no front-end can check new declarations in %s", ob.Path)
+	}
+	if err != nil {
+		ob.Status, ob.Note = Failed, err.Error()
+		return false
+	}
+	code, imports, ok := e.ask(ctx, ob, e.promptForNew(ctx, ob))
+	if !ok {
+		return false
+	}
+	code = strings.Trim(code, "\n") + "\n"
+	head := strings.TrimRight(string(src), "\n") + "\n\n"
+	from := strings.Count(head, "\n") + 1
+	out, shift, err := ed.AddImports([]byte(head+code), imports)
+	if err == nil {
+		from += shift
+		taken := map[string]bool{}
+		for n := range e.declaredNow(path.Dir(ob.Path)) {
+			taken[n] = true
+		}
+		err = dc.CheckNew(ob.Path, out, from, from+strings.Count(code, "\n")-1, ob.Declare, taken)
+	}
+	if err == nil {
+		err = e.sc.write(ob.Path, out)
+	}
+	if err != nil {
+		ob.Status, ob.Note = Failed, "rejected: "+err.Error()
+		e.res.Rejected++
+		return false
+	}
+	ob.Status = Done
+	ob.Diff = lineDiff(ob.Path, "", code)
+	return true
+}
+
+// promptForNew is the user message of a missing declaration: where the
+// name is used and why, the changes that led there, the code that uses
+// it and the declarations of its file.
+func (e *engine) promptForNew(ctx context.Context, ob *Obligation) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "ripple-block: path=%s block=%q\n\n", ob.Path, ob.Block)
+	fmt.Fprintf(&b, "Declare %s in %s: the code uses it and nothing declares it.\n\nWhere it is used:\n", ob.Declare, ob.Path)
+	var uses []*model.Block
+	seen := map[string]bool{}
+	for _, r := range ob.Reasons {
+		p := ob.Path
+		if r.Oracle != nil {
+			p = r.Oracle.Path
+		}
+		fmt.Fprintf(&b, "- %s:%d: %s\n", p, r.Line, r.Message)
+		if blk := e.enclosing(p, r.Line); blk != nil && !seen[blockKey(p, blk.Display)] && len(uses) < 3 {
+			seen[blockKey(p, blk.Display)] = true
+			uses = append(uses, blk)
+		}
+	}
+	var diffs []string
+	for _, u := range uses {
+		k := blockKey(u.Path, u.Display)
+		if e.seeds[k] {
+			for _, c := range e.res.Seed.Changes {
+				if c.New != nil && blockKey(c.New.Path, c.New.Display) == k {
+					diffs = append(diffs, e.changeDiff(ctx, c))
+				}
+			}
+		} else if o := e.all[k]; o != nil && o.Diff != "" {
+			diffs = append(diffs, o.Diff)
+		}
+	}
+	if len(diffs) > 0 {
+		b.WriteString("\nThe changes already made that use it (do not undo them):\n```diff\n" + strings.Join(diffs, "") + "```\n")
+	}
+	for _, u := range uses {
+		src, err := e.sc.read(u.Path)
+		if err != nil {
+			continue
+		}
+		if text, err := blockLines(src, u.Span.StartLine, u.Span.EndLine); err == nil {
+			fmt.Fprintf(&b, "\nThe code that uses it (%s, lines %d-%d):\n```\n%s```\n", u.Path, u.Span.StartLine, u.Span.EndLine, text)
+		}
+	}
+	var sigs []string
+	for _, d := range e.dirDecls(ob.Path) {
+		if d.Path == ob.Path && d.Kind != model.KindImport && d.Signature != "" && len(sigs) < 60 {
+			sigs = append(sigs, d.Signature)
+		}
+	}
+	if len(sigs) > 0 {
+		fmt.Fprintf(&b, "\nWhat %s declares now:\n```\n%s\n```\n", ob.Path, strings.Join(sigs, "\n"))
+	}
+	fmt.Fprintf(&b, "\nReply with the new declaration of %s (and of any new helper it needs) in one fenced code block; declare nothing the package already has.\n", ob.Declare)
+	return b.String()
+}

@@ -1,0 +1,227 @@
+package fix
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ripple-dev/ripple/internal/check"
+	"github.com/ripple-dev/ripple/internal/gitio"
+	"github.com/ripple-dev/ripple/internal/oracle"
+)
+
+// clampSeed: the developer's new Scale calls a helper they have not
+// written yet.
+const clampSeed = `
+-- old/go.mod --
+module example.com/m
+
+go 1.22
+-- old/num/num.go --
+package num
+
+import "fmt"
+
+func Scale(x int) int { return 2 * x }
+
+func Show(x int) string { return fmt.Sprint(x) }
+-- new/num/num.go --
+package num
+
+import "fmt"
+
+func Scale(x int) int { return clamp(2*x, 100) }
+
+func Show(x int) string { return fmt.Sprint(x) }
+`
+
+const goodClamp = "```go\nimport \"math\"\n\n// clamp bounds x by limit.\nfunc clamp(x, limit int) int {\n\treturn int(math.Min(float64(x), float64(limit)))\n}\n```\n"
+
+// TestDeclareMissingHelper: a name the seed uses and nobody declares
+// becomes an obligation to declare it; the reply is appended to the
+// file, its import added, and the oracle proves it.
+func TestDeclareMissingHelper(t *testing.T) {
+	repo, sc := setup(t, clampSeed)
+	s := &scripted{t: t, answer: func(block, prompt string, _ int) (int, string, time.Duration) {
+		if block != "new clamp" {
+			t.Errorf("unexpected block %q", block)
+		}
+		return 200, goodClamp, 0
+	}}
+	res := run(t, repo, sc, modelFor(t, s, 5*time.Second, 0))
+	if !res.Proven || res.ByModel != 1 {
+		for _, o := range res.Obligations {
+			t.Log(o.Describe())
+		}
+		t.Fatalf("proven %v, by model %d; notes %v; oracle %+v", res.Proven, res.ByModel, res.Notes, res.Oracle)
+	}
+	ob := res.Obligations[0]
+	if ob.Declare != "clamp" || ob.Path != "num/num.go" {
+		t.Errorf("obligation %+v, want to declare clamp in num/num.go", ob)
+	}
+	for _, want := range []string{"+\t\"math\"", "+// clamp bounds x by limit.", "+func clamp(x, limit int) int {"} {
+		if !strings.Contains(res.Patch, want) {
+			t.Errorf("patch lacks %q:\n%s", want, res.Patch)
+		}
+	}
+	// the prompt shows the use, the seed's diff and the file's
+	// declarations
+	p := s.prompts[0]
+	for _, want := range []string{"Declare clamp in num/num.go", "undefined: clamp", "+func Scale(x int) int { return clamp(2*x, 100) }", "func Show(x int) string"} {
+		if !strings.Contains(p, want) {
+			t.Errorf("prompt lacks %q:\n%s", want, p)
+		}
+	}
+}
+
+// TestDeclareRejects: a reply that declares an existing name, or not the
+// wanted one, is refused; the second attempt's good reply is taken.
+func TestDeclareRejects(t *testing.T) {
+	for _, tc := range []struct{ name, bad, note string }{
+		{"redeclares", "```go\nfunc Show(x int) string { return \"\" }\n\nfunc clamp(x, l int) int { return x }\n```", "Show (line 9) is already declared in the package"},
+		{"other name", "```go\nfunc limit(x, l int) int { return x }\n```", "does not declare clamp"},
+		{"statement", "```go\nx := 1\n```", "no longer parses"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			repo, sc := setup(t, clampSeed)
+			s := &scripted{t: t, answer: func(block, prompt string, call int) (int, string, time.Duration) {
+				if call == 1 {
+					return 200, tc.bad, 0
+				}
+				return 200, goodClamp, 0
+			}}
+			res := Must(t)(Run(context.Background(), repo, Options{Base: sc.Base, Head: sc.Head, Model: modelFor(t, s, 5*time.Second, 0),
+				Oracle: &oracle.Go{Env: []string{"GOPROXY=off", "GOFLAGS=-mod=mod"}}, Rounds: 3}))
+			if !res.Proven || res.Rejected != 1 {
+				for _, o := range res.Obligations {
+					t.Log(o.Describe())
+				}
+				t.Fatalf("proven %v rejected %d, want proven after one rejection", res.Proven, res.Rejected)
+			}
+			if !strings.Contains(res.Obligations[0].Note, tc.note) {
+				t.Errorf("first obligation's note %q, want %q", res.Obligations[0].Note, tc.note)
+			}
+			if strings.Count(res.Patch, "func clamp") != 1 || strings.Contains(res.Patch, "func limit") {
+				t.Errorf("patch:\n%s", res.Patch)
+			}
+		})
+	}
+}
+
+// TestDeclareMissingField: a field of another package's type that the
+// seed reads is planned on the type's block.
+func TestDeclareMissingField(t *testing.T) {
+	repo, sc := setup(t, `
+-- old/go.mod --
+module example.com/m
+
+go 1.22
+-- old/conf/conf.go --
+package conf
+
+// Config is the settings.
+type Config struct {
+	Name string
+}
+-- old/app/app.go --
+package app
+
+import "example.com/m/conf"
+
+func Label(c conf.Config) string { return c.Name }
+-- new/app/app.go --
+package app
+
+import "example.com/m/conf"
+
+func Label(c *conf.Config) string { return c.Name + c.Suffix }
+`)
+	s := &scripted{t: t, answer: func(block, prompt string, _ int) (int, string, time.Duration) {
+		if block != "type Config" {
+			t.Errorf("unexpected block %q", block)
+			return 200, "```go\n```", 0
+		}
+		if !strings.Contains(prompt, "add the field or method Suffix") {
+			t.Errorf("prompt does not say what to add:\n%s", prompt)
+		}
+		return 200, "```go\n// Config is the settings.\ntype Config struct {\n\tName   string\n\tSuffix string\n}\n```", 0
+	}}
+	res := run(t, repo, sc, modelFor(t, s, 5*time.Second, 0))
+	if !res.Proven {
+		for _, o := range res.Obligations {
+			t.Log(o.Describe())
+		}
+		t.Fatalf("not proven; oracle %+v", res.Oracle)
+	}
+	if !strings.Contains(res.Patch, "+\tSuffix string") {
+		t.Errorf("patch:\n%s", res.Patch)
+	}
+}
+
+// TestRemovedNameNotRedeclared: a name the base declared and the change
+// removed is not declared again (its users must follow the change).
+func TestRemovedNameNotRedeclared(t *testing.T) {
+	repo, sc := setup(t, `
+-- old/go.mod --
+module example.com/m
+
+go 1.22
+-- old/num/num.go --
+package num
+
+func Old() int { return 1 }
+-- old/app/app.go --
+package app
+
+import "example.com/m/num"
+
+func Use() int { return num.Old() }
+
+func Helper() int { return 2 }
+-- new/num/num.go --
+package num
+
+func Newer() int { return 1 }
+`)
+	ctx := context.Background()
+	seed, err := check.Run(ctx, repo, check.Options{Base: sc.Base, Head: sc.Head})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &engine{repo: repo, fes: check.Frontends(), seeds: seedBlocks(seed), all: map[string]*Obligation{}, attempts: map[string]int{},
+		res: &Result{Base: seed.Base, Head: seed.Head, Seed: seed}}
+	e.baseTree = &gitio.RevTree{R: repo, SHA: seed.Base}
+	if e.sc, err = newScratch(ctx, repo, seed.Head); err != nil {
+		t.Fatal(err)
+	}
+	defer e.sc.close()
+	for _, tc := range []struct {
+		msg     string
+		planned bool
+	}{
+		{"undefined: num.Old", false},   // removed by the change
+		{"undefined: num.Newer", false}, // declared
+		{"undefined: num.Extra", true},  // nobody declares it
+		{"undefined: Helper", false},    // declared in app
+		{"undefined: fmt.Nope", false},  // not a package of the repository
+		{"some other error", false},
+	} {
+		var obs []*Obligation
+		got := e.missingObligation(ctx, oracle.Diagnostic{Path: "app/app.go", Line: 5, Message: tc.msg, Tool: "build"}, map[string]*Obligation{}, &obs, 2)
+		if got != tc.planned || tc.planned && (len(obs) != 1 || obs[0].Path != "num/num.go" || obs[0].Declare != "Extra") {
+			t.Errorf("%q: planned %v %+v, want %v", tc.msg, got, obs, tc.planned)
+		}
+	}
+}
+
+// Must returns a function that fails the test on a non-nil error.
+func Must(t *testing.T) func(*Result, error) *Result {
+	return func(r *Result, err error) *Result {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+}

@@ -1,0 +1,161 @@
+package golang
+
+import (
+	"context"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/ripple-dev/ripple/internal/gitio"
+	"github.com/ripple-dev/ripple/internal/lang"
+)
+
+// The compiler's words for a name nobody declares (go build and go vet
+// print the type checker's messages as they are).
+var (
+	undefinedNameRE   = regexp.MustCompile(`^undefined: (?:(\w+)\.)?(\w+)$`)
+	undefinedMemberRE = regexp.MustCompile(`undefined \(type \*?(?:(\w+)\.)?(\w+)(?:\[[^\]]*\])? has no field or method (\w+)`)
+)
+
+// MissingIn reads a go build or go vet message about a missing
+// declaration (lang.Declarer).
+func (fe *Frontend) MissingIn(msg string) (lang.Missing, bool) {
+	msg = strings.TrimSpace(msg)
+	if m := undefinedNameRE.FindStringSubmatch(msg); m != nil {
+		return lang.Missing{Qualifier: m[1], Name: m[2]}, true
+	}
+	if m := undefinedMemberRE.FindStringSubmatch(msg); m != nil {
+		return lang.Missing{Qualifier: m[1], Type: m[2], Name: m[3]}, true
+	}
+	return lang.Missing{}, false
+}
+
+// ImportDir finds the repository directory of the package that
+// qualifier names in the file (lang.Declarer).
+func (fe *Frontend) ImportDir(ctx context.Context, t gitio.Tree, file string, src []byte, qualifier string) (string, bool) {
+	f, err := parser.ParseFile(token.NewFileSet(), file, src, parser.ImportsOnly)
+	if err != nil {
+		return "", false
+	}
+	var imp string
+	for _, is := range f.Imports {
+		p, err := strconv.Unquote(is.Path.Value)
+		if err != nil {
+			continue
+		}
+		name := defaultImportName(p)
+		if is.Name != nil {
+			name = is.Name.Name
+		}
+		if name == qualifier {
+			imp = p
+			break
+		}
+	}
+	if imp == "" {
+		return "", false
+	}
+	mods, err := loadModules(ctx, t)
+	if err != nil {
+		return "", false
+	}
+	files, err := t.List(ctx, "*.go")
+	if err != nil {
+		return "", false
+	}
+	dirs := map[string]bool{}
+	for _, f := range files {
+		d := path.Dir(f)
+		if d == "." {
+			d = ""
+		}
+		dirs[d] = true
+	}
+	from := path.Dir(file)
+	if from == "." {
+		from = ""
+	}
+	return mods.dirOf(imp, from, dirs)
+}
+
+// topNames are the names one top-level declaration binds.
+func topNames(d ast.Decl) []string {
+	switch d := d.(type) {
+	case *ast.FuncDecl:
+		if d.Recv != nil && len(d.Recv.List) > 0 {
+			base, _ := recvBase(d.Recv.List[0].Type)
+			return []string{base + "." + d.Name.Name}
+		}
+		if d.Name.Name == "init" || d.Name.Name == "_" {
+			return nil // may be declared any number of times
+		}
+		return []string{d.Name.Name}
+	case *ast.GenDecl:
+		var names []string
+		for _, s := range d.Specs {
+			switch s := s.(type) {
+			case *ast.TypeSpec:
+				names = append(names, s.Name.Name)
+			case *ast.ValueSpec:
+				for _, n := range s.Names {
+					if n.Name != "_" {
+						names = append(names, n.Name)
+					}
+				}
+			}
+		}
+		return names
+	}
+	return nil
+}
+
+// CheckNew judges new declarations appended to a file (lang.Declarer):
+// lines [from, to] of src hold only whole top-level declarations, other
+// than imports, of names the package does not declare yet, one of them
+// want.
+func (fe *Frontend) CheckNew(file string, src []byte, from, to int, want string, taken map[string]bool) error {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, file, src, parser.ParseComments|parser.SkipObjectResolution)
+	if err != nil {
+		msg := err.Error()
+		if i := strings.IndexByte(msg, '\n'); i >= 0 {
+			msg = msg[:i]
+		}
+		return fmt.Errorf("the file no longer parses: %s", msg)
+	}
+	found := false
+	n := 0
+	for _, d := range f.Decls {
+		s, e := fset.PositionFor(d.Pos(), false).Line, fset.PositionFor(d.End(), false).Line
+		if e < from || s > to {
+			continue
+		}
+		if s < from || e > to {
+			return fmt.Errorf("a declaration (lines %d-%d) crosses the edges of the new code (lines %d-%d)", s, e, from, to)
+		}
+		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.IMPORT {
+			return fmt.Errorf("an import declaration (line %d) among the new declarations", s)
+		}
+		n++
+		for _, name := range topNames(d) {
+			if taken[name] {
+				return fmt.Errorf("%s (line %d) is already declared in the package", name, s)
+			}
+			if name == want {
+				found = true
+			}
+		}
+	}
+	if n == 0 {
+		return fmt.Errorf("the reply declares nothing")
+	}
+	if !found {
+		return fmt.Errorf("the reply does not declare %s", want)
+	}
+	return nil
+}
