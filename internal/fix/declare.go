@@ -6,6 +6,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -303,4 +304,63 @@ func (e *engine) promptForNew(ctx context.Context, ob *Obligation) string {
 	}
 	fmt.Fprintf(&b, "\nReply with the new declaration of %s (and of any new helper it needs) in one fenced code block; declare nothing the package already has.\n", ob.Declare)
 	return b.String()
+}
+
+// typeErrorRE are the compiler's words for a value of the wrong type or
+// a call with the wrong arguments.
+var typeErrorRE = regexp.MustCompile(`^cannot use |arguments in call to |^mismatched types|^invalid operation|^cannot assign`)
+
+// receiverRE is the receiver's name in a method's signature.
+var receiverRE = regexp.MustCompile(`^func \((\w+) `)
+
+// receiverFieldObligation plans, as a review, the type of a method's
+// receiver when a type error is on a line of the method that uses one of
+// the receiver's fields: the field's type may be what must follow (a
+// generated mock records each call's arguments in a struct field that
+// the method's new parameters no longer fit). The type's block is
+// planned only when the engine may edit it.
+func (e *engine) receiverFieldObligation(d oracle.Diagnostic, blk *model.Block, byKey map[string]*Obligation, obs *[]*Obligation, round int) {
+	if blk.Container == "" || !typeErrorRE.MatchString(d.Message) {
+		return
+	}
+	m := receiverRE.FindStringSubmatch(blk.Signature)
+	if m == nil {
+		return
+	}
+	src, err := e.sc.read(d.Path)
+	if err != nil {
+		return
+	}
+	line, err := blockLines(src, d.Line, d.Line)
+	if err != nil {
+		return
+	}
+	now := e.declaredNow(path.Dir(d.Path))
+	td := now[blk.Container]
+	if td == nil || td.Kind != model.KindType {
+		return
+	}
+	k := blockKey(td.Path, td.Display)
+	if e.seeds[k] || e.attempts[k] >= maxAttempts {
+		return
+	}
+	fieldRE := regexp.MustCompile(`\b` + regexp.QuoteMeta(m[1]) + `\.(\w+)`)
+	for _, f := range fieldRE.FindAllStringSubmatch(line, -1) {
+		fd := now[blk.Container+"."+f[1]]
+		if fd == nil || fd.Kind != model.KindField {
+			continue
+		}
+		ob := byKey[k]
+		if ob == nil {
+			ob = &Obligation{Path: td.Path, Block: td.Display, Span: td.Span, Status: Pending}
+			byKey[k] = ob
+			*obs = append(*obs, ob)
+			e.adopt(ob, round)
+		}
+		ob.Reasons = append(ob.Reasons, Reason{
+			Message: fmt.Sprintf("%s: %s (at %s:%d, which uses the field %s: its type may have to follow)", d.Tool, d.Message, d.Path, d.Line, f[1]),
+			Line:    fd.Span.StartLine, Oracle: &d,
+		})
+		return
+	}
 }

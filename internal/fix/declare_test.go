@@ -225,3 +225,61 @@ func Must(t *testing.T) func(*Result, error) *Result {
 		return r
 	}
 }
+
+// TestReceiverFieldFollows: a type error on a method's line that uses a
+// field of the receiver plans the receiver's type for review; the model
+// changes the field's type (a recorded-calls struct of a mock).
+func TestReceiverFieldFollows(t *testing.T) {
+	repo, sc := setup(t, `
+-- old/go.mod --
+module example.com/m
+
+go 1.22
+-- old/rec/rec.go --
+package rec
+
+// Rec records calls.
+type Rec struct {
+	calls []struct {
+		A int
+		B string
+	}
+}
+
+func (r *Rec) Do(a int, b string) {
+	r.calls = append(r.calls, struct {
+		A int
+		B string
+	}{A: a, B: b})
+}
+-- new/rec/rec.go --
+package rec
+
+// Rec records calls.
+type Rec struct {
+	calls []struct {
+		A int
+		B string
+	}
+}
+
+func (r *Rec) Do(a int) {
+	r.calls = append(r.calls, struct {
+		A int
+	}{A: a})
+}
+`)
+	s := &scripted{t: t, answer: func(block, prompt string, _ int) (int, string, time.Duration) {
+		if block != "type Rec" || !strings.Contains(prompt, "which uses the field calls: its type may have to follow") {
+			t.Errorf("unexpected request for %q:\n%s", block, prompt)
+		}
+		return 200, "```go\n// Rec records calls.\ntype Rec struct {\n\tcalls []struct {\n\t\tA int\n\t}\n}\n```", 0
+	}}
+	res := run(t, repo, sc, modelFor(t, s, 5*time.Second, 0))
+	if !res.Proven || s.calls != 1 {
+		for _, o := range res.Obligations {
+			t.Log(o.Describe())
+		}
+		t.Fatalf("proven %v after %d calls; oracle %+v", res.Proven, s.calls, res.Oracle)
+	}
+}

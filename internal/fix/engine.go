@@ -509,6 +509,7 @@ func (e *engine) oracleObligations(ctx context.Context, ds []oracle.Diagnostic, 
 			e.note("oracle, outside any block: " + d.String())
 			continue
 		}
+		e.receiverFieldObligation(d, blk, byKey, &obs, round)
 		k := blockKey(d.Path, blk.Display)
 		if e.seeds[k] {
 			e.note("oracle, inside the developer's change (not reverted): " + d.String())
