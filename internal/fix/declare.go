@@ -219,6 +219,10 @@ func (e *engine) declare(ctx context.Context, ob *Obligation) bool {
 		ob.Status, ob.Note = Failed, err.Error()
 		return false
 	}
+	if e.declaredNow(path.Dir(ob.Path))[ob.Declare] != nil {
+		ob.Status, ob.Note = Skipped, "declared by an earlier edit (a helper of another new declaration)"
+		return false
+	}
 	code, imports, ok := e.ask(ctx, ob, e.promptForNew(ctx, ob))
 	if !ok {
 		return false

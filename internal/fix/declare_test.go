@@ -18,25 +18,26 @@ const clampSeed = `
 module example.com/m
 
 go 1.22
+-- old/lim/lim.go --
+package lim
+
+// Floor is the least value.
+const Floor = 0
 -- old/num/num.go --
 package num
 
-import "fmt"
-
 func Scale(x int) int { return 2 * x }
 
-func Show(x int) string { return fmt.Sprint(x) }
+func Show(x int) string { return string(rune('0' + x)) }
 -- new/num/num.go --
 package num
 
-import "fmt"
-
 func Scale(x int) int { return clamp(2*x, 100) }
 
-func Show(x int) string { return fmt.Sprint(x) }
+func Show(x int) string { return string(rune('0' + x)) }
 `
 
-const goodClamp = "```go\nimport \"math\"\n\n// clamp bounds x by limit.\nfunc clamp(x, limit int) int {\n\treturn int(math.Min(float64(x), float64(limit)))\n}\n```\n"
+const goodClamp = "```go\nimport \"example.com/m/lim\"\n\n// clamp bounds x by limit.\nfunc clamp(x, limit int) int {\n\treturn max(lim.Floor, min(x, limit))\n}\n```\n"
 
 // TestDeclareMissingHelper: a name the seed uses and nobody declares
 // becomes an obligation to declare it; the reply is appended to the
@@ -60,7 +61,7 @@ func TestDeclareMissingHelper(t *testing.T) {
 	if ob.Declare != "clamp" || ob.Path != "num/num.go" {
 		t.Errorf("obligation %+v, want to declare clamp in num/num.go", ob)
 	}
-	for _, want := range []string{"+\t\"math\"", "+// clamp bounds x by limit.", "+func clamp(x, limit int) int {"} {
+	for _, want := range []string{"+\t\"example.com/m/lim\"", "+// clamp bounds x by limit.", "+func clamp(x, limit int) int {"} {
 		if !strings.Contains(res.Patch, want) {
 			t.Errorf("patch lacks %q:\n%s", want, res.Patch)
 		}
@@ -79,7 +80,7 @@ func TestDeclareMissingHelper(t *testing.T) {
 // wanted one, is refused; the second attempt's good reply is taken.
 func TestDeclareRejects(t *testing.T) {
 	for _, tc := range []struct{ name, bad, note string }{
-		{"redeclares", "```go\nfunc Show(x int) string { return \"\" }\n\nfunc clamp(x, l int) int { return x }\n```", "Show (line 9) is already declared in the package"},
+		{"redeclares", "```go\nfunc Show(x int) string { return \"\" }\n\nfunc clamp(x, l int) int { return x }\n```", "Show (line 7) is already declared in the package"},
 		{"other name", "```go\nfunc limit(x, l int) int { return x }\n```", "does not declare clamp"},
 		{"statement", "```go\nx := 1\n```", "no longer parses"},
 	} {
@@ -281,5 +282,21 @@ func (r *Rec) Do(a int) {
 			t.Log(o.Describe())
 		}
 		t.Fatalf("proven %v after %d calls; oracle %+v", res.Proven, s.calls, res.Oracle)
+	}
+}
+
+// TestDeclareHelperOnce: a reply that declares a helper another
+// obligation wants settles that obligation without asking again.
+func TestDeclareHelperOnce(t *testing.T) {
+	repo, sc := setup(t, strings.Replace(clampSeed, "return clamp(2*x, 100) }", "return clamp(2*x, lo) }", 1))
+	s := &scripted{t: t, answer: func(block, prompt string, _ int) (int, string, time.Duration) {
+		return 200, "```go\nconst lo = 100\n\nfunc clamp(x, limit int) int { return min(x, limit) }\n```", 0
+	}}
+	res := run(t, repo, sc, modelFor(t, s, 5*time.Second, 0))
+	if !res.Proven || s.calls != 1 || res.Rejected != 0 {
+		for _, o := range res.Obligations {
+			t.Log(o.Describe())
+		}
+		t.Fatalf("proven %v after %d calls, %d rejected; want proven after 1 call", res.Proven, s.calls, res.Rejected)
 	}
 }
