@@ -86,7 +86,7 @@ func (e *engine) missingObligation(ctx context.Context, d oracle.Diagnostic, byK
 				e.adopt(ob, round)
 			}
 			reason.Message += fmt.Sprintf(" (at %s:%d; add the field or method %s)", d.Path, d.Line, m.Name)
-			ob.Reasons = append(ob.Reasons, reason)
+			ob.Reasons = append(ob.Reasons, e.linkUse(ob, d, reason))
 			return true
 		}
 	} else if m.Qualifier != "" {
@@ -105,8 +105,31 @@ func (e *engine) missingObligation(ctx context.Context, d oracle.Diagnostic, byK
 		*obs = append(*obs, ob)
 		e.adopt(ob, round)
 	}
-	ob.Reasons = append(ob.Reasons, reason)
+	ob.Reasons = append(ob.Reasons, e.linkUse(ob, d, reason))
 	return true
+}
+
+// linkUse ties an obligation to declare a name to the edit that uses it:
+// the seed change whose block holds the use (the reason carries it), or
+// the engine's edit of that block (the obligation's parent). The
+// Action's fix mode commits the declaration with that seed change.
+func (e *engine) linkUse(ob *Obligation, d oracle.Diagnostic, r Reason) Reason {
+	blk := e.enclosing(d.Path, d.Line)
+	if blk == nil {
+		return r
+	}
+	k := blockKey(d.Path, blk.Display)
+	if e.seeds[k] && e.res.Seed != nil {
+		for _, c := range e.res.Seed.Changes {
+			if c.New != nil && !c.Derived && blockKey(c.New.Path, c.New.Display) == k {
+				r.Change = c
+				break
+			}
+		}
+	} else if p := e.all[k]; p != nil && p != ob && p.Status == Done && ob.Parent == nil {
+		ob.Parent, ob.ParentID = p, p.ID
+	}
+	return r
 }
 
 // declName is how Declarer names a declaration: Name, or Container.Name

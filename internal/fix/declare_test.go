@@ -61,6 +61,10 @@ func TestDeclareMissingHelper(t *testing.T) {
 	if ob.Declare != "clamp" || ob.Path != "num/num.go" {
 		t.Errorf("obligation %+v, want to declare clamp in num/num.go", ob)
 	}
+	// tied to the seed change that uses it (the Action commits it with it)
+	if c := ob.Cause(); c == nil || c.New == nil || c.New.Display != "func Scale" {
+		t.Errorf("the declaration is not tied to the change of Scale: %+v", c)
+	}
 	for _, want := range []string{"+\t\"example.com/m/lim\"", "+// clamp bounds x by limit.", "+func clamp(x, limit int) int {"} {
 		if !strings.Contains(res.Patch, want) {
 			t.Errorf("patch lacks %q:\n%s", want, res.Patch)
