@@ -428,3 +428,54 @@ func TestAuthorAndScrub(t *testing.T) {
 		t.Errorf("Scrub left the token: %s", s)
 	}
 }
+
+// TestSplitNewDeclaration: a declaration the fix appended goes into the
+// commit of the seed change that uses it, not into a trailing one.
+func TestSplitNewDeclaration(t *testing.T) {
+	testrepo.Hermetic(t)
+	sc := testrepo.FromTxtar(t, txtar.Parse([]byte(`
+-- old/go.mod --
+module example.com/m
+
+go 1.22
+-- old/p/p.go --
+package p
+
+func Scale(x int) int { return 2 * x }
+-- new/p/p.go --
+package p
+
+func Scale(x int) int { return clamp(2 * x) }
+`)))
+	file := filepath.Join(sc.Dir, "p", "p.go")
+	src, _ := os.ReadFile(file)
+	os.WriteFile(file, append(src, []byte("\nfunc clamp(x int) int { return min(x, 9) }\n")...), 0o644)
+	patch := testrepo.Git(t, sc.Dir, "diff", "--src-prefix=a/", "--dst-prefix=b/") + "\n"
+	testrepo.Git(t, sc.Dir, "checkout", "-q", "--", ".")
+	scale := &model.Change{Label: model.MMB, New: &model.Block{Path: "p/p.go", Display: "func Scale"}, Details: []string{"body changed"}}
+	res := &fix.Result{Base: sc.Base, Head: sc.Head, Proven: true, Patch: patch,
+		Seed: &model.Result{Changes: []*model.Change{scale}},
+		Obligations: []*fix.Obligation{{ID: 1, Path: "p/p.go", Block: "new clamp", Declare: "clamp", Status: fix.Done, Method: "model",
+			Reasons: []fix.Reason{{Message: "build: undefined: clamp", Line: 3, Change: scale, Must: true,
+				Oracle: &oracle.Diagnostic{Path: "p/p.go", Line: 3, Tool: "build", Message: "undefined: clamp"}}}}},
+	}
+	g := &Git{Dir: sc.Dir}
+	plan, err := Split(context.Background(), g, res, check.Frontends())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plan.Groups) != 1 || plan.Groups[0].Seed != scale {
+		var titles []string
+		for _, g := range plan.Groups {
+			titles = append(titles, g.Title)
+		}
+		t.Fatalf("groups %q, want only the one of func Scale", titles)
+	}
+	commits, err := plan.Commit(context.Background(), g, DefaultAuthor, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(commits) != 1 || !strings.Contains(commits[0].Message, "- p/p.go new clamp: the oracle: p/p.go:3: build: undefined: clamp (model)") {
+		t.Errorf("commits %+v", commits)
+	}
+}

@@ -53,7 +53,8 @@ type hunk struct {
 // temporary index (the work tree is never touched), diffs it against the
 // head without context, and gives each hunk to the block it lies in
 // (the head state's declarations, parsed by fes) and so to that block's
-// group. Hunks outside any edited block (an import an edit needs) go
+// group; what is appended at the end of a file goes to the file's new
+// declarations ("new X" blocks). Hunks outside any edited block (an import an edit needs) go
 // with the first group that edits the same file.
 func Split(ctx context.Context, g *Git, res *fix.Result, fes []lang.Frontend) (*Plan, error) {
 	if strings.TrimSpace(res.Patch) == "" {
@@ -89,6 +90,14 @@ func Split(ctx context.Context, g *Git, res *fix.Result, fes []lang.Frontend) (*
 			for _, be := range edited[path] {
 				if be.Span.StartLine > 0 && h.within(be.Span) && (h.block == nil || groupIndex(gr.groups, be.group) < groupIndex(gr.groups, h.block.group)) {
 					h.block = be
+				}
+			}
+			// new declarations are appended at the end of the file
+			if h.block == nil && h.oldCount == 0 && h.oldStart >= len(f.head) {
+				for _, be := range edited[path] {
+					if strings.HasPrefix(be.Block, "new ") && (h.block == nil || groupIndex(gr.groups, be.group) < groupIndex(gr.groups, h.block.group)) {
+						h.block = be
+					}
 				}
 			}
 			if h.block != nil {
