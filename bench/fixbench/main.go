@@ -8,11 +8,11 @@
 //     plan made obligations of;
 //   - validity: whether the fixed state passes `go build ./... && go vet
 //     ./...`, among the cases whose real commit does; then among those
-//     whose seed compiles in the partial state (seed_broken: the seed uses
-//     declarations only the rest of the commit adds), and among those
-//     whose fix needs no such declaration either (needs_new: the oracle's
-//     last run finds undefined a name the real commit declares outside the
-//     planned blocks, which a block edit cannot supply);
+//     whose seed has no error the engine may not touch (seed_broken: an
+//     error inside the developer's declarations that is not a missing
+//     name, which the engine declares), and among those whose fix's last
+//     oracle run finds no name undefined that the real commit declares
+//     (needs_new: the declaration was not made or not accepted);
 //   - the share of blocks edited mechanically and by the model, and the
 //     tokens per model-edited block.
 //
@@ -81,13 +81,12 @@ type outcome struct {
 	RealPasses  bool     `json:"real_passes"`
 	FixedPasses bool     `json:"fixed_passes"`
 	// SeedBroken: the oracle found errors inside the seed declarations
-	// themselves (they use declarations only the rest of the real commit
-	// adds): no edit of the dependents can make such a state build.
+	// themselves other than missing names (the engine declares those):
+	// the seed is never edited, so such a state cannot be made to build.
 	SeedBroken bool `json:"seed_broken"`
-	// NeedsNew names what the fix's last oracle run found undefined that
-	// the real commit declares and the partial state does not: an edit
-	// of the planned blocks alone (and a replayed block, which is the
-	// real commit's text) cannot supply it.
+	// NeedsNew names what the fix's last oracle run still found undefined
+	// that the real commit declares and the partial state does not: the
+	// engine did not declare it (out of rounds, or the reply refused).
 	NeedsNew []string `json:"needs_new,omitempty"`
 	Seconds  float64  `json:"seconds"`
 	Err      string   `json:"error,omitempty"`
@@ -127,7 +126,7 @@ func main() {
 			fmt.Println("    missed", m)
 		}
 		if len(o.NeedsNew) > 0 {
-			fmt.Println("    needs declarations the real commit adds:", strings.Join(o.NeedsNew, ", "))
+			fmt.Println("    still undefined, declared by the real commit:", strings.Join(o.NeedsNew, ", "))
 		}
 		if outF != nil {
 			b, _ := json.Marshal(o)
@@ -420,8 +419,8 @@ func summary(all []*outcome) {
 	fmt.Printf("# cases %d (errors %d); truth blocks %d, reached %d; real commits passing go build+vet %d\n", len(all), errs, truth, reached, real)
 	fmt.Printf("# blocks edited: %d mechanical (%.0f%%), %d by the model; %d tokens in, %d out; %d tokens per model-edited block\n",
 		mech, 100*ratio(mech, mech+model), model, in, out, perBlock)
-	fmt.Printf("# among the cases whose real commit passes, %d have a seed that compiles in the partial state; the fixed state passes in %d of them\n", realSeedOK, fixedSeedOK)
-	fmt.Printf("# of those, %d need no declaration the real commit adds outside the planned blocks; the fixed state passes in %d of them\n", blockOK, fixedBlockOK)
+	fmt.Printf("# among the cases whose real commit passes, %d have no seed error other than missing names; the fixed state passes in %d of them\n", realSeedOK, fixedSeedOK)
+	fmt.Printf("# of those, %d end with no name undefined that the real commit declares; the fixed state passes in %d of them\n", blockOK, fixedBlockOK)
 	fmt.Printf("cases %d reach %.3f fixed_valid %.3f (%d/%d of the cases whose real commit passes) fixed_valid_seed_ok %.3f (%d/%d) fixed_valid_reachable %.3f (%d/%d) proven %d\n",
 		len(all)-errs, ratio(reached, truth), ratio(fixedGivenReal, real), fixedGivenReal, real, ratio(fixedSeedOK, realSeedOK), fixedSeedOK, realSeedOK, ratio(fixedBlockOK, blockOK), fixedBlockOK, blockOK, proven)
 }
