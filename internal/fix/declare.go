@@ -7,6 +7,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -44,13 +45,13 @@ func (e *engine) missingObligation(ctx context.Context, d oracle.Diagnostic, byK
 	if !ok {
 		return false
 	}
-	dir := path.Dir(d.Path)
+	scope := dc.Scope(d.Path)
 	if m.Qualifier != "" {
 		src, err := e.sc.read(d.Path)
 		if err != nil {
 			return false
 		}
-		if dir, ok = dc.ImportDir(ctx, &gitio.WorkTree{R: e.sc.repo}, d.Path, src, m.Qualifier); !ok {
+		if scope, ok = dc.ImportScope(ctx, &gitio.WorkTree{R: e.sc.repo}, d.Path, src, m.Qualifier); !ok {
 			return false // another module's package: not ours to extend
 		}
 	}
@@ -58,10 +59,10 @@ func (e *engine) missingObligation(ctx context.Context, d oracle.Diagnostic, byK
 	if m.Type != "" {
 		want = m.Type + "." + m.Name
 	}
-	if e.declaredAtBase(ctx, dir)[want] {
+	if e.declaredAtBase(ctx, scope)[want] {
 		return false // the change removed it: its users follow
 	}
-	now := e.declaredNow(dir)
+	now := e.declaredNow(scope)
 	if now[want] != nil {
 		return false // declared: the diagnostic is about something else
 	}
@@ -90,7 +91,7 @@ func (e *engine) missingObligation(ctx context.Context, d oracle.Diagnostic, byK
 			return true
 		}
 	} else if m.Qualifier != "" {
-		if file = e.homeFile(dir); file == "" {
+		if file = e.homeFile(scope); file == "" {
 			return false
 		}
 	}
@@ -141,24 +142,42 @@ func declName(d *lang.Decl) string {
 	return d.Name
 }
 
-// declaredAtBase are the names the package in dir declared in the base
-// state.
-func (e *engine) declaredAtBase(ctx context.Context, dir string) map[string]bool {
-	if names, ok := e.baseNames[dir]; ok {
+// scopeFiles lists the files of a scope (a directory's files, or the
+// scope itself when it is a file a front-end handles) among paths.
+func (e *engine) scopeFiles(scope string, paths []string) []string {
+	if e.frontendFor(scope) != nil {
+		if slices.Contains(paths, scope) {
+			return []string{scope}
+		}
+		return nil
+	}
+	var out []string
+	for _, p := range paths {
+		if path.Dir(p) == scope && e.frontendFor(p) != nil {
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// declaredAtBase are the names the scope declared in the base state.
+func (e *engine) declaredAtBase(ctx context.Context, scope string) map[string]bool {
+	if names, ok := e.baseNames[scope]; ok {
 		return names
 	}
 	names := map[string]bool{}
-	files, _ := e.baseTree.List(ctx, path.Join(dir, "*"))
-	for _, f := range files {
-		fe := e.frontendFor(f)
-		if path.Dir(f) != dir || fe == nil {
-			continue
-		}
+	spec := path.Join(scope, "*")
+	if e.frontendFor(scope) != nil {
+		spec = scope
+	}
+	files, _ := e.baseTree.List(ctx, spec)
+	for _, f := range e.scopeFiles(scope, files) {
 		src, err := e.baseTree.ReadFile(ctx, f)
 		if err != nil {
 			continue
 		}
-		ds, _ := fe.Decls(f, src)
+		ds, _ := e.frontendFor(f).Decls(f, src)
 		for _, d := range ds {
 			if d.Kind != model.KindImport {
 				names[declName(d)] = true
@@ -168,29 +187,39 @@ func (e *engine) declaredAtBase(ctx context.Context, dir string) map[string]bool
 	if e.baseNames == nil {
 		e.baseNames = map[string]map[string]bool{}
 	}
-	e.baseNames[dir] = names
+	e.baseNames[scope] = names
 	return names
 }
 
-// declaredNow are the declarations of the package in dir in the scratch
-// state, by name.
-func (e *engine) declaredNow(dir string) map[string]*lang.Decl {
-	out := map[string]*lang.Decl{}
+// scratchFiles lists the files of a scope in the scratch state.
+func (e *engine) scratchFiles(scope string) []string {
+	dir := scope
+	if e.frontendFor(scope) != nil {
+		dir = path.Dir(scope)
+	}
 	ents, err := os.ReadDir(filepath.Join(e.sc.dir, filepath.FromSlash(dir)))
 	if err != nil {
-		return out
+		return nil
 	}
+	var paths []string
 	for _, ent := range ents {
-		rel := path.Join(dir, ent.Name())
-		fe := e.frontendFor(rel)
-		if ent.IsDir() || fe == nil {
-			continue
+		if !ent.IsDir() {
+			paths = append(paths, path.Join(dir, ent.Name()))
 		}
-		src, err := e.sc.read(rel)
+	}
+	return e.scopeFiles(scope, paths)
+}
+
+// declaredNow are the declarations of the scope in the scratch state, by
+// name.
+func (e *engine) declaredNow(scope string) map[string]*lang.Decl {
+	out := map[string]*lang.Decl{}
+	for _, f := range e.scratchFiles(scope) {
+		src, err := e.sc.read(f)
 		if err != nil {
 			continue
 		}
-		ds, _ := fe.Decls(rel, src)
+		ds, _ := e.frontendFor(f).Decls(f, src)
 		for _, d := range ds {
 			if d.Kind != model.KindImport {
 				out[declName(d)] = d
@@ -200,28 +229,19 @@ func (e *engine) declaredNow(dir string) map[string]*lang.Decl {
 	return out
 }
 
-// homeFile is the file of the package in dir where a name another
-// package needs is declared: its first source file that is not a test.
-func (e *engine) homeFile(dir string) string {
-	ents, err := os.ReadDir(filepath.Join(e.sc.dir, filepath.FromSlash(dir)))
-	if err != nil {
-		return ""
-	}
-	var names []string
-	for _, ent := range ents {
-		p := path.Join(dir, ent.Name())
-		if !ent.IsDir() && e.frontendFor(p) != nil {
-			names = append(names, ent.Name())
-		}
-	}
-	sort.Strings(names)
-	for _, n := range names {
+// homeFile is the file of a scope where a name another unit needs is
+// declared: the scope itself when it is a file, else its first source
+// file that is not a test.
+func (e *engine) homeFile(scope string) string {
+	files := e.scratchFiles(scope)
+	for _, f := range files {
+		n := path.Base(f)
 		if !strings.HasSuffix(n, "_test.go") && !strings.HasPrefix(n, "test_") {
-			return path.Join(dir, n)
+			return f
 		}
 	}
-	if len(names) > 0 {
-		return path.Join(dir, names[0])
+	if len(files) > 0 {
+		return files[0]
 	}
 	return ""
 }
@@ -242,7 +262,7 @@ func (e *engine) declare(ctx context.Context, ob *Obligation) bool {
 		ob.Status, ob.Note = Failed, err.Error()
 		return false
 	}
-	if e.declaredNow(path.Dir(ob.Path))[ob.Declare] != nil {
+	if e.declaredNow(dc.Scope(ob.Path))[ob.Declare] != nil {
 		ob.Status, ob.Note = Skipped, "declared by an earlier edit (a helper of another new declaration)"
 		return false
 	}
@@ -257,7 +277,7 @@ func (e *engine) declare(ctx context.Context, ob *Obligation) bool {
 	if err == nil {
 		from += shift
 		taken := map[string]bool{}
-		for n := range e.declaredNow(path.Dir(ob.Path)) {
+		for n := range e.declaredNow(dc.Scope(ob.Path)) {
 			taken[n] = true
 		}
 		err = dc.CheckNew(ob.Path, out, from, from+strings.Count(code, "\n")-1, ob.Declare, taken)

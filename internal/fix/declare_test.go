@@ -2,6 +2,7 @@ package fix
 
 import (
 	"context"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -302,5 +303,41 @@ func TestDeclareHelperOnce(t *testing.T) {
 			t.Log(o.Describe())
 		}
 		t.Fatalf("proven %v after %d calls, %d rejected; want proven after 1 call", res.Proven, s.calls, res.Rejected)
+	}
+}
+
+// TestPythonDeclare: pyright's "is not defined" for a helper the seed
+// calls becomes a new module-level definition.
+func TestPythonDeclare(t *testing.T) {
+	if _, err := exec.LookPath("npm"); err != nil {
+		if _, err := exec.LookPath("pyright"); err != nil {
+			t.Skip("neither pyright nor npm to install it")
+		}
+	}
+	repo, sc := setup(t, `
+-- old/pkg/__init__.py --
+-- old/pkg/lib.py --
+def scale(x: int) -> int:
+    return 2 * x
+-- new/pkg/lib.py --
+def scale(x: int) -> int:
+    return clamp(2 * x)
+`)
+	s := &scripted{t: t, answer: func(block, _ string, _ int) (int, string, time.Duration) {
+		if block != "new clamp" {
+			t.Errorf("unexpected block %q", block)
+		}
+		return 200, "```python\ndef clamp(x: int) -> int:\n    return min(x, 100)\n```", 0
+	}}
+	res, err := Run(context.Background(), repo, Options{Base: sc.Base, Head: sc.Head, Model: modelFor(t, s, 5*time.Second, 0),
+		Oracle: oracle.All{&oracle.Go{}, &oracle.Pyright{}}, Rounds: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Proven || !strings.Contains(res.Patch, "+def clamp(x: int) -> int:") {
+		for _, o := range res.Obligations {
+			t.Log(o.Describe())
+		}
+		t.Fatalf("proven %v oracle %+v patch:\n%s", res.Proven, res.Oracle, res.Patch)
 	}
 }

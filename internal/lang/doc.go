@@ -19,5 +19,9 @@
 //
 // Optional capabilities are discovered by type assertion, as in reviewdog:
 // a front-end without a type checker simply reports PrecisionSyntax or
-// PrecisionName, and the report says so.
+// PrecisionName, and the report says so. The fix engine (internal/fix)
+// uses three: BlockEditor (judge a model's block, move its imports),
+// ImportPruner (drop an import an edit left unused) and Declarer (read
+// the oracle's "undefined" messages and judge new declarations appended
+// to a file; Go declares per package directory, Python per module).
 package lang

@@ -127,10 +127,12 @@ type Declarer interface {
 	// MissingIn reads one diagnostic message of the language's oracle;
 	// ok is false when it is not about a missing declaration.
 	MissingIn(message string) (m Missing, ok bool)
-	// ImportDir is the repository directory of the package that
-	// qualifier names in the file path (src), "" when it is not in the
-	// repository.
-	ImportDir(ctx context.Context, t gitio.Tree, path string, src []byte, qualifier string) (dir string, ok bool)
+	// Scope is the unit whose names a declaration in the file path
+	// shares: a Go package's directory, a Python module's own file.
+	Scope(path string) string
+	// ImportScope is the Scope of the unit that qualifier names in the
+	// file path (src); ok is false when it is not in the repository.
+	ImportScope(ctx context.Context, t gitio.Tree, path string, src []byte, qualifier string) (scope string, ok bool)
 	// CheckNew judges lines [from, to] of src (the whole file after the
 	// reply was added): they hold only whole top-level declarations, none
 	// of a name in taken, and one of them declares want. Names are as

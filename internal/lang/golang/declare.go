@@ -35,9 +35,12 @@ func (fe *Frontend) MissingIn(msg string) (lang.Missing, bool) {
 	return lang.Missing{}, false
 }
 
-// ImportDir finds the repository directory of the package that
+// Scope is a Go file's package directory (lang.Declarer).
+func (fe *Frontend) Scope(file string) string { return path.Dir(file) }
+
+// ImportScope finds the repository directory of the package that
 // qualifier names in the file (lang.Declarer).
-func (fe *Frontend) ImportDir(ctx context.Context, t gitio.Tree, file string, src []byte, qualifier string) (string, bool) {
+func (fe *Frontend) ImportScope(ctx context.Context, t gitio.Tree, file string, src []byte, qualifier string) (string, bool) {
 	f, err := parser.ParseFile(token.NewFileSet(), file, src, parser.ImportsOnly)
 	if err != nil {
 		return "", false

@@ -3,6 +3,8 @@ package python
 import (
 	"strings"
 	"testing"
+
+	"github.com/ripple-dev/ripple/internal/lang"
 )
 
 func TestCheckBlock(t *testing.T) {
@@ -43,5 +45,51 @@ func TestImports(t *testing.T) {
 	out, n, _ = fe.AddImports([]byte("#!/usr/bin/env python\n\"\"\"Doc\nstring.\n\"\"\"\n\ndef f():\n    pass\n"), []string{"import math"})
 	if n != 1 || !strings.Contains(string(out), "string.\n\"\"\"\nimport math\n") {
 		t.Fatalf("add after the docstring: %q", out)
+	}
+}
+
+func TestMissingIn(t *testing.T) {
+	fe := New()
+	for msg, want := range map[string]lang.Missing{
+		`"clamp" is not defined (reportUndefinedVariable)`:                                         {Name: "clamp"},
+		"Cannot access attribute \"limit\" for class \"Config\"\n  Attribute \"limit\" is unknown": {Type: "Config", Name: "limit"},
+		`Cannot access attribute "make" for class "type[Factory]"`:                                 {Type: "Factory", Name: "make"},
+	} {
+		if got, ok := fe.MissingIn(msg); !ok || got != want {
+			t.Errorf("MissingIn(%q) = %+v, %v; want %+v", msg, got, ok, want)
+		}
+	}
+	if _, ok := fe.MissingIn(`Argument missing for parameter "factor"`); ok {
+		t.Error("a missing argument read as a missing declaration")
+	}
+}
+
+func TestCheckNew(t *testing.T) {
+	if !parserAvailable {
+		t.Skip("built without cgo")
+	}
+	const head = "import os\n\n\ndef use():\n    return clamp(2)\n\n\n"
+	taken := map[string]bool{"use": true, "os": true}
+	for _, c := range []struct{ name, want, code, err string }{
+		{"a function", "clamp", "def clamp(x):\n    return min(x, 9)\n", ""},
+		{"decorated, with a constant", "clamp", "LIMIT = 9\n\n\n@staticmethod\ndef clamp(x):\n    # bounded\n    return min(x, LIMIT)\n", ""},
+		{"a class", "Limits", "class Limits:\n    top = 9\n", ""},
+		{"an existing name", "clamp", "def clamp(x):\n    return x\n\n\ndef use():\n    return 1\n", "use (line 12) is already declared"},
+		{"a statement", "clamp", "def clamp(x):\n    return x\n\n\nprint(clamp(1))\n", "is a statement, not a declaration"},
+		{"not the wanted one", "clamp", "def bound(x):\n    return x\n", "does not declare clamp"},
+		{"does not parse", "clamp", "def clamp(x:\n    return x\n", "no longer parses"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			src := head + c.code
+			from := strings.Count(head, "\n") + 1
+			to := from + strings.Count(c.code, "\n") - 1
+			err := New().CheckNew("m.py", []byte(src), from, to, c.want, taken)
+			switch {
+			case c.err == "" && err != nil:
+				t.Errorf("error %v, want none", err)
+			case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+				t.Errorf("error %v, want one containing %q", err, c.err)
+			}
+		})
 	}
 }

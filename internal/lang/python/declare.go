@@ -1,0 +1,94 @@
+package python
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/ripple-dev/ripple/internal/gitio"
+	"github.com/ripple-dev/ripple/internal/lang"
+	"github.com/ripple-dev/ripple/internal/model"
+)
+
+// pyright's words for a name nobody declares.
+var (
+	notDefinedRE   = regexp.MustCompile(`^"(\w+)" is not defined`)
+	noAttributeRE  = regexp.MustCompile(`^Cannot access attribute "(\w+)" for class "(?:type\[)?(\w+)`)
+	pyDeclKinds    = map[model.Kind]bool{model.KindFunc: true, model.KindType: true, model.KindInterface: true, model.KindVar: true, model.KindConst: true}
+	pyNestingKinds = map[model.Kind]bool{model.KindMethod: true, model.KindConstructor: true, model.KindField: true}
+)
+
+// MissingIn reads a pyright message about a missing declaration
+// (lang.Declarer): a module-level name, or an attribute of a class.
+func (fe *Frontend) MissingIn(msg string) (lang.Missing, bool) {
+	if m := notDefinedRE.FindStringSubmatch(msg); m != nil {
+		return lang.Missing{Name: m[1]}, true
+	}
+	if m := noAttributeRE.FindStringSubmatch(msg); m != nil {
+		return lang.Missing{Type: m[2], Name: m[1]}, true
+	}
+	return lang.Missing{}, false
+}
+
+// Scope is the module itself: a Python file's names are its own
+// (lang.Declarer).
+func (fe *Frontend) Scope(path string) string { return path }
+
+// ImportScope is not resolved for Python yet: MissingIn reports no
+// qualified names (lang.Declarer).
+func (fe *Frontend) ImportScope(context.Context, gitio.Tree, string, []byte, string) (string, bool) {
+	return "", false
+}
+
+// CheckNew judges new module-level definitions appended to a file
+// (lang.Declarer): the file still parses, every line of [from, to] that is
+// not blank or a comment belongs to a def, a class or an assignment that
+// lies wholly inside, none of a name the module has, one of them want.
+func (fe *Frontend) CheckNew(path string, src []byte, from, to int, want string, taken map[string]bool) error {
+	ds, diag := fe.Decls(path, src)
+	if diag != nil && diag.Partial {
+		return fmt.Errorf("the file no longer parses: %s", diag.Message)
+	}
+	var top []*lang.Decl
+	found := false
+	for _, d := range ds {
+		s, e := d.Span.StartLine, d.Span.EndLine
+		if e < from || s > to || d.Kind == model.KindImport || pyNestingKinds[d.Kind] || d.Container != "" {
+			continue
+		}
+		if s < from || e > to {
+			return fmt.Errorf("%s (lines %d-%d) crosses the edges of the new code (lines %d-%d)", d.Display, s, e, from, to)
+		}
+		if !pyDeclKinds[d.Kind] {
+			continue
+		}
+		name := d.Name
+		if taken[name] {
+			return fmt.Errorf("%s (line %d) is already declared in the module", name, s)
+		}
+		found = found || name == want
+		top = append(top, d)
+	}
+	if len(top) == 0 {
+		return fmt.Errorf("the reply declares nothing")
+	}
+	lines := strings.Split(string(src), "\n")
+	for n := from; n <= to && n <= len(lines); n++ {
+		l := strings.TrimSpace(lines[n-1])
+		if l == "" || strings.HasPrefix(l, "#") {
+			continue
+		}
+		inside := false
+		for _, d := range top {
+			inside = inside || d.Span.Contains(n)
+		}
+		if !inside {
+			return fmt.Errorf("line %d is a statement, not a declaration: %s", n, l)
+		}
+	}
+	if !found {
+		return fmt.Errorf("the reply does not declare %s", want)
+	}
+	return nil
+}
