@@ -35,6 +35,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -52,6 +53,7 @@ var (
 	flagK      = flag.Int("k", 0, "only the first K cases")
 	flagVetAll = flag.Bool("vet-all", true, "judge validity with go build ./... && go vet ./... (false: the packages the real commit touched)")
 	flagOut    = flag.String("out", "", "write per-case results as JSON lines here")
+	flagRounds = flag.Int("rounds", 0, "oracle rounds of hook fix (0: its default)")
 	flagServe  = flag.String("serve", "", "only serve the replay model on this `address` (with -repo and -commit), for running hook fix by hand")
 	flagRepo   = flag.String("repo", "", "with -serve: the repository")
 	flagCommit = flag.String("commit", "", "with -serve: the commit whose blocks are replayed")
@@ -229,7 +231,11 @@ func runCase(c caseRec, hook string) *outcome {
 	go srv.Serve(ln)
 	defer srv.Close()
 
-	cmd := exec.Command(hook, "fix", "-base", base, "-json", "-rounds", "3")
+	args := []string{"fix", "-base", base, "-json"}
+	if *flagRounds > 0 {
+		args = append(args, "-rounds", strconv.Itoa(*flagRounds))
+	}
+	cmd := exec.Command(hook, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "RIPPLE_LLM_BASE_URL=http://"+ln.Addr().String()+"/v1", "RIPPLE_LLM_MODEL=replay", "RIPPLE_LLM_API_KEY=none")
 	out, _ := cmd.Output()

@@ -27,7 +27,7 @@ func runFix(ctx context.Context, dir string, args []string, stdout, stderr io.Wr
 	unproven := fs.Bool("unproven", false, "with -write: write edits the oracle did not prove")
 	noOracle := fs.Bool("no-oracle", false, "do not run the oracle (the edits stay unproven)")
 	tests := fs.Bool("tests", false, "the oracle also runs the tests of the affected packages")
-	rounds := fs.Int("rounds", 3, "most oracle rounds")
+	rounds := fs.Int("rounds", fix.DefaultRounds, "most oracle rounds")
 	review := fs.Bool("review", false, "let the model review may-be-impacted blocks too")
 	noModel := fs.Bool("no-model", false, "mechanical fixes only, even when a model is configured")
 	budget := fs.Int("token-budget", 200000, "most model tokens (prompt and completion) for the run")

@@ -29,7 +29,9 @@ type Options struct {
 	Oracle oracle.Oracle
 	// Tests makes the oracle run the affected packages' tests.
 	Tests bool
-	// Rounds bounds the oracle rounds (default 3).
+	// Rounds bounds the oracle rounds (default DefaultRounds); a run also
+	// ends when the oracle's errors leave nothing to plan (each block is
+	// attempted at most three times).
 	Rounds int
 	// Review lets the model look at may-be-impacted blocks too.
 	Review bool
@@ -52,6 +54,12 @@ type Result struct {
 	In, Out     int // model tokens
 	Notes       []string
 }
+
+// DefaultRounds is the default bound on oracle rounds. Each round can
+// only fix what the oracle reported, and the compiler reports a package's
+// first errors only: a change whose new helpers use further new helpers
+// is declared one layer per round (cli 7aef6ec391 needs five).
+const DefaultRounds = 6
 
 // maxPlanIterations bounds re-planning within one round (each iteration
 // classifies the edits of the previous one).
@@ -86,7 +94,7 @@ func Run(ctx context.Context, repo *gitio.Repo, o Options) (*Result, error) {
 		o.Config = config.Default()
 	}
 	if o.Rounds <= 0 {
-		o.Rounds = 3
+		o.Rounds = DefaultRounds
 	}
 	seed, err := check.Run(ctx, repo, check.Options{Base: o.Base, Head: o.Head, Config: o.Config})
 	if err != nil {
@@ -365,6 +373,14 @@ func (e *engine) editBlock(ctx context.Context, ob *Obligation) (bool, int) {
 		return false, 0
 	}
 	ed, _ := e.frontendFor(ob.Path).(lang.BlockEditor)
+	// a reply that opens with a comment brings the block's doc comment:
+	// it replaces the one above the block instead of doubling it
+	from := ob.Span.StartLine
+	if isComment(firstLine(code)) {
+		if from = docStart(src, ob.Span.StartLine); from < ob.Span.StartLine {
+			block, _ = blockLines(src, from, ob.Span.EndLine)
+		}
+	}
 	if strings.TrimSpace(code) == strings.TrimSpace(block) {
 		if ob.Must() {
 			ob.Status, ob.Note = Failed, "the model returned the block unchanged"
@@ -373,13 +389,13 @@ func (e *engine) editBlock(ctx context.Context, ob *Obligation) (bool, int) {
 		}
 		return false, 0
 	}
-	out, err := splice(src, ob.Span.StartLine, ob.Span.EndLine, code)
+	out, err := splice(src, from, ob.Span.EndLine, code)
 	shift := 0
 	if err == nil && ed != nil {
 		out, shift, err = ed.AddImports(out, imports)
 	}
 	if err == nil {
-		from := ob.Span.StartLine + shift
+		from += shift
 		err = e.checkBlock(ob, out, from, from+strings.Count(strings.TrimSuffix(code, "\n"), "\n"))
 	}
 	if err == nil {
@@ -393,6 +409,29 @@ func (e *engine) editBlock(ctx context.Context, ob *Obligation) (bool, int) {
 	ob.Status = Done
 	ob.Diff = lineDiff(ob.Path, block, code)
 	return true, shift
+}
+
+// isComment reports whether a line is a comment in Go or Python.
+func isComment(line string) bool {
+	l := strings.TrimSpace(line)
+	return strings.HasPrefix(l, "//") || strings.HasPrefix(l, "#")
+}
+
+func firstLine(s string) string {
+	s = strings.TrimLeft(s, "\n")
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
+// docStart is the first line of the comment lines directly above line
+// (line itself when there are none).
+func docStart(src []byte, line int) int {
+	lines := strings.Split(string(src), "\n")
+	start := line
+	for start > 1 && start-2 < len(lines) && isComment(lines[start-2]) {
+		start--
+	}
+	return start
 }
 
 // ask sends an obligation's prompt to the model and returns the reply's

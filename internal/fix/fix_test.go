@@ -171,6 +171,10 @@ func TestModelEditProven(t *testing.T) {
 	if !strings.Contains(res.Patch, "+\treturn int(num.Scale(2))") {
 		t.Errorf("patch lacks the edit:\n%s", res.Patch)
 	}
+	// the reply's doc comment replaces the block's, it is not doubled
+	if strings.Contains(res.Patch, "+// Use doubles two.") {
+		t.Errorf("the doc comment was added again:\n%s", res.Patch)
+	}
 	if res.In == 0 || res.Out == 0 {
 		t.Errorf("no token accounting: in %d out %d", res.In, res.Out)
 	}
