@@ -147,6 +147,9 @@ func (o *Obligation) Describe() string {
 		why = append(why, r.Message)
 	}
 	s := fmt.Sprintf("%s (%s:%d): %s", o.Block, o.Path, o.Span.StartLine, o.Status)
+	if o.Declare != "" {
+		s = fmt.Sprintf("%s (at the end of %s): %s", o.Block, o.Path, o.Status)
+	}
 	if o.Method != "" {
 		s += " by " + o.Method
 	}

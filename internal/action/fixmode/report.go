@@ -228,7 +228,11 @@ func planTable(b *strings.Builder, res *fix.Result) {
 		if ob.Note != "" {
 			edit += ": " + ob.Note
 		}
-		fmt.Fprintf(b, "| %s %s | %s | %s |\n", md.Code(fmt.Sprintf("%s:%d", ob.Path, ob.Span.StartLine)), md.Code(ob.Block),
+		where := fmt.Sprintf("%s:%d", ob.Path, ob.Span.StartLine)
+		if ob.Declare != "" {
+			where = ob.Path // a new declaration, appended
+		}
+		fmt.Fprintf(b, "| %s %s | %s | %s |\n", md.Code(where), md.Code(ob.Block),
 			md.Cell(md.Text(strings.Join(why, "; "))), md.Cell(md.Text(edit)))
 	}
 	b.WriteString("\n")
