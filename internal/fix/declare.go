@@ -271,29 +271,79 @@ func (e *engine) declare(ctx context.Context, ob *Obligation) bool {
 		return false
 	}
 	code = strings.Trim(code, "\n") + "\n"
-	head := strings.TrimRight(string(src), "\n") + "\n\n"
-	from := strings.Count(head, "\n") + 1
-	out, shift, err := ed.AddImports([]byte(head+code), imports)
-	if err == nil {
-		from += shift
-		taken := map[string]bool{}
-		for n := range e.declaredNow(dc.Scope(ob.Path)) {
-			taken[n] = true
+	taken := map[string]bool{}
+	for n := range e.declaredNow(dc.Scope(ob.Path)) {
+		taken[n] = true
+	}
+	// the use's file, unless the imports the declaration needs clash with
+	// that file's (a name bound to another package): then another file of
+	// the package that can take it
+	var firstErr error
+	for _, file := range e.placements(dc, ob.Path) {
+		if file != ob.Path {
+			if src, err = e.sc.read(file); err != nil {
+				continue
+			}
 		}
-		err = dc.CheckNew(ob.Path, out, from, from+strings.Count(code, "\n")-1, ob.Declare, taken)
+		head := strings.TrimRight(string(src), "\n") + "\n\n"
+		from := strings.Count(head, "\n") + 1
+		out, shift, err := ed.AddImports([]byte(head+code), imports)
+		if err != nil {
+			if firstErr == nil {
+				firstErr = err
+			}
+			continue
+		}
+		from += shift
+		err = dc.CheckNew(file, out, from, from+strings.Count(code, "\n")-1, ob.Declare, taken)
+		if err == nil {
+			err = e.sc.write(file, out)
+		}
+		if err != nil {
+			ob.Status, ob.Note = Failed, "rejected: "+err.Error()
+			e.res.Rejected++
+			return false
+		}
+		if file != ob.Path {
+			e.note(fmt.Sprintf("declared %s in %s: %s", ob.Declare, file, firstErr))
+			ob.Path = file
+			e.all[ob.key()] = ob
+		}
+		ob.Status = Done
+		ob.Diff = lineDiff(ob.Path, "", code)
+		return true
 	}
-	if err == nil {
-		err = e.sc.write(ob.Path, out)
-	}
-	if err != nil {
-		ob.Status, ob.Note = Failed, "rejected: "+err.Error()
-		e.res.Rejected++
-		return false
-	}
-	ob.Status = Done
-	ob.Diff = lineDiff(ob.Path, "", code)
-	return true
+	ob.Status, ob.Note = Failed, "rejected: "+firstErr.Error()
+	e.res.Rejected++
+	return false
 }
+
+// placements are the files a new declaration wanted in file may go to:
+// the file itself, then, for a Go source file that is not a test, the
+// package's other such files that hold no build constraint.
+func (e *engine) placements(dc lang.Declarer, file string) []string {
+	out := []string{file}
+	scope := dc.Scope(file)
+	if scope == file || !strings.HasSuffix(file, ".go") || strings.HasSuffix(file, "_test.go") {
+		return out
+	}
+	for _, f := range e.scratchFiles(scope) {
+		if f == file || !strings.HasSuffix(f, ".go") || strings.HasSuffix(f, "_test.go") || constrainedName.MatchString(path.Base(f)) {
+			continue
+		}
+		if src, err := e.sc.read(f); err != nil || buildLineRE.Match(src) {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// A Go file whose name or build line restricts it to some platforms.
+var (
+	constrainedName = regexp.MustCompile(`_(aix|android|darwin|dragonfly|freebsd|hurd|illumos|ios|js|linux|nacl|netbsd|openbsd|plan9|solaris|wasip1|windows|zos|386|amd64|arm|arm64|loong64|mips|mipsle|mips64|mips64le|ppc64|ppc64le|riscv64|s390x|wasm)(_test)?\.go$`)
+	buildLineRE     = regexp.MustCompile(`(?m)^//(go:build|\s*\+build) `)
+)
 
 // promptForNew is the user message of a missing declaration: where the
 // name is used and why, the changes that led there, the code that uses

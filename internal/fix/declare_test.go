@@ -341,3 +341,56 @@ def scale(x: int) -> int:
 		t.Fatalf("proven %v oracle %+v patch:\n%s", res.Proven, res.Oracle, res.Patch)
 	}
 }
+
+// TestDeclareElsewhereOnImportClash: the declaration needs a package
+// whose name the use's file binds to another one; it goes to another file
+// of the package instead of breaking the file's imports.
+func TestDeclareElsewhereOnImportClash(t *testing.T) {
+	repo, sc := setup(t, `
+-- old/go.mod --
+module example.com/m
+
+go 1.22
+-- old/a/sync/sync.go --
+package sync
+
+func Lock() int { return 1 }
+-- old/b/sync/sync.go --
+package sync
+
+func Wait() int { return 2 }
+-- old/num/num.go --
+package num
+
+import "example.com/m/a/sync"
+
+func Scale(x int) int { return sync.Lock() * x }
+-- old/num/other.go --
+package num
+
+func Other() int { return 3 }
+-- old/num/other_linux.go --
+package num
+
+func Linux() int { return 4 }
+-- new/num/num.go --
+package num
+
+import "example.com/m/a/sync"
+
+func Scale(x int) int { return sync.Lock() * x * wait() }
+`)
+	s := &scripted{t: t, answer: func(block, prompt string, _ int) (int, string, time.Duration) {
+		return 200, "```go\nimport \"example.com/m/b/sync\"\n\nfunc wait() int { return sync.Wait() }\n```", 0
+	}}
+	res := run(t, repo, sc, modelFor(t, s, 5*time.Second, 0))
+	if !res.Proven || res.Obligations[0].Path != "num/other.go" {
+		for _, o := range res.Obligations {
+			t.Log(o.Describe())
+		}
+		t.Fatalf("proven %v; notes %v; oracle %+v", res.Proven, res.Notes, res.Oracle)
+	}
+	if !strings.Contains(res.Patch, "+++ b/num/other.go") || strings.Contains(res.Patch, "+++ b/num/num.go") {
+		t.Errorf("patch:\n%s", res.Patch)
+	}
+}

@@ -63,6 +63,19 @@ func (fe *Frontend) CheckBlock(path string, src []byte, block string, from, to i
 	return nil
 }
 
+// importName is the name an import spec (`"path"` or `name "path"`)
+// binds: its name, or the package's likely own name.
+func importName(spec string) string {
+	if name, _, ok := strings.Cut(spec, " "); ok {
+		return name
+	}
+	p, err := strconv.Unquote(spec)
+	if err != nil {
+		return spec
+	}
+	return defaultImportName(p)
+}
+
 // SplitImports separates leading import declarations from a block
 // (lang.BlockEditor). Each import is returned as its spec's source:
 // `"path"` or `name "path"`.
@@ -111,6 +124,7 @@ func (fe *Frontend) AddImports(src []byte, imports []string) ([]byte, int, error
 	}
 	have := map[string]bool{}
 	unnamed := map[string]bool{} // paths imported without a name
+	bound := map[string]string{} // name -> the path it binds
 	for _, is := range f.Imports {
 		spec := is.Path.Value
 		if is.Name != nil {
@@ -119,19 +133,29 @@ func (fe *Frontend) AddImports(src []byte, imports []string) ([]byte, int, error
 			unnamed[spec] = true
 		}
 		have[spec] = true
+		bound[importName(spec)] = is.Path.Value
 	}
 	var missing []string
 	for _, spec := range imports {
-		if name, p, ok := strings.Cut(spec, " "); ok && unnamed[p] && name != "_" && name != "." {
+		name, p, named := strings.Cut(spec, " ")
+		if named && unnamed[p] && name != "_" && name != "." {
 			// `v1 "…/pkg/v1"` where the file imports "…/pkg/v1": the name
 			// is, most likely, the package's own, and a second import
 			// would redeclare it
 			continue
 		}
-		if !have[spec] {
-			have[spec] = true
-			missing = append(missing, spec)
+		if have[spec] {
+			continue
 		}
+		if !named {
+			p = spec
+		}
+		if n := importName(spec); n != "_" && n != "." && bound[n] != "" && bound[n] != p {
+			return nil, 0, fmt.Errorf("import %s would bind %s, which the file's import %s binds", spec, n, bound[n])
+		}
+		have[spec] = true
+		bound[importName(spec)] = p
+		missing = append(missing, spec)
 	}
 	if len(missing) == 0 {
 		return src, 0, nil

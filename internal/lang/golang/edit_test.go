@@ -138,3 +138,28 @@ func TestCheckNew(t *testing.T) {
 		})
 	}
 }
+
+// TestAddImportsConflict: an import whose name the file already binds to
+// another path is refused, not added (the compiler would reject both, and
+// dropping either changes what the rest of the file means).
+func TestAddImportsConflict(t *testing.T) {
+	src := "package p\n\nimport (\n\t\"example.com/m/utils/sync\"\n\tyml \"gopkg.in/yaml.v3\"\n)\n\nfunc F() {}\n"
+	for _, c := range []struct {
+		imports []string
+		err     string
+	}{
+		{[]string{`"sync"`}, `import "sync" would bind sync, which the file's import "example.com/m/utils/sync" binds`},
+		{[]string{`yml "example.com/yml"`}, `would bind yml`},
+		{[]string{`"strings"`, `strings "example.com/strings"`}, `would bind strings`},
+		{[]string{`stdsync "sync"`}, ``},
+		{[]string{`_ "embed"`}, ``},
+	} {
+		_, _, err := New().AddImports([]byte(src), c.imports)
+		switch {
+		case c.err == "" && err != nil:
+			t.Errorf("%v: error %v", c.imports, err)
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+			t.Errorf("%v: error %v, want %q", c.imports, err, c.err)
+		}
+	}
+}
