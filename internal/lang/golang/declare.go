@@ -20,6 +20,7 @@ import (
 var (
 	undefinedNameRE   = regexp.MustCompile(`^undefined: (?:(\w+)\.)?(\w+)$`)
 	undefinedMemberRE = regexp.MustCompile(`undefined \(type \*?(?:(\w+)\.)?(\w+)(?:\[[^\]]*\])? has no field or method (\w+)`)
+	unknownFieldRE    = regexp.MustCompile(`^unknown field (\w+) in struct literal of type \*?(?:(\w+)\.)?(\w+)`)
 )
 
 // MissingIn reads a go build or go vet message about a missing
@@ -31,6 +32,9 @@ func (fe *Frontend) MissingIn(msg string) (lang.Missing, bool) {
 	}
 	if m := undefinedMemberRE.FindStringSubmatch(msg); m != nil {
 		return lang.Missing{Qualifier: m[1], Type: m[2], Name: m[3]}, true
+	}
+	if m := unknownFieldRE.FindStringSubmatch(msg); m != nil {
+		return lang.Missing{Qualifier: m[2], Type: m[3], Name: m[1]}, true
 	}
 	return lang.Missing{}, false
 }

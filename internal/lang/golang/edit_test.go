@@ -97,6 +97,8 @@ func TestMissingIn(t *testing.T) {
 		{"cs.Reset undefined (type *iostreams.ColorScheme has no field or method Reset)", lang.Missing{Qualifier: "iostreams", Type: "ColorScheme", Name: "Reset"}, true},
 		{"t.wrapWord undefined (type *Terminal has no field or method wrapWord)", lang.Missing{Type: "Terminal", Name: "wrapWord"}, true},
 		{"x.n undefined (type List[int] has no field or method n, but does have field N)", lang.Missing{Type: "List", Name: "n"}, true},
+		{"unknown field nameRef in struct literal of type DigestedArtifact", lang.Missing{Type: "DigestedArtifact", Name: "nameRef"}, true},
+		{"unknown field Hidden in struct literal of type cmdutil.Options", lang.Missing{Qualifier: "cmdutil", Type: "Options", Name: "Hidden"}, true},
 		{"not enough arguments in call to F", lang.Missing{}, false},
 		{"undefined: a.b.c", lang.Missing{}, false},
 	} {
