@@ -394,3 +394,22 @@ func Scale(x int) int { return sync.Lock() * x * wait() }
 		t.Errorf("patch:\n%s", res.Patch)
 	}
 }
+
+func TestMergeDoc(t *testing.T) {
+	src := []byte("package p\n\n// F does it.\n//\n//go:noinline\nfunc F() {}\n")
+	for _, c := range []struct {
+		name, code string
+		from       int
+		want       string
+	}{
+		{"no comment", "func F() { g() }\n", 6, "func F() { g() }\n"},
+		{"repeated", "// F does it.\nfunc F() { g() }\n", 6, "func F() { g() }\n"},
+		{"rewritten keeps the directive", "// F does it twice.\nfunc F() { g() }\n", 3, "// F does it twice.\n//go:noinline\nfunc F() { g() }\n"},
+		{"rewritten with the directive", "// F does more.\n//go:noinline\nfunc F() {}\n", 3, "// F does more.\n//go:noinline\nfunc F() {}\n"},
+	} {
+		from, code := mergeDoc(src, 6, c.code)
+		if from != c.from || code != c.want {
+			t.Errorf("%s: from %d code %q, want %d %q", c.name, from, code, c.from, c.want)
+		}
+	}
+}

@@ -375,11 +375,9 @@ func (e *engine) editBlock(ctx context.Context, ob *Obligation) (bool, int) {
 	ed, _ := e.frontendFor(ob.Path).(lang.BlockEditor)
 	// a reply that opens with a comment brings the block's doc comment:
 	// it replaces the one above the block instead of doubling it
-	from := ob.Span.StartLine
-	if isComment(firstLine(code)) {
-		if from = docStart(src, ob.Span.StartLine); from < ob.Span.StartLine {
-			block, _ = blockLines(src, from, ob.Span.EndLine)
-		}
+	from, code := mergeDoc(src, ob.Span.StartLine, code)
+	if from < ob.Span.StartLine {
+		block, _ = blockLines(src, from, ob.Span.EndLine)
 	}
 	if strings.TrimSpace(code) == strings.TrimSpace(block) {
 		if ob.Must() {
@@ -417,21 +415,56 @@ func isComment(line string) bool {
 	return strings.HasPrefix(l, "//") || strings.HasPrefix(l, "#")
 }
 
-func firstLine(s string) string {
-	s = strings.TrimLeft(s, "\n")
-	line, _, _ := strings.Cut(s, "\n")
-	return line
-}
+// directiveRE are comment lines that are instructions to tools, not
+// documentation (//go:noinline, //nolint, // +build, # type: ignore).
+var directiveRE = regexp.MustCompile(`^(//(go:|nolint|export |line |\s*\+build)|#\s*(type:|noqa|pragma))`)
 
-// docStart is the first line of the comment lines directly above line
-// (line itself when there are none).
-func docStart(src []byte, line int) int {
-	lines := strings.Split(string(src), "\n")
-	start := line
-	for start > 1 && start-2 < len(lines) && isComment(lines[start-2]) {
-		start--
+// mergeDoc reconciles the comment lines a reply opens with and those
+// directly above the block (a block's span starts below its doc
+// comment, so a reply that repeats the comment would double it). A reply
+// that only repeats lines already there loses them; one that rewrites
+// the comment replaces the lines above from the returned line on,
+// keeping their directives. A reply without leading comments changes
+// nothing.
+func mergeDoc(src []byte, start int, code string) (int, string) {
+	replyLines := strings.SplitAfter(strings.TrimLeft(code, "\n"), "\n")
+	n := 0
+	for n < len(replyLines) && isComment(replyLines[n]) {
+		n++
 	}
-	return start
+	if n == 0 {
+		return start, code
+	}
+	lines := strings.Split(string(src), "\n")
+	from := start
+	for from > 1 && from-2 < len(lines) && isComment(lines[from-2]) {
+		from--
+	}
+	above := map[string]bool{}
+	var directives []string
+	for _, l := range lines[from-1 : start-1] {
+		above[strings.TrimSpace(l)] = true
+		if directiveRE.MatchString(strings.TrimSpace(l)) {
+			directives = append(directives, l+"\n")
+		}
+	}
+	repeated := true
+	inReply := map[string]bool{}
+	for _, l := range replyLines[:n] {
+		t := strings.TrimSpace(l)
+		inReply[t] = true
+		repeated = repeated && above[t]
+	}
+	if repeated {
+		return start, strings.Join(replyLines[n:], "")
+	}
+	var kept []string
+	for _, d := range directives {
+		if !inReply[strings.TrimSpace(d)] {
+			kept = append(kept, d)
+		}
+	}
+	return from, strings.Join(replyLines[:n], "") + strings.Join(kept, "") + strings.Join(replyLines[n:], "")
 }
 
 // ask sends an obligation's prompt to the model and returns the reply's
