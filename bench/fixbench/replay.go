@@ -163,7 +163,7 @@ func (s *replay) declAt(ctx context.Context, dir, name string) string {
 			if out == "" {
 				continue
 			}
-			if _, isType := d.(*ast.GenDecl); isType && d.(*ast.GenDecl).Tok == token.TYPE {
+			if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.TYPE {
 				decls, _ := golang.New().Decls(f, src)
 				out += s.newMethods(ctx, f, decls, strings.SplitAfter(string(src), "\n"), name)
 			}
