@@ -392,7 +392,13 @@ func (e *engine) promptForNew(ctx context.Context, ob *Obligation) string {
 	}
 	var sigs []string
 	for _, d := range e.dirDecls(ob.Path) {
-		if d.Path == ob.Path && d.Kind != model.KindImport && d.Signature != "" && len(sigs) < 60 {
+		switch {
+		case d.Path != ob.Path || len(sigs) >= 60:
+		case d.Kind == model.KindImport:
+			// the names the file binds: an import the reply needs must
+			// not rebind one of them
+			sigs = append(sigs, d.Display)
+		case d.Signature != "":
 			sigs = append(sigs, d.Signature)
 		}
 	}
