@@ -210,20 +210,28 @@ func (e *engine) scratchFiles(scope string) []string {
 	return e.scopeFiles(scope, paths)
 }
 
-// declaredNow are the declarations of the scope in the scratch state, by
-// name.
-func (e *engine) declaredNow(scope string) map[string]*lang.Decl {
-	out := map[string]*lang.Decl{}
+// scopeDecls parses the files of a scope in the scratch state, each with
+// the front-end that handles it.
+func (e *engine) scopeDecls(scope string) []*lang.Decl {
+	var out []*lang.Decl
 	for _, f := range e.scratchFiles(scope) {
 		src, err := e.sc.read(f)
 		if err != nil {
 			continue
 		}
 		ds, _ := e.frontendFor(f).Decls(f, src)
-		for _, d := range ds {
-			if d.Kind != model.KindImport {
-				out[declName(d)] = d
-			}
+		out = append(out, ds...)
+	}
+	return out
+}
+
+// declaredNow are the declarations of the scope in the scratch state, by
+// name.
+func (e *engine) declaredNow(scope string) map[string]*lang.Decl {
+	out := map[string]*lang.Decl{}
+	for _, d := range e.scopeDecls(scope) {
+		if d.Kind != model.KindImport {
+			out[declName(d)] = d
 		}
 	}
 	return out

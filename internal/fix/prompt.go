@@ -3,9 +3,7 @@ package fix
 import (
 	"context"
 	"fmt"
-	"os"
 	"path"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -163,23 +161,11 @@ func (e *engine) dirDecls(p string) []*lang.Decl {
 	if fe == nil {
 		return nil
 	}
-	dir := filepath.Join(e.sc.dir, filepath.FromSlash(path.Dir(p)))
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return nil
-	}
 	var out []*lang.Decl
-	for _, ent := range ents {
-		rel := path.Join(path.Dir(p), ent.Name())
-		if ent.IsDir() || !fe.Match(rel) {
-			continue
+	for _, d := range e.scopeDecls(path.Dir(p)) {
+		if fe.Match(d.Path) {
+			out = append(out, d)
 		}
-		src, err := os.ReadFile(filepath.Join(dir, ent.Name()))
-		if err != nil {
-			continue
-		}
-		ds, _ := fe.Decls(rel, src)
-		out = append(out, ds...)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Display < out[j].Display })
 	return out
