@@ -8,6 +8,7 @@ import (
 	"go/token"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -103,20 +104,7 @@ func topNames(d ast.Decl) []string {
 		}
 		return []string{d.Name.Name}
 	case *ast.GenDecl:
-		var names []string
-		for _, s := range d.Specs {
-			switch s := s.(type) {
-			case *ast.TypeSpec:
-				names = append(names, s.Name.Name)
-			case *ast.ValueSpec:
-				for _, n := range s.Names {
-					if n.Name != "_" {
-						names = append(names, n.Name)
-					}
-				}
-			}
-		}
-		return names
+		return slices.DeleteFunc(specNames(d), func(n string) bool { return n == "_" })
 	}
 	return nil
 }
@@ -126,29 +114,16 @@ func topNames(d ast.Decl) []string {
 // than imports, of names the package does not declare yet, one of them
 // want.
 func (fe *Frontend) CheckNew(file string, src []byte, from, to int, want string, taken map[string]bool) error {
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, file, src, parser.ParseComments|parser.SkipObjectResolution)
+	fset, inside, err := editedDecls(file, src, from, to)
 	if err != nil {
-		msg := err.Error()
-		if i := strings.IndexByte(msg, '\n'); i >= 0 {
-			msg = msg[:i]
-		}
-		return fmt.Errorf("the file no longer parses: %s", msg)
+		return err
 	}
 	found := false
-	n := 0
-	for _, d := range f.Decls {
-		s, e := fset.PositionFor(d.Pos(), false).Line, fset.PositionFor(d.End(), false).Line
-		if e < from || s > to {
-			continue
-		}
-		if s < from || e > to {
-			return fmt.Errorf("a declaration (lines %d-%d) crosses the edges of the new code (lines %d-%d)", s, e, from, to)
-		}
+	for _, d := range inside {
+		s := fset.PositionFor(d.Pos(), false).Line
 		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.IMPORT {
 			return fmt.Errorf("an import declaration (line %d) among the new declarations", s)
 		}
-		n++
 		for _, name := range topNames(d) {
 			if taken[name] {
 				return fmt.Errorf("%s (line %d) is already declared in the package", name, s)
@@ -158,7 +133,7 @@ func (fe *Frontend) CheckNew(file string, src []byte, from, to int, want string,
 			}
 		}
 	}
-	if n == 0 {
+	if len(inside) == 0 {
 		return fmt.Errorf("the reply declares nothing")
 	}
 	if !found {

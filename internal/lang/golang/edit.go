@@ -16,25 +16,9 @@ import (
 // methods of that type (a type that must gain an interface's new method;
 // what Python's class blocks hold anyway).
 func (fe *Frontend) CheckBlock(path string, src []byte, block string, from, to int) error {
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, path, src, parser.ParseComments|parser.SkipObjectResolution)
+	fset, inside, err := editedDecls(path, src, from, to)
 	if err != nil {
-		msg := err.Error()
-		if i := strings.IndexByte(msg, '\n'); i >= 0 {
-			msg = msg[:i]
-		}
-		return fmt.Errorf("the file no longer parses: %s", msg)
-	}
-	var inside []ast.Decl
-	for _, d := range f.Decls {
-		s, e := fset.PositionFor(d.Pos(), false).Line, fset.PositionFor(d.End(), false).Line
-		if e < from || s > to {
-			continue
-		}
-		if s < from || e > to {
-			return fmt.Errorf("a declaration (lines %d-%d) crosses the edges of the block (lines %d-%d)", s, e, from, to)
-		}
-		inside = append(inside, d)
+		return err
 	}
 	// a type's block may be followed by new methods of the type: what a
 	// type needs that must gain an interface's new method
@@ -61,6 +45,30 @@ func (fe *Frontend) CheckBlock(path string, src []byte, block string, from, to i
 		return fmt.Errorf("the new block declares %s, not %s", got, block)
 	}
 	return nil
+}
+
+// editedDecls parses a file after an edit and returns the top-level
+// declarations within lines [from, to]; a declaration that crosses their
+// edges, or a file that no longer parses, is an error.
+func editedDecls(path string, src []byte, from, to int) (*token.FileSet, []ast.Decl, error) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, path, src, parser.ParseComments|parser.SkipObjectResolution)
+	if err != nil {
+		msg, _, _ := strings.Cut(err.Error(), "\n")
+		return nil, nil, fmt.Errorf("the file no longer parses: %s", msg)
+	}
+	var inside []ast.Decl
+	for _, d := range f.Decls {
+		s, e := fset.PositionFor(d.Pos(), false).Line, fset.PositionFor(d.End(), false).Line
+		if e < from || s > to {
+			continue
+		}
+		if s < from || e > to {
+			return nil, nil, fmt.Errorf("a declaration (lines %d-%d) crosses the edges of the edited lines %d-%d", s, e, from, to)
+		}
+		inside = append(inside, d)
+	}
+	return fset, inside, nil
 }
 
 // importName is the name an import spec (`"path"` or `name "path"`)

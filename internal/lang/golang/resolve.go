@@ -371,20 +371,26 @@ func declName(d ast.Decl) string {
 		}
 		return "func " + d.Name.Name
 	case *ast.GenDecl:
-		var names []string
-		for _, s := range d.Specs {
-			switch s := s.(type) {
-			case *ast.TypeSpec:
-				names = append(names, s.Name.Name)
-			case *ast.ValueSpec:
-				for _, n := range s.Names {
-					names = append(names, n.Name)
-				}
-			}
-		}
-		return strings.ToLower(d.Tok.String()) + " " + strings.Join(names, ", ")
+		return strings.ToLower(d.Tok.String()) + " " + strings.Join(specNames(d), ", ")
 	}
 	return ""
+}
+
+// specNames are the names a type, const or var declaration binds, in
+// order.
+func specNames(d *ast.GenDecl) []string {
+	var names []string
+	for _, s := range d.Specs {
+		switch s := s.(type) {
+		case *ast.TypeSpec:
+			names = append(names, s.Name.Name)
+		case *ast.ValueSpec:
+			for _, n := range s.Names {
+				names = append(names, n.Name)
+			}
+		}
+	}
+	return names
 }
 
 // embedded reports whether the identifier (through *T, pkg.T or T[K])
