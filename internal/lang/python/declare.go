@@ -13,10 +13,9 @@ import (
 
 // pyright's words for a name nobody declares.
 var (
-	notDefinedRE   = regexp.MustCompile(`^"(\w+)" is not defined`)
-	noAttributeRE  = regexp.MustCompile(`^Cannot access attribute "(\w+)" for class "(?:type\[)?(\w+)`)
-	pyDeclKinds    = map[model.Kind]bool{model.KindFunc: true, model.KindType: true, model.KindInterface: true, model.KindVar: true, model.KindConst: true}
-	pyNestingKinds = map[model.Kind]bool{model.KindMethod: true, model.KindConstructor: true, model.KindField: true}
+	notDefinedRE  = regexp.MustCompile(`^"(\w+)" is not defined`)
+	noAttributeRE = regexp.MustCompile(`^Cannot access attribute "(\w+)" for class "(?:type\[)?(\w+)`)
+	pyDeclKinds   = map[model.Kind]bool{model.KindFunc: true, model.KindType: true, model.KindInterface: true, model.KindVar: true, model.KindConst: true}
 )
 
 // MissingIn reads a pyright message about a missing declaration
@@ -54,7 +53,7 @@ func (fe *Frontend) CheckNew(path string, src []byte, from, to int, want string,
 	found := false
 	for _, d := range ds {
 		s, e := d.Span.StartLine, d.Span.EndLine
-		if e < from || s > to || d.Kind == model.KindImport || pyNestingKinds[d.Kind] || d.Container != "" {
+		if e < from || s > to || d.Kind == model.KindImport || d.Container != "" {
 			continue
 		}
 		if s < from || e > to {
