@@ -33,7 +33,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -41,6 +40,7 @@ import (
 
 	"github.com/ripple-dev/ripple/internal/fix"
 	"github.com/ripple-dev/ripple/internal/gitio"
+	"github.com/ripple-dev/ripple/internal/lang/golang"
 	"github.com/ripple-dev/ripple/internal/oracle"
 )
 
@@ -344,18 +344,16 @@ func git(dir string, args ...string) error {
 	return exec.Command("git", append([]string{"-C", dir}, args...)...).Run()
 }
 
-// undefinedRE finds the names the Go compiler says are missing.
-var undefinedRE = regexp.MustCompile(`undefined: (?:\w+\.)?(\w+)|has no field or method (\w+)`)
-
-// needsNew lists the missing names of diagnostics that the full commit
-// has as a whole word and the partial state has nowhere.
+// needsNew lists the missing names of diagnostics (as the Go front-end
+// reads them for the fix engine) that the full commit has as a whole
+// word and the partial state has nowhere.
 func needsNew(dir, partial, full string, ds []oracle.Diagnostic) []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, d := range ds {
-		for _, m := range undefinedRE.FindAllStringSubmatch(d.Message, -1) {
-			name := m[1] + m[2]
-			if name == "" || seen[name] {
+		if m, ok := golang.New().MissingIn(d.Message); ok {
+			name := m.Name
+			if seen[name] {
 				continue
 			}
 			seen[name] = true
