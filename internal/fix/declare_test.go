@@ -53,9 +53,7 @@ func TestDeclareMissingHelper(t *testing.T) {
 	}}
 	res := run(t, repo, sc, modelFor(t, s, 5*time.Second, 0))
 	if !res.Proven || res.ByModel != 1 {
-		for _, o := range res.Obligations {
-			t.Log(o.Describe())
-		}
+		logPlan(t, res)
 		t.Fatalf("proven %v, by model %d; notes %v; oracle %+v", res.Proven, res.ByModel, res.Notes, res.Oracle)
 	}
 	ob := res.Obligations[0]
@@ -100,9 +98,7 @@ func TestDeclareRejects(t *testing.T) {
 			res := Must(t)(Run(context.Background(), repo, Options{Base: sc.Base, Head: sc.Head, Model: modelFor(t, s, 5*time.Second, 0),
 				Oracle: &oracle.Go{Env: []string{"GOPROXY=off", "GOFLAGS=-mod=mod"}}, Rounds: 3}))
 			if !res.Proven || res.Rejected != 1 {
-				for _, o := range res.Obligations {
-					t.Log(o.Describe())
-				}
+				logPlan(t, res)
 				t.Fatalf("proven %v rejected %d, want proven after one rejection", res.Proven, res.Rejected)
 			}
 			if !strings.Contains(res.Obligations[0].Note, tc.note) {
@@ -155,9 +151,7 @@ func Label(c *conf.Config) string { return c.Name + c.Suffix }
 	}}
 	res := run(t, repo, sc, modelFor(t, s, 5*time.Second, 0))
 	if !res.Proven {
-		for _, o := range res.Obligations {
-			t.Log(o.Describe())
-		}
+		logPlan(t, res)
 		t.Fatalf("not proven; oracle %+v", res.Oracle)
 	}
 	if !strings.Contains(res.Patch, "+\tSuffix string") {
@@ -283,9 +277,7 @@ func (r *Rec) Do(a int) {
 	}}
 	res := run(t, repo, sc, modelFor(t, s, 5*time.Second, 0))
 	if !res.Proven || s.calls != 1 {
-		for _, o := range res.Obligations {
-			t.Log(o.Describe())
-		}
+		logPlan(t, res)
 		t.Fatalf("proven %v after %d calls; oracle %+v", res.Proven, s.calls, res.Oracle)
 	}
 }
@@ -299,9 +291,7 @@ func TestDeclareHelperOnce(t *testing.T) {
 	}}
 	res := run(t, repo, sc, modelFor(t, s, 5*time.Second, 0))
 	if !res.Proven || s.calls != 1 || res.Rejected != 0 {
-		for _, o := range res.Obligations {
-			t.Log(o.Describe())
-		}
+		logPlan(t, res)
 		t.Fatalf("proven %v after %d calls, %d rejected; want proven after 1 call", res.Proven, s.calls, res.Rejected)
 	}
 }
@@ -335,9 +325,7 @@ def scale(x: int) -> int:
 		t.Fatal(err)
 	}
 	if !res.Proven || !strings.Contains(res.Patch, "+def clamp(x: int) -> int:") {
-		for _, o := range res.Obligations {
-			t.Log(o.Describe())
-		}
+		logPlan(t, res)
 		t.Fatalf("proven %v oracle %+v patch:\n%s", res.Proven, res.Oracle, res.Patch)
 	}
 }
@@ -385,9 +373,7 @@ func Scale(x int) int { return sync.Lock() * x * wait() }
 	}}
 	res := run(t, repo, sc, modelFor(t, s, 5*time.Second, 0))
 	if !res.Proven || res.Obligations[0].Path != "num/other.go" {
-		for _, o := range res.Obligations {
-			t.Log(o.Describe())
-		}
+		logPlan(t, res)
 		t.Fatalf("proven %v; notes %v; oracle %+v", res.Proven, res.Notes, res.Oracle)
 	}
 	if !strings.Contains(res.Patch, "+++ b/num/other.go") || strings.Contains(res.Patch, "+++ b/num/num.go") {

@@ -130,6 +130,14 @@ func setup(t *testing.T, archive string) (*gitio.Repo, *testrepo.Scenario) {
 	return repo, sc
 }
 
+// logPlan logs each obligation of a run, for a failing test's reader.
+func logPlan(t *testing.T, res *Result) {
+	t.Helper()
+	for _, o := range res.Obligations {
+		t.Log(o.Describe())
+	}
+}
+
 func modelFor(t *testing.T, s *scripted, timeout time.Duration, budget int) Model {
 	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close)
@@ -229,9 +237,7 @@ func TestBadModels(t *testing.T) {
 				found = found || strings.Contains(o.Note, tc.note)
 			}
 			if !found {
-				for _, o := range res.Obligations {
-					t.Logf("%s", o.Describe())
-				}
+				logPlan(t, res)
 				t.Errorf("no obligation says %q", tc.note)
 			}
 		})
@@ -322,9 +328,7 @@ func TestNeedsModel(t *testing.T) {
 		t.Errorf("proven %v patch %q", res.Proven, res.Patch)
 	}
 	if len(res.Obligations) != 1 || res.Obligations[0].Status != Failed || !strings.Contains(res.Obligations[0].Note, "needs a model") {
-		for _, o := range res.Obligations {
-			t.Log(o.Describe())
-		}
+		logPlan(t, res)
 		t.Errorf("want one failed obligation that needs a model")
 	}
 }
@@ -378,9 +382,7 @@ func Second() int {
 	}}
 	res := run(t, repo, sc, modelFor(t, s, 5*time.Second, 0))
 	if !res.Proven || res.ByModel != 2 || res.Rejected != 0 {
-		for _, o := range res.Obligations {
-			t.Log(o.Describe())
-		}
+		logPlan(t, res)
 		t.Fatalf("proven %v by model %d rejected %d; %+v", res.Proven, res.ByModel, res.Rejected, res.Oracle)
 	}
 	for _, want := range []string{"+\treturn int(num.Scale(1))", "+\treturn int(math.Round(num.Scale(2)))", "+\t\"math\""} {
@@ -412,9 +414,7 @@ func Use() string {
 	}}
 	res := run(t, repo, sc, modelFor(t, s, 5*time.Second, 0))
 	if !res.Proven || res.ByModel != 1 {
-		for _, o := range res.Obligations {
-			t.Log(o.Describe())
-		}
+		logPlan(t, res)
 		t.Fatalf("proven %v by model %d; %+v %v", res.Proven, res.ByModel, res.Oracle, res.Notes)
 	}
 	if !strings.Contains(res.Patch, "-\t\"strconv\"") {
@@ -469,9 +469,7 @@ def scale(x: int, factor: int) -> int:
 		t.Fatal(err)
 	}
 	if !res.Proven || res.ByModel != 1 || !strings.Contains(res.Patch, "+    return scale(2, 2)") {
-		for _, o := range res.Obligations {
-			t.Log(o.Describe())
-		}
+		logPlan(t, res)
 		t.Fatalf("proven %v by model %d oracle %+v patch:\n%s", res.Proven, res.ByModel, res.Oracle, res.Patch)
 	}
 }
@@ -523,9 +521,7 @@ def shift(x: int) -> int:
 		t.Fatal(err)
 	}
 	if !res.Proven || res.ByModel != 0 || res.Mechanical == 0 {
-		for _, o := range res.Obligations {
-			t.Log(o.Describe())
-		}
+		logPlan(t, res)
 		t.Fatalf("proven %v mechanical %d by model %d oracle %+v patch:\n%s", res.Proven, res.Mechanical, res.ByModel, res.Oracle, res.Patch)
 	}
 	for _, want := range []string{"+from pkg.lib import times, shift", "+    return times(2) + times(3)", "+    return shift(1) + shift(2)"} {
