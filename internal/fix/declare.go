@@ -24,11 +24,11 @@ import (
 // reverting the developer's edit is not allowed. So such a diagnostic
 // becomes an obligation to declare the name: on the type's block when a
 // member of a type the engine may edit is missing, else a new
-// declaration appended to a file of the package, judged by the
-// front-end (whole declarations, new names only, the wanted one among
-// them).
+// declaration appended to a file of the scope (lang.Declarer.Scope: a Go
+// package, a Python module), judged by the front-end (whole
+// declarations, new names only, the wanted one among them).
 //
-// A name the base state declared in that package is not declared again:
+// A name the base state declared in that scope is not declared again:
 // the developer's change removed or renamed it, and its users must
 // follow (the diagnostic stays on the user's block).
 
