@@ -15,11 +15,10 @@ import (
 	"github.com/ripple-dev/ripple/internal/action/fixmode"
 	"github.com/ripple-dev/ripple/internal/action/md"
 	"github.com/ripple-dev/ripple/internal/action/review"
-	"github.com/ripple-dev/ripple/internal/check"
 	"github.com/ripple-dev/ripple/internal/config"
 	"github.com/ripple-dev/ripple/internal/fix"
 	"github.com/ripple-dev/ripple/internal/gitio"
-	"github.com/ripple-dev/ripple/internal/oracle"
+	"github.com/ripple-dev/ripple/internal/languages"
 )
 
 // fixTimeout bounds the fix engine (model calls and oracle rounds).
@@ -88,7 +87,7 @@ func (r *run) fixPR(ctx context.Context, ev *event.Event, repo *gitio.Repo, rg *
 	}
 
 	opts := fix.Options{Base: rg.Base, Head: rg.Head, Config: cfg, Tests: r.in.fixTests,
-		Oracle: oracle.All{&oracle.Go{Env: secretEnv}, &oracle.Pyright{}}}
+		Oracle: languages.Oracle(languages.Frontends(), secretEnv)}
 	m, desc, err := r.fixModel()
 	if err != nil {
 		o.State, o.Reason = fixmode.Failed, err.Error()
@@ -124,7 +123,7 @@ func (r *run) fixPR(ctx context.Context, ev *event.Event, repo *gitio.Repo, rg *
 		r.setOutput("fix-patch", p)
 	}
 	g := &fixmode.Git{Dir: repo.Top}
-	plan, err := fixmode.Split(ctx, g, res, check.Frontends())
+	plan, err := fixmode.Split(ctx, g, res, languages.Frontends())
 	if err != nil {
 		o.State, o.Reason = fixmode.Failed, err.Error()
 		return fr

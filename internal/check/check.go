@@ -10,8 +10,7 @@ import (
 	"github.com/ripple-dev/ripple/internal/diffclassify"
 	"github.com/ripple-dev/ripple/internal/gitio"
 	"github.com/ripple-dev/ripple/internal/lang"
-	"github.com/ripple-dev/ripple/internal/lang/golang"
-	"github.com/ripple-dev/ripple/internal/lang/python"
+	"github.com/ripple-dev/ripple/internal/languages"
 	"github.com/ripple-dev/ripple/internal/model"
 	"github.com/ripple-dev/ripple/internal/propagate"
 )
@@ -26,12 +25,9 @@ type Options struct {
 	Config   *config.Config
 	// Now is the clock, for tests; nil = time.Now.
 	Now func() time.Time
-}
-
-// Frontends returns the language front-ends of one check, fresh (they
-// keep per-check state).
-func Frontends() []lang.Frontend {
-	return []lang.Frontend{golang.New(), python.New()}
+	// Frontends makes the front-ends of one check; nil =
+	// languages.Frontends (tests add a language without editing the list).
+	Frontends func() []lang.Frontend
 }
 
 // MaxDepth bounds the walk over derived changes (wrapper chains).
@@ -104,7 +100,11 @@ func Run(ctx context.Context, repo *gitio.Repo, o Options) (*model.Result, error
 	}
 	res.Base, res.Head = base, headRev
 
-	fes := Frontends()
+	newFrontends := o.Frontends
+	if newFrontends == nil {
+		newFrontends = languages.Frontends
+	}
+	fes := newFrontends()
 	var specs []string
 	for _, fe := range fes {
 		specs = append(specs, fe.Pathspecs()...)
@@ -156,18 +156,13 @@ func Run(ctx context.Context, repo *gitio.Repo, o Options) (*model.Result, error
 	}
 	out, err := propagate.Walk(ctx, propagate.Input{
 		Changes: cl.Changes, Frontend: cl.Frontend, Env: env,
-		MayLevel: cfg.MayLevel, MaxDepth: MaxDepth,
+		Level: cfg.FindingLevel, Generated: cfg.IsGeneratedPath, MaxDepth: MaxDepth,
 	})
 	if err != nil {
 		return nil, err
 	}
 	res.Changes = append(res.Changes, out.Derived...)
 	res.Findings = out.Findings
-	for _, f := range res.Findings {
-		if cfg.IsGeneratedPath(f.Site.Path) {
-			f.Message += "; generated file: regenerate it"
-		}
-	}
 	res.Diagnostics = dedupeDiagnostics(res.Diagnostics)
 	res.Stats.ParsedFiles = cl.Parsed + out.Parsed
 	res.Stats.TypedPackages = out.Typed

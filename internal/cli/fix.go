@@ -12,7 +12,7 @@ import (
 
 	"github.com/ripple-dev/ripple/internal/fix"
 	"github.com/ripple-dev/ripple/internal/gitio"
-	"github.com/ripple-dev/ripple/internal/oracle"
+	"github.com/ripple-dev/ripple/internal/languages"
 )
 
 // runFix plans the edits a change leaves to be made, proves them with the
@@ -59,7 +59,7 @@ as a diff. Nothing is written without -write.`)
 	}
 	opts := fix.Options{Base: *base, Config: cfg, Tests: *tests, Rounds: *rounds, Review: *review, Log: stderr}
 	if !*noOracle {
-		opts.Oracle = oracle.All{&oracle.Go{}, &oracle.Pyright{}}
+		opts.Oracle = languages.Oracle(languages.Frontends(), nil)
 	}
 	if mc, ok := fix.ModelFromEnv(); ok && !*noModel {
 		mc.Budget, mc.Timeout = *budget, *modelTimeout

@@ -171,15 +171,26 @@ func (c *Config) MayLevel(rel string) model.Level {
 // findings are not reported at all, inconsistent ones included.
 func (c *Config) Off(rel string) bool { return c.MayLevel(rel) == model.LevelNone }
 
-// FindingLevel is the level a finding of relation rel with verdict v is
-// reported with: none for consistent sites and switched-off relations,
-// error for inconsistent sites, MayLevel for may-be-impacted ones.
-func (c *Config) FindingLevel(rel string, v model.Verdict) model.Level {
+// FindingLevel is the level a finding is reported with, the one severity
+// policy of Ripple: none for consistent sites and switched-off relations,
+// error for inconsistent sites, MayLevel for may-be-impacted ones, and for
+// sites that may have to follow (the farther frontier) MayLevel capped at
+// note. The relation of a finding of a body change is Body.
+func (c *Config) FindingLevel(f *model.Finding) model.Level {
+	rel := string(f.Relation)
+	if f.Change != nil && f.Change.Label == model.MMB {
+		rel = Body
+	}
 	switch {
-	case v == model.Consistent || c.Off(rel):
+	case f.Verdict == model.Consistent || c.Off(rel):
 		return model.LevelNone
-	case v == model.Inconsistent:
+	case f.Verdict == model.Inconsistent:
 		return model.LevelError
+	case f.Verdict == model.MayFollow:
+		if l := c.MayLevel(rel); l.Rank() < model.LevelNote.Rank() {
+			return l
+		}
+		return model.LevelNote
 	}
 	return c.MayLevel(rel)
 }

@@ -207,8 +207,15 @@ func TestLevels(t *testing.T) {
 		{"ImportedBy", model.Inconsistent, model.LevelError},
 		{"ImportedBy", model.MayBeImpacted, model.LevelWarning},
 		{Body, model.MayBeImpacted, model.LevelWarning},
+		{"CalledBy", model.MayFollow, model.LevelNote}, // the frontier is a note at most
+		{"UsedBy", model.MayFollow, model.LevelNone},
+		{"OverriddenBy", model.MayFollow, model.LevelNote},
 	} {
-		if got := c.FindingLevel(tc.rel, tc.v); got != tc.want {
+		f := &model.Finding{Relation: model.Relation(tc.rel), Verdict: tc.v, Change: &model.Change{Label: model.MMS}}
+		if tc.rel == Body {
+			f.Relation, f.Change.Label = model.CalledBy, model.MMB
+		}
+		if got := c.FindingLevel(f); got != tc.want {
 			t.Errorf("FindingLevel(%s, %v) = %s, want %s", tc.rel, tc.v, got, tc.want)
 		}
 	}

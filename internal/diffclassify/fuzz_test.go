@@ -3,7 +3,6 @@ package diffclassify_test
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"go/format"
 	"testing"
 
@@ -13,39 +12,6 @@ import (
 	"github.com/ripple-dev/ripple/internal/lang/golang"
 	"github.com/ripple-dev/ripple/internal/model"
 )
-
-// memTree is a state of the repository held in memory: Classify only
-// reads files, so no git repository is needed per fuzz iteration.
-type memTree map[string][]byte
-
-func (t memTree) Rev() string { return "mem" }
-
-func (t memTree) ReadFile(_ context.Context, p string) ([]byte, error) {
-	if b, ok := t[p]; ok {
-		return b, nil
-	}
-	return nil, fmt.Errorf("%s: %w", p, gitio.ErrNotExist)
-}
-
-func (t memTree) ReadFiles(_ context.Context, ps []string) map[string][]byte {
-	out := map[string][]byte{}
-	for _, p := range ps {
-		if b, ok := t[p]; ok {
-			out[p] = b
-		}
-	}
-	return out
-}
-
-func (t memTree) List(context.Context, ...string) ([]string, error) {
-	var out []string
-	for p := range t {
-		out = append(out, p)
-	}
-	return out, nil
-}
-
-func (t memTree) Grep(context.Context, []string, ...string) ([]string, error) { return nil, nil }
 
 // hunk is the single hunk between two texts: the lines between their
 // common prefix and common suffix.
@@ -80,7 +46,7 @@ func classify(t *testing.T, old, new []byte) *diffclassify.Output {
 	fc := &gitio.FileChange{Status: gitio.Modified, OldPath: path, NewPath: path, Hunks: hunk(old, new)}
 	out, err := diffclassify.Classify(context.Background(), diffclassify.Input{
 		Files: []*gitio.FileChange{fc},
-		Base:  memTree{path: old}, Head: memTree{path: new},
+		Base:  gitio.MemTree{path: old}, Head: gitio.MemTree{path: new},
 		Frontends: []lang.Frontend{golang.New()},
 	})
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ripple-dev/ripple/internal/check"
 	"github.com/ripple-dev/ripple/internal/gitio"
+	"github.com/ripple-dev/ripple/internal/languages"
 	"github.com/ripple-dev/ripple/internal/oracle"
 )
 
@@ -189,7 +190,7 @@ func Newer() int { return 1 }
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &engine{repo: repo, fes: check.Frontends(), seeds: seedBlocks(seed), all: map[string]*Obligation{}, attempts: map[string]int{},
+	e := &engine{repo: repo, fes: languages.Frontends(), seeds: seedBlocks(seed), all: map[string]*Obligation{}, attempts: map[string]int{},
 		res: &Result{Base: seed.Base, Head: seed.Head, Seed: seed}}
 	e.baseTree = &gitio.RevTree{R: repo, SHA: seed.Base}
 	if e.sc, err = newScratch(ctx, repo, seed.Head); err != nil {

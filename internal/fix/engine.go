@@ -13,6 +13,7 @@ import (
 	"github.com/ripple-dev/ripple/internal/config"
 	"github.com/ripple-dev/ripple/internal/gitio"
 	"github.com/ripple-dev/ripple/internal/lang"
+	"github.com/ripple-dev/ripple/internal/languages"
 	"github.com/ripple-dev/ripple/internal/model"
 	"github.com/ripple-dev/ripple/internal/oracle"
 	"github.com/ripple-dev/ripple/internal/textedit"
@@ -37,6 +38,9 @@ type Options struct {
 	Review bool
 	// Log receives one line per step; nil discards them.
 	Log io.Writer
+	// Frontends makes the front-ends of one check (fresh each round); nil
+	// = languages.Frontends.
+	Frontends func() []lang.Frontend
 }
 
 // Result is a run's outcome.
@@ -96,11 +100,14 @@ func Run(ctx context.Context, repo *gitio.Repo, o Options) (*Result, error) {
 	if o.Rounds <= 0 {
 		o.Rounds = DefaultRounds
 	}
-	seed, err := check.Run(ctx, repo, check.Options{Base: o.Base, Head: o.Head, Config: o.Config})
+	if o.Frontends == nil {
+		o.Frontends = languages.Frontends
+	}
+	seed, err := check.Run(ctx, repo, check.Options{Base: o.Base, Head: o.Head, Config: o.Config, Frontends: o.Frontends})
 	if err != nil {
 		return nil, err
 	}
-	e := &engine{opts: o, repo: repo, seeds: seedBlocks(seed), fes: check.Frontends(),
+	e := &engine{opts: o, repo: repo, seeds: seedBlocks(seed), fes: o.Frontends(),
 		all: map[string]*Obligation{}, attempts: map[string]int{},
 		res: &Result{Base: seed.Base, Head: seed.Head, Seed: seed}}
 	e.baseTree = &gitio.RevTree{R: repo, SHA: seed.Base}
@@ -183,7 +190,7 @@ func seedBlocks(r *model.Result) map[string]bool {
 // its findings call for, until nothing is left to plan.
 func (e *engine) plan(ctx context.Context, round int) error {
 	for iter := 0; iter < maxPlanIterations; iter++ {
-		res, err := check.Run(ctx, e.sc.repo, check.Options{Base: e.res.Base, WorkTree: true, Config: e.opts.Config})
+		res, err := check.Run(ctx, e.sc.repo, check.Options{Base: e.res.Base, WorkTree: true, Config: e.opts.Config, Frontends: e.opts.Frontends})
 		if err != nil {
 			return fmt.Errorf("classifying the edits: %w", err)
 		}

@@ -119,21 +119,22 @@ func (r *Repo) ReadBlob(ctx context.Context, rev, path string) ([]byte, error) {
 
 // readBlobs reads objects by id, pipelined: the requests are written by
 // one goroutine while the answers are read, so that git never waits for
-// us between objects. Objects that cannot be read are absent.
-func (r *Repo) readBlobs(ctx context.Context, ids []string) map[string][]byte {
+// us between objects. Objects that cannot be read are absent; the error
+// says why when the reader itself failed.
+func (r *Repo) readBlobs(ctx context.Context, ids []string) (map[string][]byte, error) {
 	out := make(map[string][]byte, len(ids))
 	if len(ids) == 0 {
-		return out
+		return out, nil
 	}
 	r.catMu.Lock()
 	defer r.catMu.Unlock()
 	if r.closed {
-		return out
+		return out, errors.New("repository closed")
 	}
 	if r.cat == nil {
 		c, err := startCatFile(r.Top)
 		if err != nil {
-			return out
+			return out, fmt.Errorf("git cat-file: %w", err)
 		}
 		r.cat = c
 	}
@@ -148,12 +149,12 @@ func (r *Repo) readBlobs(ctx context.Context, ids []string) map[string][]byte {
 		_, err := io.WriteString(c.in, buf.String())
 		werr <- err
 	}()
-	broken := false
+	var broken error
 	for _, id := range ids {
 		typ, data, err := c.readAnswer()
 		if err != nil {
 			if !errors.Is(err, ErrNotExist) {
-				broken = true
+				broken = fmt.Errorf("git cat-file: %w", err)
 				break
 			}
 			continue
@@ -162,9 +163,12 @@ func (r *Repo) readBlobs(ctx context.Context, ids []string) map[string][]byte {
 			out[id] = data
 		}
 	}
-	if err := <-werr; err != nil || broken {
+	if err := <-werr; err != nil || broken != nil {
 		c.close()
 		r.cat = nil
+		if broken == nil {
+			broken = fmt.Errorf("git cat-file: %w", err)
+		}
 	}
-	return out
+	return out, broken
 }

@@ -25,8 +25,10 @@ type Tree interface {
 	// Grep returns the paths of the files matching the pathspecs that
 	// contain at least one of words as a whole word.
 	Grep(ctx context.Context, words []string, pathspecs ...string) ([]string, error)
-	// ReadFiles reads several files at once; unreadable ones are absent.
-	ReadFiles(ctx context.Context, paths []string) map[string][]byte
+	// ReadFiles reads several files at once. Files it could not read are
+	// absent from the map and named in the error (nil when every file was
+	// read); the error does not invalidate what was read.
+	ReadFiles(ctx context.Context, paths []string) (map[string][]byte, error)
 }
 
 // RevTree is the tree of a commit.
@@ -58,11 +60,10 @@ func (t *RevTree) ReadFile(ctx context.Context, path string) ([]byte, error) {
 	return t.R.ReadBlob(ctx, t.SHA, path)
 }
 
-// ReadFiles reads several files in one pipelined round trip to git; files
-// that cannot be read are absent from the result.
-func (t *RevTree) ReadFiles(ctx context.Context, paths []string) map[string][]byte {
+// ReadFiles reads several files in one pipelined round trip to git.
+func (t *RevTree) ReadFiles(ctx context.Context, paths []string) (map[string][]byte, error) {
 	if err := t.load(ctx); err != nil {
-		return nil
+		return nil, err
 	}
 	ids := make([]string, 0, len(paths))
 	for _, p := range paths {
@@ -70,14 +71,17 @@ func (t *RevTree) ReadFiles(ctx context.Context, paths []string) map[string][]by
 			ids = append(ids, id)
 		}
 	}
-	data := t.R.readBlobs(ctx, ids)
+	data, rerr := t.R.readBlobs(ctx, ids)
 	out := make(map[string][]byte, len(paths))
+	var missing []string
 	for _, p := range paths {
 		if b, ok := data[t.blobs[p]]; ok {
 			out[p] = b
+		} else {
+			missing = append(missing, p)
 		}
 	}
-	return out
+	return out, unreadable(missing, short(t.SHA), rerr)
 }
 
 // load lists the tree once: paths and blob ids. ls-tree takes literal
@@ -277,14 +281,34 @@ func (t *WorkTree) ReadFile(ctx context.Context, path string) ([]byte, error) {
 }
 
 // ReadFiles reads several files from disk.
-func (t *WorkTree) ReadFiles(ctx context.Context, paths []string) map[string][]byte {
+func (t *WorkTree) ReadFiles(ctx context.Context, paths []string) (map[string][]byte, error) {
 	out := make(map[string][]byte, len(paths))
+	var errs []error
 	for _, p := range paths {
-		if b, err := t.ReadFile(ctx, p); err == nil {
-			out[p] = b
+		b, err := t.ReadFile(ctx, p)
+		if err != nil {
+			errs = append(errs, err)
+			continue
 		}
+		out[p] = b
 	}
-	return out
+	return out, errors.Join(errs...)
+}
+
+// unreadable is the error of a batch read that missed some files: it
+// names up to three of them and the cause, when one is known.
+func unreadable(missing []string, at string, cause error) error {
+	if len(missing) == 0 {
+		return nil
+	}
+	names := strings.Join(missing[:min(3, len(missing))], ", ")
+	if len(missing) > 3 {
+		names += fmt.Sprintf(" and %d more", len(missing)-3)
+	}
+	if cause != nil {
+		return fmt.Errorf("cannot read %s at %s: %w", names, at, cause)
+	}
+	return fmt.Errorf("cannot read %s at %s", names, at)
 }
 
 func (t *WorkTree) List(ctx context.Context, pathspecs ...string) ([]string, error) {

@@ -1,5 +1,6 @@
 // Package lang is the contract between Ripple's language-neutral core and
-// its language front-ends.
+// its language front-ends. A language is one package under internal/lang
+// and one line in internal/languages; nothing else in the core names it.
 //
 // A front-end does two jobs:
 //
@@ -10,18 +11,32 @@
 //     its two fingerprints changed: Sig (what dependents rely on: a
 //     signature, a field's type and tag, an interface's method set) or
 //     Body (the rest). The front-end only explains a change (Details,
-//     Escapes); it never labels it.
-//  2. Answer impact queries (Analyzer.Impacted): for a batch of changes,
-//     the sites related to each by the relations of model.Impacts, each
-//     with a verdict and the precision it was established with. Derived
-//     changes (a wrapper whose signature must follow the seed) come back to
-//     the driver (internal/propagate), which walks them transitively.
+//     Escapes); it never labels it. Its own view of a declaration (syntax
+//     nodes, a parsed signature) is model.Block.Data, which travels with
+//     the change: no side table maps blocks back to syntax.
+//  2. Answer impact queries (Analyzer.Answer). The core
+//     (internal/propagate) owns the walk: it chooses, per change, the
+//     relations of the may-impact table model.Impacts, asks each
+//     front-end's analyzer for the dependents of a batch of changes along
+//     those relations, builds findings with their relation trails from
+//     the answers (Refs), settles verdicts and levels, and walks the
+//     derived changes a Ref's Follow implies (a wrapper whose signature
+//     must follow the seed, an override of a changed method) in the next
+//     round. A front-end never builds a finding, a trail or a derived
+//     change itself.
+//
+// Candidate search and parsing are the core's too: an analyzer holds an
+// internal/corpus.Corpus of its language's files (listed once, searched
+// with one whole-word grep, read in one batch, parsed once each in a
+// pool, unreadable files reported).
 //
 // Optional capabilities are discovered by type assertion, as in reviewdog:
 // a front-end without a type checker simply reports PrecisionSyntax or
-// PrecisionName, and the report says so. The fix engine (internal/fix)
-// uses three: BlockEditor (judge a model's block, move its imports),
-// ImportPruner (drop an import an edit left unused) and Declarer (read
-// the oracle's "undefined" messages and judge new declarations appended
-// to a file; Go declares per package directory, Python per module).
+// PrecisionName, and the report says so. Stats says what an analyzer did;
+// Provable gives the oracle that proves a state (the compiler, pyright);
+// the fix engine (internal/fix) uses BlockEditor (judge a model's block,
+// move its imports), ImportPruner (drop an import an edit left unused)
+// and Declarer (read the oracle's "undefined" messages and judge new
+// declarations appended to a file; Go declares per package directory,
+// Python per module).
 package lang

@@ -6,10 +6,12 @@ import (
 
 	"github.com/ripple-dev/ripple/internal/gitio"
 	"github.com/ripple-dev/ripple/internal/model"
+	"github.com/ripple-dev/ripple/internal/oracle"
 )
 
 // Decl is one declaration of one state of a file, with the fingerprints
-// the classifier compares.
+// the classifier compares. The front-end's own data (syntax nodes,
+// parsed tags) is Block.Data, so that it travels with the block.
 type Decl struct {
 	model.Block
 	// Sig is the canonical text of what dependents rely on; two states
@@ -18,8 +20,6 @@ type Decl struct {
 	// Body is the canonical text of the rest (a function body, a constant's
 	// value), comments and layout excluded.
 	Body string
-	// Data is private to the front-end (syntax nodes, parsed tags).
-	Data any
 }
 
 // Frontend is one language's analysis.
@@ -68,19 +68,97 @@ type Env struct {
 	Note func(key, text string)
 }
 
+// Query asks for the dependents of one change along the given relations
+// (the rows of model.Impacts the core chose for the change's label).
+type Query struct {
+	Change    *model.Change
+	Relations []model.Relation
+}
+
+// Wants reports whether the query asks for relation r.
+func (q Query) Wants(r model.Relation) bool {
+	for _, x := range q.Relations {
+		if x == r {
+			return true
+		}
+	}
+	return false
+}
+
+// Ref is one dependent site an analyzer found for a query, with its
+// verdict. The core turns refs into findings: it adds the relation trail,
+// decides the level, drops what the configuration ignores and merges
+// repeated sites.
+type Ref struct {
+	Change    *model.Change // the query's change
+	Relation  model.Relation
+	Site      model.Site
+	Verdict   model.Verdict
+	Precision model.Precision
+	// Message says why the site is impacted, in terms of the site. Sites
+	// with one reason carry the same message (the core aggregates them).
+	Message string
+	// Missing names what the verdict was established without (a module
+	// not in the cache, a type that does not resolve); "" when nothing.
+	Missing string
+	// Generated is set when the site's file says it is generated.
+	Generated bool
+	Fix       *model.Fix
+	// Follow, when set, says the site's enclosing declaration must change
+	// with the queried change (a wrapper forwarding a changed parameter,
+	// an override of a changed method): the core walks it as a derived
+	// change, asking for its own dependents in turn.
+	Follow *Follow
+}
+
+// Follow is a declaration that must change because of a change it
+// depends on.
+type Follow struct {
+	Decl *Decl // its head state
+	// Label is the atomic change it must make (MMS for a signature);
+	// Details say what and why ("forwards its parameters to ...").
+	Label   model.Label
+	Details []string
+}
+
 // Analyzer answers impact queries for one check.
 type Analyzer interface {
-	// Impacted returns the findings for a batch of changes of this
-	// front-end's language, and the changes they imply (Derived set, Cause
-	// pointing at the change they follow). Findings carry Change, Relation,
-	// Site, Verdict, Precision, Message and Trail; Level is left to the
-	// driver.
-	Impacted(ctx context.Context, changes []*model.Change) (findings []*model.Finding, derived []*model.Change, err error)
+	// Answer returns the dependents of each query's change along the
+	// query's relations, in the head state. The queries of one call are
+	// answered together (one search, one type check). A relation the
+	// front-end cannot answer yields nothing, and the report says so
+	// through Env.Note.
+	Answer(ctx context.Context, qs []Query) ([]*Ref, error)
+}
+
+// Keep returns the refs whose relation their change's query asks for: an
+// analyzer that finds every relation of a change in one pass keeps what
+// was asked.
+func Keep(qs []Query, refs []*Ref) []*Ref {
+	want := map[*model.Change]Query{}
+	for _, q := range qs {
+		want[q.Change] = q
+	}
+	out := refs[:0]
+	for _, r := range refs {
+		if q, ok := want[r.Change]; ok && q.Wants(r.Relation) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // Stats is an optional capability of an Analyzer: what it did.
 type Stats interface {
 	Stats() (parsedFiles, typedPackages int)
+}
+
+// Provable is an optional capability of a Frontend: the oracle that
+// judges a state of the repository for this language (Go's compiler and
+// vet, pyright). The fix engine proves its edits with it. env is added to
+// the oracle's environment.
+type Provable interface {
+	Oracle(env []string) oracle.Oracle
 }
 
 // BlockEditor is an optional capability of a Frontend: judging a block

@@ -12,11 +12,12 @@
 //     OverriddenBy, UsedBy, InstantiatedBy, ImportedBy, EmbeddedBy). The
 //     may-impact policy, which labels impact which relations, is the table
 //     Impacts in this package, so that it is written down once for every
-//     language.
-//   - A Finding is one impacted site with one Verdict (Inconsistent,
-//     MayBeImpacted, Consistent), the Precision of the analysis that
-//     produced it, and the relation Path from the seed to the site.
-//     internal/propagate produces findings; internal/report writes them.
+//     language; internal/propagate walks it.
+//   - A Finding is one impacted site with one Verdict on a ladder
+//     (Inconsistent, MayBeImpacted, MayFollow, Consistent), the Precision
+//     of the analysis that produced it, what evidence it lacked (Missing),
+//     and the relation Trail from the seed to the site. internal/propagate
+//     produces findings; internal/report writes them.
 //
 // Coordinates: paths are repository-relative with forward slashes; lines
 // are 1-based; columns are 1-based UTF-8 byte offsets, as in go/token.

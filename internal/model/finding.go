@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -39,7 +40,7 @@ var Impacts = map[Label][]Relation{
 	AF:  {InstantiatedBy, EmbeddedBy},
 	AC:  nil,
 	ACC: {InstantiatedBy},
-	AI:  nil,
+	AI:  {ImportedBy},                                                       // the added import itself must resolve
 	DM:  {CalledBy, OverriddenBy, Overrides, VariantOf, ImportedBy, UsedBy}, // UsedBy: a property
 	DF:  {UsedBy, InstantiatedBy, EmbeddedBy, ImportedBy},
 	DC:  {InstantiatedBy, ReferencedBy, EmbeddedBy, ImportedBy},
@@ -50,11 +51,21 @@ var Impacts = map[Label][]Relation{
 // Verdict is what Ripple concludes about one impacted site.
 type Verdict int
 
+// The verdicts form a ladder, weakest first; each has a default level.
 const (
 	// Consistent: the site was updated in the same diff, or is proven to
 	// agree with the change. Shown only in verbose output.
 	Consistent Verdict = iota
-	// MayBeImpacted: related to the change but not provably broken.
+	// MayFollow: the farther frontier. The site depends on the change only
+	// through another dependent (a caller of a wrapper that must follow),
+	// or the change leaves it working (a caller of a function that gained
+	// an optional parameter) though it may have to pass something on.
+	// Reported as a note: shown in CI and -verbose, planned by the fix
+	// engine, never blocking.
+	MayFollow
+	// MayBeImpacted: related to the change but not provably broken, for a
+	// concrete reason a reviewer can judge (a sibling override of a method
+	// whose signature changed; a read of a field whose type changed).
 	MayBeImpacted
 	// Inconsistent: provably broken by the change.
 	Inconsistent
@@ -64,6 +75,8 @@ func (v Verdict) String() string {
 	switch v {
 	case Consistent:
 		return "consistent"
+	case MayFollow:
+		return "may have to follow"
 	case MayBeImpacted:
 		return "may be impacted"
 	case Inconsistent:
@@ -169,7 +182,41 @@ type Finding struct {
 	// from the seed alone (a rename, a removed or reordered parameter, an
 	// added parameter with a given default); nil otherwise.
 	Fix *Fix `json:"fix,omitempty"`
+	// Missing says what information the verdict was established without
+	// ("module example.com/x not in the module cache"): the verdict is
+	// the syntax's, not the type checker's.
+	Missing string `json:"missing,omitempty"`
+	// Also lists the other sites of an aggregate: findings of one change
+	// with one rule, level and reason are reported once, at the first
+	// site, when there are many of them.
+	Also []Site `json:"also,omitempty"`
 }
+
+// MergeFixes combines the fixes of two uses on one line (f(x) + f(y)); nil
+// when their edits overlap.
+func MergeFixes(a, b *Fix) *Fix {
+	edits := append([]TextEdit(nil), a.Edits...)
+	for _, e := range b.Edits {
+		if !slices.Contains(edits, e) {
+			edits = append(edits, e)
+		}
+	}
+	for i, x := range edits {
+		for _, y := range edits[i+1:] {
+			if x.Path == y.Path && before(x.StartLine, x.StartCol, y.EndLine, y.EndCol) && before(y.StartLine, y.StartCol, x.EndLine, x.EndCol) {
+				return nil
+			}
+		}
+	}
+	d := a.Description
+	if b.Description != a.Description {
+		d += "; " + b.Description
+	}
+	return &Fix{Description: d, Edits: edits}
+}
+
+// before reports whether position l1:c1 comes before l2:c2.
+func before(l1, c1, l2, c2 int) bool { return l1 < l2 || l1 == l2 && c1 < c2 }
 
 // Fix is a mechanical edit of one site.
 type Fix struct {

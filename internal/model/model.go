@@ -54,6 +54,12 @@ type Block struct {
 	Span      Span   `json:"span"`
 	// NameLine is the line of the declared name (for reports).
 	NameLine int `json:"name_line"`
+	// Data is the front-end's own view of the declaration (its syntax
+	// nodes, parsed signature): it travels with the block from the
+	// classifier to the analyzer and the fix engine, so no side table maps
+	// blocks back to syntax. Only the front-end that made the block reads
+	// it.
+	Data any `json:"-"`
 }
 
 // Key identifies the block within its package: the same key in the old and
@@ -107,8 +113,22 @@ type Change struct {
 	// Derived is set on changes that Ripple inferred (a wrapper whose
 	// signature must follow the seed) rather than read from the diff.
 	Derived bool `json:"derived,omitempty"`
-	// Cause is the change a derived change follows from.
-	Cause *Change `json:"-"`
+	// Cause is the change a derived change follows from, and Via the
+	// relation in which the derived change's block stands to the cause's
+	// (CalledBy: a wrapper that calls it; OverriddenBy: an implementation
+	// of it; Overrides: the method it overrides).
+	Cause *Change  `json:"-"`
+	Via   Relation `json:"via,omitempty"`
+}
+
+// Hops is the number of derived steps between the developer's change and
+// c: 0 for a change of the diff, 1 for what must follow it, and so on.
+func (c *Change) Hops() int {
+	n := 0
+	for ; c != nil && c.Cause != nil; c = c.Cause {
+		n++
+	}
+	return n
 }
 
 // Block returns the block the change is about: the new block if any, else
@@ -121,9 +141,8 @@ func (c *Change) Block() *Block {
 }
 
 // Trail is the relation path from the developer's change to c's block:
-// one step per change along Cause, the seed first. A derived change
-// follows its cause as an override (an implementation following an
-// interface method) or, for a wrapper ("wraps ..."), as a caller.
+// one step per change along Cause, the seed first, each derived change
+// related to its cause by Via.
 func (c *Change) Trail() []Step {
 	var chain []*Change
 	for ; c != nil; c = c.Cause {
@@ -134,10 +153,7 @@ func (c *Change) Trail() []Step {
 		b := c.Block()
 		st := Step{Display: b.Display, Path: b.Path, Line: b.NameLine}
 		if i > 0 {
-			st.Relation = OverriddenBy
-			if strings.HasPrefix(strings.Join(c.Details, ""), "wraps ") {
-				st.Relation = CalledBy
-			}
+			st.Relation = c.Via
 		}
 		steps = append(steps, st)
 	}
@@ -207,4 +223,10 @@ func (l Label) Describe() string {
 		return "import deleted"
 	}
 	return string(l)
+}
+
+// WithData returns b carrying the front-end's data d.
+func (b Block) WithData(d any) Block {
+	b.Data = d
+	return b
 }

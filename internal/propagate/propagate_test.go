@@ -1,9 +1,12 @@
 package propagate
 
 import (
+	"context"
 	"fmt"
+	"strings"
 	"testing"
 
+	"github.com/ripple-dev/ripple/internal/config"
 	"github.com/ripple-dev/ripple/internal/gitio"
 	"github.com/ripple-dev/ripple/internal/lang"
 	"github.com/ripple-dev/ripple/internal/model"
@@ -13,44 +16,45 @@ import (
 // errors even when touched, may-be-impacted sites take the configured
 // level and become consistent when the diff touched them, callers of a
 // body change use "body", switched-off relations disappear, ignored paths
-// and duplicates are dropped.
+// and duplicates are dropped, generated files say so once.
 func TestSettle(t *testing.T) {
 	sig := &model.Change{Label: model.MMS, New: &model.Block{Display: "func F"}}
 	body := &model.Change{Label: model.MMB, New: &model.Block{Display: "func G"}}
 	site := func(path string, line int) model.Site { return model.Site{Path: path, Line: line} }
-	fs := []*model.Finding{
-		{Change: sig, Relation: model.CalledBy, Verdict: model.Inconsistent, Site: site("a.go", 3)},
-		{Change: sig, Relation: model.CalledBy, Verdict: model.Inconsistent, Site: site("touched.go", 5)},
-		{Change: sig, Relation: model.CalledBy, Verdict: model.MayBeImpacted, Site: site("b.go", 7)},
-		{Change: sig, Relation: model.CalledBy, Verdict: model.MayBeImpacted, Site: site("touched.go", 9)},
-		{Change: body, Relation: model.CalledBy, Verdict: model.MayBeImpacted, Site: site("c.go", 1)},
-		{Change: sig, Relation: model.UsedBy, Verdict: model.Inconsistent, Site: site("d.go", 2)},
-		{Change: sig, Relation: model.CalledBy, Verdict: model.Inconsistent, Site: site("vendor/x.go", 4)},
-		{Change: sig, Relation: model.CalledBy, Verdict: model.MayBeImpacted, Site: site("a.go", 3)}, // duplicate, weaker
+	mk := func(c *model.Change, rel model.Relation, v model.Verdict, s model.Site) found {
+		return found{f: &model.Finding{Change: c, Relation: rel, Verdict: v, Site: s}}
 	}
+	gen := mk(sig, model.CalledBy, model.Inconsistent, site("gen.go", 1))
+	gen.generated = true // by header, and by the config's globs too
+	fs := []found{
+		mk(sig, model.CalledBy, model.Inconsistent, site("a.go", 3)),
+		mk(sig, model.CalledBy, model.Inconsistent, site("touched.go", 5)),
+		mk(sig, model.CalledBy, model.MayBeImpacted, site("b.go", 7)),
+		mk(sig, model.CalledBy, model.MayBeImpacted, site("touched.go", 9)),
+		mk(body, model.CalledBy, model.MayBeImpacted, site("c.go", 1)),
+		mk(sig, model.UsedBy, model.Inconsistent, site("d.go", 2)),
+		mk(sig, model.CalledBy, model.Inconsistent, site("vendor/x.go", 4)),
+		mk(sig, model.CalledBy, model.MayBeImpacted, site("a.go", 3)), // duplicate, weaker
+		gen,
+	}
+	cfg := config.Default()
+	cfg.Severity = map[string]model.Level{"UsedBy": model.LevelNone}
 	in := Input{
 		Env: &lang.Env{
 			Changed: map[string]*gitio.FileChange{"touched.go": {Status: gitio.Modified, NewPath: "touched.go",
 				Hunks: []gitio.Hunk{{OldStart: 5, OldLines: 1, NewStart: 5, NewLines: 1}, {OldStart: 9, OldLines: 1, NewStart: 9, NewLines: 1}}}},
 			Ignored: func(p string) bool { return p == "vendor/x.go" },
 		},
-		MayLevel: func(rel string) model.Level {
-			switch rel {
-			case "body":
-				return model.LevelNote
-			case "UsedBy":
-				return model.LevelNone
-			}
-			return model.LevelWarning
-		},
+		Level:     cfg.FindingLevel,
+		Generated: func(p string) bool { return p == "gen.go" },
 	}
-	got := map[string]model.Level{}
+	got := map[string]*model.Finding{}
 	for _, f := range settle(fs, in) {
 		k := fmt.Sprintf("%s:%d:%s", f.Site.Path, f.Site.Line, f.Relation)
 		if _, dup := got[k]; dup {
 			t.Errorf("%s reported twice", k)
 		}
-		got[k] = f.Level
+		got[k] = f
 	}
 	want := map[string]model.Level{
 		"a.go:3:CalledBy":       model.LevelError,   // the stronger of the duplicates
@@ -58,10 +62,11 @@ func TestSettle(t *testing.T) {
 		"touched.go:9:CalledBy": model.LevelNone,    // may be impacted and touched: consistent
 		"b.go:7:CalledBy":       model.LevelWarning, // may be impacted
 		"c.go:1:CalledBy":       model.LevelNote,    // callers of a body change: "body"
+		"gen.go:1:CalledBy":     model.LevelError,
 	}
 	for k, l := range want {
-		if got[k] != l {
-			t.Errorf("%s: level %q, want %q", k, got[k], l)
+		if got[k] == nil || got[k].Level != l {
+			t.Errorf("%s: %v, want level %q", k, got[k], l)
 		}
 	}
 	for _, k := range []string{"d.go:2:UsedBy", "vendor/x.go:4:CalledBy"} {
@@ -69,10 +74,131 @@ func TestSettle(t *testing.T) {
 			t.Errorf("%s reported: switched off or ignored", k)
 		}
 	}
-	// the touched may-be-impacted site is consistent (level none)
-	for _, f := range settle(fs[3:4], in) {
-		if f.Verdict != model.Consistent || f.Level != model.LevelNone || !f.Updated {
-			t.Errorf("touched may-be-impacted site: verdict %v level %q updated %v", f.Verdict, f.Level, f.Updated)
+	if f := got["touched.go:9:CalledBy"]; f == nil || f.Verdict != model.Consistent || !f.Updated {
+		t.Errorf("touched may-be-impacted site: %+v", f)
+	}
+	if f := got["gen.go:1:CalledBy"]; f == nil || strings.Count(f.Message, "regenerate") != 1 {
+		t.Errorf("generated file by header and glob: message %q, want one 'regenerate it'", f.Message)
+	}
+}
+
+// TestAggregate checks that many findings of one change with one reason
+// below error become one listing the others, and that errors never do.
+func TestAggregate(t *testing.T) {
+	c := &model.Change{Label: model.MMS, New: &model.Block{Display: "func F"}}
+	var fs []found
+	for i := range 12 {
+		fs = append(fs, found{f: &model.Finding{Change: c, Relation: model.CalledBy, Verdict: model.MayBeImpacted,
+			Message: "relies on the default of timeout, which changed", Site: model.Site{Path: "w.go", Line: i + 1}}})
+		fs = append(fs, found{f: &model.Finding{Change: c, Relation: model.CalledBy, Verdict: model.Inconsistent,
+			Message: "call passes 1 argument; F now takes 2", Site: model.Site{Path: "e.go", Line: i + 1}}})
+	}
+	out := settle(fs, Input{AggregateAbove: 8})
+	var warn, errs int
+	for _, f := range out {
+		switch f.Level {
+		case model.LevelWarning:
+			warn++
+			if len(f.Also) != 11 || f.Site.Line != 1 {
+				t.Errorf("aggregate at line %d lists %d other sites, want line 1 and 11", f.Site.Line, len(f.Also))
+			}
+		case model.LevelError:
+			errs++
 		}
+	}
+	if warn != 1 || errs != 12 {
+		t.Errorf("%d warnings and %d errors, want 1 aggregate and 12 errors", warn, errs)
+	}
+}
+
+// toy is an analyzer of a made-up language: every change has one caller
+// "caller(X)" in x.toy; the caller of a change of "F" forwards it (a
+// wrapper, which must follow), and nothing calls the callers of its
+// callers.
+type toy struct{ asked [][]lang.Query }
+
+func (a *toy) Answer(_ context.Context, qs []lang.Query) ([]*lang.Ref, error) {
+	a.asked = append(a.asked, qs)
+	var out []*lang.Ref
+	for _, q := range qs {
+		b := q.Change.Block()
+		caller := "caller(" + b.Name + ")"
+		r := &lang.Ref{Change: q.Change, Relation: model.CalledBy, Verdict: model.MayFollow, Precision: model.PrecisionSyntax,
+			Site: model.Site{Path: "x.toy", Line: len(b.Name), Enclosing: caller}, Message: "calls " + b.Name}
+		if q.Change.Hops() == 0 {
+			r.Verdict = model.Inconsistent
+			r.Follow = &lang.Follow{Decl: &lang.Decl{Block: model.Block{Lang: "toy", Kind: model.KindFunc, Path: "x.toy", Name: caller, Display: caller}},
+				Label: model.MMS, Details: []string{"forwards " + b.Name}}
+		}
+		out = append(out, r, &lang.Ref{Change: q.Change, Relation: model.ImportedBy, Verdict: model.MayBeImpacted, Site: model.Site{Path: "y.toy", Line: 1}})
+	}
+	return out, nil
+}
+
+type toyFrontend struct{ an *toy }
+
+func (toyFrontend) Name() string                                           { return "toy" }
+func (toyFrontend) Match(p string) bool                                    { return strings.HasSuffix(p, ".toy") }
+func (toyFrontend) Pathspecs() []string                                    { return []string{"*.toy"} }
+func (toyFrontend) Decls(string, []byte) ([]*lang.Decl, *model.Diagnostic) { return nil, nil }
+func (toyFrontend) Details(_, _ *lang.Decl) []string                       { return nil }
+func (toyFrontend) Escapes(_, _ *lang.Decl, _, _ func(int, int) bool) []string {
+	return nil
+}
+func (fe toyFrontend) NewAnalyzer(context.Context, *lang.Env) (lang.Analyzer, error) {
+	return keepAll{fe.an}, nil
+}
+
+// keepAll keeps only what was asked for, as real analyzers do.
+type keepAll struct{ *toy }
+
+func (k keepAll) Answer(ctx context.Context, qs []lang.Query) ([]*lang.Ref, error) {
+	refs, err := k.toy.Answer(ctx, qs)
+	return lang.Keep(qs, refs), err
+}
+
+// TestWalk checks the walk: relations from the may-impact table, derived
+// changes asked about in the next round with their relation and cause,
+// the frontier ladder, the depth bound, and Keep.
+func TestWalk(t *testing.T) {
+	seed := &model.Change{Label: model.MMS, New: &model.Block{Lang: "toy", Kind: model.KindFunc, Path: "f.toy", Name: "F", Display: "func F"}}
+	body := &model.Change{Label: model.MMB, New: &model.Block{Lang: "toy", Kind: model.KindFunc, Path: "f.toy", Name: "G", Display: "func G"}}
+	an := &toy{}
+	fe := toyFrontend{an}
+	out, err := Walk(context.Background(), Input{
+		Changes: []*model.Change{seed, body}, Frontend: map[*model.Change]lang.Frontend{seed: fe, body: fe},
+		Env: &lang.Env{}, MaxDepth: 1,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(an.asked) != 2 || len(an.asked[0]) != 1 || an.asked[0][0].Change != seed {
+		t.Fatalf("rounds asked: %v; want the seed alone (a body change that does not escape has no relations), then its derived change", an.asked)
+	}
+	if q := an.asked[0][0]; !q.Wants(model.CalledBy) || !q.Wants(model.OverriddenBy) || q.Wants(model.ImportedBy) {
+		t.Errorf("MMS asked for %v, want model.Impacts[MMS]", q.Relations)
+	}
+	if len(out.Derived) != 1 {
+		t.Fatalf("derived %d changes, want 1", len(out.Derived))
+	}
+	d := out.Derived[0]
+	if d.Cause != seed || d.Via != model.CalledBy || !d.Derived || d.Label != model.MMS {
+		t.Errorf("derived change %+v: want MMS caused by the seed via CalledBy", d)
+	}
+	levels := map[int]model.Level{}
+	for _, f := range out.Findings {
+		if f.Relation == model.ImportedBy {
+			t.Errorf("a relation MMS does not ask for was kept: %+v", f)
+		}
+		levels[f.Site.Line] = f.Level
+		if f.Change == d {
+			tr := f.Trail
+			if len(tr) != 3 || tr[1].Relation != model.CalledBy || tr[1].Display != "caller(F)" || tr[2].Display != "caller(caller(F))" {
+				t.Errorf("trail %+v", tr)
+			}
+		}
+	}
+	if levels[1] != model.LevelError || levels[len("caller(F)")] != model.LevelNote {
+		t.Errorf("levels %v: want the seed's caller an error and the wrapper's caller (the frontier) a note", levels)
 	}
 }

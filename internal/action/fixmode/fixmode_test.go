@@ -9,8 +9,8 @@ import (
 
 	"golang.org/x/tools/txtar"
 
-	"github.com/ripple-dev/ripple/internal/check"
 	"github.com/ripple-dev/ripple/internal/fix"
+	"github.com/ripple-dev/ripple/internal/languages"
 	"github.com/ripple-dev/ripple/internal/model"
 	"github.com/ripple-dev/ripple/internal/oracle"
 	"github.com/ripple-dev/ripple/internal/testrepo"
@@ -163,7 +163,7 @@ func setup(t *testing.T) *fixture {
 func TestSplitAndCommit(t *testing.T) {
 	f := setup(t)
 	ctx := context.Background()
-	plan, err := Split(ctx, f.git, f.res, check.Frontends())
+	plan, err := Split(ctx, f.git, f.res, languages.Frontends())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,7 +246,7 @@ func TestSplitAndCommit(t *testing.T) {
 
 func TestSuggestions(t *testing.T) {
 	f := setup(t)
-	plan, err := Split(context.Background(), f.git, f.res, check.Frontends())
+	plan, err := Split(context.Background(), f.git, f.res, languages.Frontends())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -292,7 +292,7 @@ func TestUnsplit(t *testing.T) {
 	f.res.Patch = testrepo.Git(t, f.dir, "diff", "--cached", "--src-prefix=a/", "--dst-prefix=b/") + "\n"
 	want := testrepo.Git(t, f.dir, "write-tree")
 	testrepo.Git(t, f.dir, "reset", "-q", "--hard", f.res.Head)
-	plan, err := Split(ctx, f.git, f.res, check.Frontends())
+	plan, err := Split(ctx, f.git, f.res, languages.Frontends())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -317,11 +317,11 @@ func TestUnsplit(t *testing.T) {
 func TestSplitRefusesABadPatch(t *testing.T) {
 	f := setup(t)
 	f.res.Patch = "diff --git a/a/a.go b/a/a.go\n--- a/a/a.go\n+++ b/a/a.go\n@@ -1,1 +1,1 @@\n-package nope\n+package a\n"
-	if _, err := Split(context.Background(), f.git, f.res, check.Frontends()); err == nil || !strings.Contains(err.Error(), "does not apply") {
+	if _, err := Split(context.Background(), f.git, f.res, languages.Frontends()); err == nil || !strings.Contains(err.Error(), "does not apply") {
 		t.Errorf("err = %v, want the patch does not apply", err)
 	}
 	f.res.Patch = ""
-	if _, err := Split(context.Background(), f.git, f.res, check.Frontends()); err == nil {
+	if _, err := Split(context.Background(), f.git, f.res, languages.Frontends()); err == nil {
 		t.Errorf("an empty patch split")
 	}
 }
@@ -460,7 +460,7 @@ func Scale(x int) int { return clamp(2 * x) }
 				Oracle: &oracle.Diagnostic{Path: "p/p.go", Line: 3, Tool: "build", Message: "undefined: clamp"}}}}},
 	}
 	g := &Git{Dir: sc.Dir}
-	plan, err := Split(context.Background(), g, res, check.Frontends())
+	plan, err := Split(context.Background(), g, res, languages.Frontends())
 	if err != nil {
 		t.Fatal(err)
 	}

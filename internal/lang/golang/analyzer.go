@@ -21,9 +21,12 @@ type analyzer struct {
 	syms   *symbols
 	typed  int
 	loader *loader // shared by the rounds of a walk
+	// ctx is the check's: the analyzer lives for one check, and helpers
+	// deep in the syntactic tier (package names, fixes) read files too.
+	ctx context.Context
 }
 
-func (a *analyzer) Stats() (int, int) { return len(a.ix.parsed), a.typed }
+func (a *analyzer) Stats() (int, int) { return a.ix.Count(), a.typed }
 
 // pkgKeyOf is the package key of a block: its import path, with "_test"
 // for an external test package.
@@ -49,7 +52,7 @@ func (a *analyzer) targets(changes []*model.Change) []*target {
 	}
 	var ts []*target
 	for _, c := range changes {
-		old, new := a.fe.decl(c.Old), a.fe.decl(c.New)
+		old, new := c.Old, c.New
 		d := old
 		if d == nil {
 			d = new
@@ -57,7 +60,7 @@ func (a *analyzer) targets(changes []*model.Change) []*target {
 		if d == nil {
 			continue
 		}
-		t := &target{ch: c, old: old, new: new, name: d.Name, kind: d.Kind, pkgKey: a.pkgKeyOf(&d.Block), container: d.Container}
+		t := &target{ch: c, old: old, new: new, name: d.Name, kind: d.Kind, pkgKey: a.pkgKeyOf(d), container: d.Container}
 		t.member = d.Kind == model.KindMethod || d.Kind == model.KindIfaceMethod || d.Kind == model.KindField
 		t.iface = d.Kind == model.KindIfaceMethod || d.Kind == model.KindInterface
 		switch c.Label {
@@ -87,11 +90,26 @@ func (a *analyzer) targets(changes []*model.Change) []*target {
 	return ts
 }
 
-func (a *analyzer) Impacted(ctx context.Context, changes []*model.Change) ([]*model.Finding, []*model.Change, error) {
+// Answer answers the queries of one round. The Go front-end searches all
+// the relations of a change at once (one walk of each candidate file) and
+// keeps the refs of the relations asked for.
+func (a *analyzer) Answer(ctx context.Context, qs []lang.Query) ([]*lang.Ref, error) {
+	changes := make([]*model.Change, len(qs))
+	for i, q := range qs {
+		changes[i] = q.Change
+	}
+	refs, err := a.impacted(ctx, changes)
+	if err != nil {
+		return nil, err
+	}
+	return lang.Keep(qs, refs), nil
+}
+
+func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*lang.Ref, error) {
 	extra := append(a.importFindings(ctx, changes), a.tagFindings(ctx, changes)...)
 	ts := a.targets(changes)
 	if len(ts) == 0 {
-		return extra, nil, nil
+		return extra, nil
 	}
 	words := map[string]bool{}
 	seedDirs := map[string]bool{}
@@ -116,18 +134,14 @@ func (a *analyzer) Impacted(ctx context.Context, changes []*model.Change) ([]*mo
 	}
 	sort.Strings(wl)
 	t0 := time.Now()
-	cands, err := a.env.Head.Grep(ctx, wl, "*.go")
-	trace("grep %d words: %d files in %v", len(wl), len(cands), time.Since(t0))
+	paths, err := a.ix.Search(ctx, wl)
+	trace("grep %d words: %d files in %v", len(wl), len(paths), time.Since(t0))
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	var paths []string
 	seen := map[string]bool{}
-	for _, p := range cands {
-		if a.usable(p) && !seen[p] {
-			seen[p] = true
-			paths = append(paths, p)
-		}
+	for _, p := range paths {
+		seen[p] = true
 	}
 	// the seed packages are indexed whole, for resolving receivers
 	for d := range seedDirs {
@@ -142,9 +156,10 @@ func (a *analyzer) Impacted(ctx context.Context, changes []*model.Change) ([]*mo
 			}
 		}
 	}
-	t0 = time.Now()
 	files := a.ix.parse(ctx, paths)
-	trace("parse %d files in %v", len(paths), time.Since(t0))
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	for _, f := range files {
 		a.syms.add(f)
 	}
@@ -166,17 +181,9 @@ func (a *analyzer) Impacted(ctx context.Context, changes []*model.Change) ([]*mo
 		w.walk()
 		refs = append(refs, w.refs...)
 	}
-	fs, derived := a.judge(ctx, ts, refs, a.interfaceUses(ctx, refs))
+	fs := a.judge(ctx, ts, refs, a.interfaceUses(ctx, refs))
 	fs = append(fs, a.variantFindings(ctx, ts)...)
-	return append(fs, extra...), derived, nil
-}
-
-// usable reports whether a head-state path may hold dependents.
-func (a *analyzer) usable(p string) bool {
-	if !strings.HasSuffix(p, ".go") || strings.Contains("/"+p, "/testdata/") {
-		return false
-	}
-	return a.env.Ignored == nil || !a.env.Ignored(p)
+	return append(fs, extra...), nil
 }
 
 // mentions is a cheap check that a parsed file contains one of the words
@@ -227,9 +234,8 @@ func (a *analyzer) ifaceMethods(t *target) []string {
 
 // judge turns references into findings: syntactic verdicts first, then
 // the type checker's where it ran.
-func (a *analyzer) judge(ctx context.Context, ts []*target, refs []*ref, extra []*pfile) ([]*model.Finding, []*model.Change) {
-	var out []*model.Finding
-	var derived []*model.Change
+func (a *analyzer) judge(ctx context.Context, ts []*target, refs []*ref, extra []*pfile) []*lang.Ref {
+	var out []*lang.Ref
 	// the precise tier runs only where the fast tier is unsure: a
 	// syntactic proof (an argument count, a removed package-level name) is
 	// final, and a check whose references are all proven type-checks
@@ -267,30 +273,32 @@ func (a *analyzer) judge(ctx context.Context, ts []*target, refs []*ref, extra [
 		}
 		f := a.finding(r, v, prec)
 		f.Fix = a.fixFor(r, v)
-		k := f.Site.Path + ":" + itoa(f.Site.Line) + ":" + itoa(f.Site.Col) + ":" + f.Rule() + ":" + f.Change.Block().Display
-		if seen[k] {
-			continue
-		}
-		seen[k] = true
+		seen[siteKey(f)] = true
 		out = append(out, f)
 		if r.kind == rkImpl && v.v == model.Inconsistent {
-			derived = append(derived, a.followImpl(r))
+			f.Follow = a.followImpl(r)
 		}
-		if d := a.followWrapper(r, v, wrapped); d != nil {
-			derived = append(derived, d)
+		if fl := a.followWrapper(r, v, wrapped); fl != nil {
+			f.Follow = fl
 		}
 	}
 	if tv != nil {
 		out = append(out, tv.extraFindings(a, ts, seen)...)
 	}
-	return out, derived
+	return out
+}
+
+// siteKey identifies a ref's site and rule, for the checker's findings
+// that must not repeat a syntactic one.
+func siteKey(f *lang.Ref) string {
+	return fmt.Sprintf("%s:%d:%d:%s/%s:%s", f.Site.Path, f.Site.Line, f.Site.Col, f.Change.Label, f.Relation, f.Change.Block().Display)
 }
 
 // followWrapper makes the derived change of a wrapper: a function whose
 // broken call of the changed function forwards its own parameters to it,
 // or returns its results directly. Such a function must change its own
 // signature to follow, and its callers are impacted in turn.
-func (a *analyzer) followWrapper(r *ref, v verdict, done map[*ast.FuncDecl]bool) *model.Change {
+func (a *analyzer) followWrapper(r *ref, v verdict, done map[*ast.FuncDecl]bool) *lang.Follow {
 	if r.kind != rkCall || v.v != model.Inconsistent || r.call == nil {
 		return nil
 	}
@@ -353,17 +361,15 @@ func (a *analyzer) followWrapper(r *ref, v verdict, done map[*ast.FuncDecl]bool)
 		Container: fi.Recv, Name: fd.Name.Name, Display: declName(fd),
 		Span:     model.Span{StartLine: a.ix.fset.PositionFor(fd.Pos(), false).Line, EndLine: a.ix.fset.PositionFor(fd.End(), false).Line},
 		NameLine: a.ix.fset.PositionFor(fd.Name.Pos(), false).Line,
-	}, Data: fi}
-	a.fe.mu.Lock()
-	a.fe.decls[&d.Block] = d
-	a.fe.mu.Unlock()
-	return &model.Change{Label: model.MMS, Old: &d.Block, New: &d.Block, Cause: r.t.ch,
+		Data:     fi,
+	}}
+	return &lang.Follow{Decl: d, Label: model.MMS,
 		Details: []string{"wraps " + r.t.ch.Block().Display + " (" + why + "), whose " + strings.Join(r.t.ch.Details, "; ")}}
 }
 
 // followImpl makes the derived change of an implementation that must
 // follow a changed interface method: its own callers are impacted next.
-func (a *analyzer) followImpl(r *ref) *model.Change {
+func (a *analyzer) followImpl(r *ref) *lang.Follow {
 	fi := &funcInfo{Decl: r.decl, File: r.f.ast, Fset: a.ix.fset, Recv: r.implRcv}
 	fi.Params, fi.Variadic = fieldList(r.decl.Type.Params)
 	fi.Results, _ = fieldList(r.decl.Type.Results)
@@ -375,15 +381,13 @@ func (a *analyzer) followImpl(r *ref) *model.Change {
 		Container: r.implRcv, Name: r.decl.Name.Name, Display: declName(r.decl),
 		Span:     model.Span{StartLine: a.ix.fset.PositionFor(r.decl.Pos(), false).Line, EndLine: a.ix.fset.PositionFor(r.decl.End(), false).Line},
 		NameLine: a.ix.fset.PositionFor(r.decl.Name.Pos(), false).Line,
-	}, Data: fi}
-	a.fe.mu.Lock()
-	a.fe.decls[&d.Block] = d
-	a.fe.mu.Unlock()
-	return &model.Change{Label: model.MMS, Old: &d.Block, New: &d.Block, Cause: r.t.ch,
+		Data:     fi,
+	}}
+	return &lang.Follow{Decl: d, Label: model.MMS,
 		Details: []string{"must follow " + r.t.ch.Block().Display + ": " + strings.Join(r.t.ch.Details, "; ")}}
 }
 
-func (a *analyzer) finding(r *ref, v verdict, prec model.Precision) *model.Finding {
+func (a *analyzer) finding(r *ref, v verdict, prec model.Precision) *lang.Ref {
 	pos := r.f.ast.Pos()
 	switch {
 	case r.id != nil:
@@ -400,37 +404,14 @@ func (a *analyzer) finding(r *ref, v verdict, prec model.Precision) *model.Findi
 		site.Enclosing = declName(d)
 		site.EnclosingSpan = model.Span{StartLine: a.ix.fset.PositionFor(d.Pos(), false).Line, EndLine: a.ix.fset.PositionFor(d.End(), false).Line}
 	}
-	f := &model.Finding{
+	f := &lang.Ref{
 		Change: r.t.ch, Relation: v.rel, Site: site, Verdict: v.v, Precision: prec, Message: v.msg,
-		Trail: append(r.t.ch.Trail(), model.Step{Relation: v.rel, Display: orFile(site.Enclosing), Path: site.Path, Line: site.Line}),
+		Generated: r.f.generated,
 	}
 	if r.via != "" {
 		f.Message += " (through " + r.via + ")"
 	}
-	if r.f.generated {
-		f.Message += "; generated file: regenerate it"
-	}
 	return f
-}
-
-func orFile(s string) string {
-	if s == "" {
-		return "file scope"
-	}
-	return s
-}
-
-func itoa(i int) string {
-	const digits = "0123456789"
-	if i == 0 {
-		return "0"
-	}
-	var b []byte
-	for i > 0 {
-		b = append([]byte{digits[i%10]}, b...)
-		i /= 10
-	}
-	return string(b)
 }
 
 // editedCall reports whether the diff changed a line of r's call: the
@@ -469,15 +450,9 @@ func (a *analyzer) interfaceUses(ctx context.Context, refs []*ref) []*pfile {
 		words = append(words, w)
 	}
 	sort.Strings(words)
-	paths, err := a.env.Head.Grep(ctx, words, "*.go")
+	keep, err := a.ix.Search(ctx, words)
 	if err != nil {
 		return nil
-	}
-	var keep []string
-	for _, p := range paths {
-		if a.usable(p) {
-			keep = append(keep, p)
-		}
 	}
 	var out []*pfile
 	for _, f := range a.ix.parse(ctx, keep) {

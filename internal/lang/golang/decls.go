@@ -327,7 +327,7 @@ func (b *declBuilder) funcDecl(d *ast.FuncDecl) {
 	blk := b.block(kind, fi.Recv, d.Name.Name, display, d, d.Name.Pos())
 	end := d.Type.End()
 	blk.Signature = strings.TrimSpace(b.text(d.Pos(), end))
-	b.out = append(b.out, &lang.Decl{Block: blk, Sig: sig, Body: body, Data: fi})
+	b.out = append(b.out, &lang.Decl{Block: blk.WithData(fi), Sig: sig, Body: body})
 }
 
 // constructedType recognises constructor-like functions: NewT or New
@@ -368,7 +368,7 @@ func (b *declBuilder) genDecl(d *ast.GenDecl) {
 			}
 			blk := b.block(model.KindImport, "", p, "import "+s.Path.Value, s, s.Pos())
 			blk.Unit = b.path // imports are per file
-			b.out = append(b.out, &lang.Decl{Block: blk, Sig: "name " + name, Data: s})
+			b.out = append(b.out, &lang.Decl{Block: blk.WithData(s), Sig: "name " + name})
 		case *ast.TypeSpec:
 			b.typeSpec(d, s)
 		case *ast.ValueSpec:
@@ -400,7 +400,7 @@ func (b *declBuilder) genDecl(d *ast.GenDecl) {
 				} else {
 					blk.Signature = word + n.Name
 				}
-				b.out = append(b.out, &lang.Decl{Block: blk, Sig: sig, Body: body, Data: s})
+				b.out = append(b.out, &lang.Decl{Block: blk.WithData(s), Sig: sig, Body: body})
 			}
 		}
 	}
@@ -441,7 +441,7 @@ func (b *declBuilder) typeSpec(d *ast.GenDecl, s *ast.TypeSpec) {
 				sig := "func(" + typesOf(fi.Params) + ")(" + typesOf(fi.Results) + ")"
 				blk := b.block(model.KindIfaceMethod, name, n.Name, "method "+name+"."+n.Name, m, n.Pos())
 				blk.Signature = strings.TrimSpace(b.text(m.Pos(), m.End()))
-				b.out = append(b.out, &lang.Decl{Block: blk, Sig: sig, Data: fi})
+				b.out = append(b.out, &lang.Decl{Block: blk.WithData(fi), Sig: sig})
 			}
 		}
 	default:
@@ -458,7 +458,7 @@ func (b *declBuilder) typeSpec(d *ast.GenDecl, s *ast.TypeSpec) {
 	}
 	blk := b.block(kind, "", name, display, node, s.Name.Pos())
 	blk.Signature = "type " + name + ti.TypeParams + " " + headerOf(ti.Underlying)
-	b.out = append(b.out, &lang.Decl{Block: blk, Sig: sig, Data: ti})
+	b.out = append(b.out, &lang.Decl{Block: blk.WithData(ti), Sig: sig})
 }
 
 func headerOf(underlying string) string {
@@ -508,7 +508,7 @@ func (b *declBuilder) field(typeName string, index int, f *ast.Field, ti *typeIn
 		}
 		blk := b.block(model.KindField, typeName, n.Name, "field "+typeName+"."+n.Name, f, n.Pos())
 		blk.Signature = strings.TrimSpace(b.text(f.Pos(), f.End()))
-		b.out = append(b.out, &lang.Decl{Block: blk, Sig: sig, Data: fi})
+		b.out = append(b.out, &lang.Decl{Block: blk.WithData(fi), Sig: sig})
 	}
 }
 

@@ -71,8 +71,10 @@
 //     seen.
 //
 // Derived changes: an implementation that must follow a changed interface
-// method is returned to the driver as a derived MMS, and its own callers
-// are found in the next round (may be impacted).
+// method, and a wrapper that forwards its parameters to a changed
+// function, are returned to the core as a Ref's Follow; the core walks
+// them as derived MMS changes and asks for their own callers in the next
+// round (the farther frontier: notes).
 //
 // Set RIPPLE_TRACE=1 to print the time of each phase to stderr.
 package golang

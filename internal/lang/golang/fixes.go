@@ -126,7 +126,7 @@ func (a *analyzer) importFor(r *ref, expr string) (model.TextEdit, bool) {
 	ip := ""
 	for _, im := range seed.File.Imports {
 		p, _ := strconv.Unquote(im.Path.Value)
-		if im.Name != nil && im.Name.Name == name || im.Name == nil && a.ix.importName(p, r.t.new.Package) == name {
+		if im.Name != nil && im.Name.Name == name || im.Name == nil && a.ix.importName(a.ctx, p, r.t.new.Package) == name {
 			ip = p
 		}
 	}

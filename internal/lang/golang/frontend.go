@@ -3,22 +3,18 @@ package golang
 import (
 	"context"
 	"strings"
-	"sync"
 
 	"github.com/ripple-dev/ripple/internal/lang"
 	"github.com/ripple-dev/ripple/internal/model"
+	"github.com/ripple-dev/ripple/internal/oracle"
 )
 
-// Frontend is the Go front-end. Create one per check with New: it
-// remembers the declarations it parsed so that analyzers can reach the
-// syntax behind a change's blocks.
-type Frontend struct {
-	mu    sync.Mutex
-	decls map[*model.Block]*lang.Decl
-}
+// Frontend is the Go front-end. It keeps no state: the syntax behind a
+// change's blocks travels in model.Block.Data.
+type Frontend struct{}
 
-// New returns a Go front-end for one check.
-func New() *Frontend { return &Frontend{decls: map[*model.Block]*lang.Decl{}} }
+// New returns the Go front-end.
+func New() *Frontend { return &Frontend{} }
 
 func (fe *Frontend) Name() string { return "go" }
 
@@ -27,13 +23,7 @@ func (fe *Frontend) Match(path string) bool { return strings.HasSuffix(path, ".g
 func (fe *Frontend) Pathspecs() []string { return []string{"*.go"} }
 
 func (fe *Frontend) Decls(path string, src []byte) ([]*lang.Decl, *model.Diagnostic) {
-	ds, diag := decls(path, src)
-	fe.mu.Lock()
-	for _, d := range ds {
-		fe.decls[&d.Block] = d
-	}
-	fe.mu.Unlock()
-	return ds, diag
+	return decls(path, src)
 }
 
 func (fe *Frontend) Details(old, new *lang.Decl) []string { return details(old, new) }
@@ -42,19 +32,14 @@ func (fe *Frontend) Escapes(old, new *lang.Decl, oldChanged, newChanged func(fro
 	return escapes(old, new, oldChanged, newChanged)
 }
 
-func (fe *Frontend) decl(b *model.Block) *lang.Decl {
-	if b == nil {
-		return nil
-	}
-	fe.mu.Lock()
-	defer fe.mu.Unlock()
-	return fe.decls[b]
-}
-
 func (fe *Frontend) NewAnalyzer(ctx context.Context, env *lang.Env) (lang.Analyzer, error) {
 	ix, err := newIndex(ctx, env.Head, env.Ignored, env.Diag)
 	if err != nil {
 		return nil, err
 	}
-	return &analyzer{fe: fe, env: env, ix: ix, syms: newSymbols()}, nil
+	return &analyzer{fe: fe, env: env, ix: ix, syms: newSymbols(), ctx: ctx}, nil
 }
+
+// Oracle is the Go toolchain: go build ./..., go vet on the affected
+// packages, and their tests on request.
+func (fe *Frontend) Oracle(env []string) oracle.Oracle { return &oracle.Go{Env: env} }

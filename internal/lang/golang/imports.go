@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ripple-dev/ripple/internal/lang"
 	"github.com/ripple-dev/ripple/internal/model"
 )
 
@@ -21,8 +22,8 @@ import (
 //     impacted);
 //   - a package whose files were all deleted: every import of it is
 //     inconsistent (ImportedBy).
-func (a *analyzer) importFindings(ctx context.Context, changes []*model.Change) []*model.Finding {
-	var out []*model.Finding
+func (a *analyzer) importFindings(ctx context.Context, changes []*model.Change) []*lang.Ref {
+	var out []*lang.Ref
 	removedPkgs := map[string]*model.Change{}
 	for _, c := range changes {
 		switch c.Label {
@@ -44,17 +45,17 @@ func (a *analyzer) importFindings(ctx context.Context, changes []*model.Change) 
 }
 
 // importUses reports the uses of an import's old name in its file.
-func (a *analyzer) importUses(ctx context.Context, c *model.Change) []*model.Finding {
+func (a *analyzer) importUses(ctx context.Context, c *model.Change) []*lang.Ref {
 	file := c.Old.Unit // imports are per file: Unit is the file's path
 	ip := c.Old.Name
-	d := a.fe.decl(c.Old)
+	d := c.Old
 	spec, _ := d.Data.(*ast.ImportSpec)
 	oldName := ""
 	if spec != nil && spec.Name != nil {
 		oldName = spec.Name.Name
 	}
 	if oldName == "" {
-		oldName = a.ix.importName(ip, dirOf(file))
+		oldName = a.ix.importName(ctx, ip, dirOf(file))
 	}
 	if oldName == "_" || oldName == "." {
 		return nil
@@ -68,7 +69,7 @@ func (a *analyzer) importUses(ctx context.Context, c *model.Change) []*model.Fin
 		return nil // still imported under that name (moved within the file)
 	}
 	rebound, isRebound := f.imports[oldName]
-	var out []*model.Finding
+	var out []*lang.Ref
 	var stack []ast.Node
 	ast.Inspect(f.ast, func(n ast.Node) bool {
 		if n == nil {
@@ -99,18 +100,13 @@ func (a *analyzer) importUses(ctx context.Context, c *model.Change) []*model.Fin
 }
 
 // importersOf reports the imports of a package that no longer exists.
-func (a *analyzer) importersOf(ctx context.Context, ip string, c *model.Change) []*model.Finding {
-	files, err := a.env.Head.Grep(ctx, []string{strconv.Quote(ip)}, "*.go")
+func (a *analyzer) importersOf(ctx context.Context, ip string, c *model.Change) []*lang.Ref {
+	keep, err := a.ix.Search(ctx, []string{strconv.Quote(ip)})
 	if err != nil {
+		a.env.Diag(model.Diagnostic{Message: "importers of " + ip + " not searched: " + err.Error()})
 		return nil
 	}
-	var keep []string
-	for _, p := range files {
-		if a.usable(p) {
-			keep = append(keep, p)
-		}
-	}
-	var out []*model.Finding
+	var out []*lang.Ref
 	for _, f := range a.ix.parse(ctx, keep) {
 		for _, im := range f.ast.Imports {
 			if p, _ := strconv.Unquote(im.Path.Value); p != ip {
@@ -135,13 +131,13 @@ const maxTagSites = 20
 // data written with the old name no longer decodes into the field. Only
 // test files and testdata are searched, where serialized fixtures live,
 // and only for names long enough to be specific.
-func (a *analyzer) tagFindings(ctx context.Context, changes []*model.Change) []*model.Finding {
-	var out []*model.Finding
+func (a *analyzer) tagFindings(ctx context.Context, changes []*model.Change) []*lang.Ref {
+	var out []*lang.Ref
 	for _, c := range changes {
 		if c.Label != model.MF && c.Label != model.DF {
 			continue
 		}
-		od, nd := a.fe.decl(c.Old), a.fe.decl(c.New)
+		od, nd := c.Old, c.New
 		if od == nil {
 			continue
 		}
@@ -168,15 +164,18 @@ func (a *analyzer) tagFindings(ctx context.Context, changes []*model.Change) []*
 	return out
 }
 
-func (a *analyzer) fixtureUses(ctx context.Context, c *model.Change, key, old, now string) []*model.Finding {
+func (a *analyzer) fixtureUses(ctx context.Context, c *model.Change, key, old, now string) []*lang.Ref {
 	files, err := a.env.Head.Grep(ctx, []string{old}, "*_test.go", "*testdata/*")
 	if err != nil {
 		return nil
 	}
 	quoted := regexp.MustCompile(`"` + regexp.QuoteMeta(old) + `"`)
 	yamlKey := regexp.MustCompile(`^\s*-?\s*` + regexp.QuoteMeta(old) + `\s*:`)
-	data := a.env.Head.ReadFiles(ctx, files)
-	var out []*model.Finding
+	data, err := a.env.Head.ReadFiles(ctx, files)
+	if err != nil {
+		a.env.Diag(model.Diagnostic{Message: err.Error()})
+	}
+	var out []*lang.Ref
 	for _, p := range files {
 		if a.env.Ignored != nil && a.env.Ignored(p) {
 			continue
@@ -190,11 +189,10 @@ func (a *analyzer) fixtureUses(ctx context.Context, c *model.Change, key, old, n
 			if !hit {
 				continue
 			}
-			out = append(out, &model.Finding{
+			out = append(out, &lang.Ref{
 				Change: c, Relation: model.UsedBy, Verdict: model.MayBeImpacted, Precision: model.PrecisionName,
 				Site:    model.Site{Path: p, Line: i + 1, Col: strings.Index(line, old) + 1, Text: line},
 				Message: fmt.Sprintf("spells the old %s name %q of %s (now %s)", key, old, c.Block().Display, now),
-				Trail:   append(c.Trail(), model.Step{Relation: model.UsedBy, Display: p, Path: p, Line: i + 1}),
 			})
 			if len(out) >= maxTagSites {
 				return out

@@ -8,12 +8,12 @@ import (
 	"go/parser"
 	"go/token"
 	"path"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/ripple-dev/ripple/internal/corpus"
 	"github.com/ripple-dev/ripple/internal/gitio"
 	"github.com/ripple-dev/ripple/internal/model"
 )
@@ -36,22 +36,27 @@ type pfile struct {
 	parseErr   bool
 }
 
-// index holds the head state's Go files: the list of all of them, and the
-// ones parsed so far.
+// index holds the head state's Go files: the list of all of them (the
+// package layout), and the corpus that searches and parses them.
 type index struct {
 	tree gitio.Tree
 	mods *modules
 	fset *token.FileSet
+	*corpus.Corpus[*pfile]
 
 	all    []string            // every .go file of the head state
 	byDir  map[string][]string // dir -> files
 	dirSet map[string]bool
 
 	mu      sync.Mutex
-	parsed  map[string]*pfile
 	pkgName map[string]string // dir -> package name of its non-test files
 	diag    func(model.Diagnostic)
-	ignored func(string) bool
+}
+
+// usable is the Go front-end's own exclusion: testdata folders hold
+// inputs of tests, not code of the module.
+func usable(p string) bool {
+	return strings.HasSuffix(p, ".go") && !strings.Contains("/"+p, "/testdata/")
 }
 
 func newIndex(ctx context.Context, t gitio.Tree, ignored func(string) bool, diag func(model.Diagnostic)) (*index, error) {
@@ -59,16 +64,21 @@ func newIndex(ctx context.Context, t gitio.Tree, ignored func(string) bool, diag
 	if err != nil {
 		return nil, err
 	}
-	all, err := t.List(ctx, "*.go")
+	ix := &index{tree: t, mods: mods, fset: token.NewFileSet(), byDir: map[string][]string{}, dirSet: map[string]bool{},
+		pkgName: map[string]string{}, diag: diag}
+	ix.Corpus = corpus.New(corpus.Config[*pfile]{
+		Tree: t, Pathspecs: []string{"*.go"}, Diag: diag,
+		Usable: func(p string) bool { return usable(p) && (ignored == nil || !ignored(p)) },
+		Parse: func(p string, src []byte) (*pfile, bool, *model.Diagnostic) {
+			f := ix.parseOne(ctx, p, src)
+			return f, f != nil, nil
+		},
+	})
+	all, err := ix.All(ctx)
 	if err != nil {
 		return nil, err
 	}
-	ix := &index{tree: t, mods: mods, fset: token.NewFileSet(), byDir: map[string][]string{}, dirSet: map[string]bool{},
-		parsed: map[string]*pfile{}, pkgName: map[string]string{}, diag: diag, ignored: ignored}
 	for _, p := range all {
-		if !strings.HasSuffix(p, ".go") || ignored != nil && ignored(p) || strings.Contains("/"+p, "/testdata/") {
-			continue
-		}
 		ix.all = append(ix.all, p)
 		d := dirOf(p)
 		ix.byDir[d] = append(ix.byDir[d], p)
@@ -85,69 +95,16 @@ func dirOf(p string) string {
 	return d
 }
 
-// parse parses the given files concurrently (those not parsed yet).
+// parse parses the given files (those not parsed yet) through the
+// corpus; a cancelled check yields what was parsed before.
 func (ix *index) parse(ctx context.Context, paths []string) []*pfile {
-	out := make([]*pfile, len(paths))
-	var todo []int
-	ix.mu.Lock()
-	for i, p := range paths {
-		if f, ok := ix.parsed[p]; ok {
-			out[i] = f
-		} else {
-			todo = append(todo, i)
-		}
-	}
-	ix.mu.Unlock()
-	if len(todo) == 0 {
-		return out
-	}
-	// reading is one pipelined round trip to git; parsing fans out
-	want := make([]string, len(todo))
-	for k, i := range todo {
-		want[k] = paths[i]
-	}
 	t0 := time.Now()
-	data := ix.tree.ReadFiles(ctx, want)
-	trace("read %d files in %v", len(want), time.Since(t0))
-	srcs := make([][]byte, len(paths))
-	for _, i := range todo {
-		srcs[i] = data[paths[i]]
-	}
-	work := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				if srcs[i] != nil {
-					out[i] = ix.parseOne(paths[i], srcs[i])
-				}
-			}
-		}()
-	}
-	for _, i := range todo {
-		work <- i
-	}
-	close(work)
-	wg.Wait()
-	ix.mu.Lock()
-	for _, i := range todo {
-		if out[i] != nil {
-			ix.parsed[paths[i]] = out[i]
-		}
-	}
-	ix.mu.Unlock()
-	var res []*pfile
-	for _, f := range out {
-		if f != nil {
-			res = append(res, f)
-		}
-	}
-	return res
+	fs, _ := ix.Parse(ctx, paths)
+	trace("parse %d files in %v", len(paths), time.Since(t0))
+	return fs
 }
 
-func (ix *index) parseOne(p string, src []byte) *pfile {
+func (ix *index) parseOne(ctx context.Context, p string, src []byte) *pfile {
 	if bytes.IndexByte(src[:min(len(src), 8000)], 0) >= 0 {
 		return nil
 	}
@@ -177,7 +134,7 @@ func (ix *index) parseOne(p string, src []byte) *pfile {
 		ip, _ := strconv.Unquote(im.Path.Value)
 		switch {
 		case im.Name == nil:
-			pf.imports[ix.importName(ip, pf.dir)] = ip
+			pf.imports[ix.importName(ctx, ip, pf.dir)] = ip
 		case im.Name.Name == ".":
 			pf.dotImports = append(pf.dotImports, ip)
 		case im.Name.Name == "_":
@@ -192,7 +149,7 @@ func (ix *index) parseOne(p string, src []byte) *pfile {
 
 // importName is the name an import of ip binds by default: the package
 // clause of the directory when it is in the repository, else a guess.
-func (ix *index) importName(ip, fromDir string) string {
+func (ix *index) importName(ctx context.Context, ip, fromDir string) string {
 	if d, ok := ix.mods.dirOf(ip, fromDir, ix.dirSet); ok {
 		ix.mu.Lock()
 		n, known := ix.pkgName[d]
@@ -200,7 +157,7 @@ func (ix *index) importName(ip, fromDir string) string {
 		if known {
 			return n
 		}
-		n = ix.readPkgName(d)
+		n = ix.readPkgName(ctx, d)
 		ix.mu.Lock()
 		ix.pkgName[d] = n
 		ix.mu.Unlock()
@@ -210,12 +167,12 @@ func (ix *index) importName(ip, fromDir string) string {
 }
 
 // readPkgName reads the package clause of one non-test file of dir.
-func (ix *index) readPkgName(d string) string {
+func (ix *index) readPkgName(ctx context.Context, d string) string {
 	for _, p := range ix.byDir[d] {
 		if strings.HasSuffix(p, "_test.go") {
 			continue
 		}
-		src, err := ix.tree.ReadFile(context.Background(), p)
+		src, err := ix.tree.ReadFile(ctx, p)
 		if err != nil {
 			continue
 		}
@@ -243,9 +200,8 @@ func (ix *index) lineText(f *pfile, pos token.Pos) (int, int, string) {
 
 // parsedFile returns a file parsed whole earlier, or nil.
 func (ix *index) parsedFile(p string) *pfile {
-	ix.mu.Lock()
-	defer ix.mu.Unlock()
-	return ix.parsed[p]
+	f, _ := ix.Get(p)
+	return f
 }
 
 // parseStripped parses a file without its function bodies, for loading

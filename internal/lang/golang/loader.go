@@ -2,7 +2,6 @@ package golang
 
 import (
 	"bytes"
-	"context"
 	"go/ast"
 	"go/build"
 	"go/build/constraint"
@@ -354,14 +353,14 @@ func (l *loader) files(loc location, bc buildCtx) []*ast.File {
 		// files parsed whole for the syntactic tier are reused; the others
 		// are parsed without bodies
 		var out []*ast.File
-		name := l.a.ix.importName(l.a.ix.mods.importPath(loc.dir), loc.dir)
+		name := l.a.ix.importName(l.a.ctx, l.a.ix.mods.importPath(loc.dir), loc.dir)
 		for _, p := range l.a.ix.byDir[loc.dir] {
 			if !loc.withTests && strings.HasSuffix(p, "_test.go") {
 				continue
 			}
 			f := l.a.ix.parsedFile(p)
 			if f == nil {
-				src, err := l.a.ix.tree.ReadFile(context.Background(), p)
+				src, err := l.a.ix.tree.ReadFile(l.a.ctx, p)
 				if err != nil {
 					continue
 				}

@@ -5,14 +5,13 @@ import (
 	"go/token"
 	"strings"
 
-	"github.com/ripple-dev/ripple/internal/lang"
 	"github.com/ripple-dev/ripple/internal/model"
 )
 
 // target is one changed declaration whose dependents are searched.
 type target struct {
 	ch        *model.Change
-	old, new  *lang.Decl
+	old, new  *model.Block
 	name      string // the name dependents use in the head state (the old name)
 	kind      model.Kind
 	pkgKey    string // package of the declaration
@@ -21,7 +20,7 @@ type target struct {
 	iface     bool   // an interface method, or a change of an interface type
 }
 
-func (t *target) decl() *lang.Decl {
+func (t *target) decl() *model.Block {
 	if t.old != nil {
 		return t.old
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ripple-dev/ripple/internal/lang"
 	"github.com/ripple-dev/ripple/internal/model"
 )
 
@@ -137,7 +138,7 @@ func (a *analyzer) note(key, s string) {
 // checkUnit type-checks a package with bodies, under as many build
 // configurations as it takes to cover every file holding a reference.
 func (a *analyzer) checkUnit(u *checkUnit, l *loader) []*unitResult {
-	all := a.ix.parse(context.Background(), a.ix.byDir[u.dir])
+	all := a.ix.parse(a.ctx, a.ix.byDir[u.dir])
 	var files []*pfile
 	for _, f := range all {
 		if f.pkgName == u.name {
@@ -204,10 +205,11 @@ func (tv *typeVerdicts) errorsIn(file string, from, to token.Pos) []types.Error 
 	seen := map[string]bool{}
 	for i, u := range tv.byFile[file] {
 		for _, e := range u.errs {
-			if seen[e.Msg+itoa(int(e.Pos))] {
+			k := fmt.Sprint(e.Msg, e.Pos)
+			if seen[k] {
 				continue
 			}
-			seen[e.Msg+itoa(int(e.Pos))] = true
+			seen[k] = true
 			if i > 0 || u.bc.key() != platforms[0].key() {
 				e.Msg += " (when built for " + u.bc.String() + ")"
 			}
@@ -231,7 +233,7 @@ func (tv *typeVerdicts) fromStub(file, msg string) bool {
 	if m == nil {
 		return false
 	}
-	f := tv.a.ix.parsed[file]
+	f := tv.a.ix.parsedFile(file)
 	if f == nil {
 		return false
 	}
@@ -546,7 +548,7 @@ func (tv *typeVerdicts) implVerdict(r *ref, syn verdict) (verdict, bool) {
 		}
 		used := ie.typ == r.implRcv
 		if !used { // a type that embeds the implementation, its method promoted
-			errFile := tv.a.ix.parsed[tv.a.ix.fset.PositionFor(ie.err.Pos, false).Filename]
+			errFile := tv.a.ix.parsedFile(tv.a.ix.fset.PositionFor(ie.err.Pos, false).Filename)
 			for _, k := range tv.a.syms.candidates(ie.typQ, errFile) {
 				if tv.a.syms.embeds(&tref{k, ie.typ}, impl, 0) {
 					used = true
@@ -570,7 +572,7 @@ func (tv *typeVerdicts) implVerdict(r *ref, syn verdict) (verdict, bool) {
 // compiler blames the override; following the relation does not revert
 // the seed). The places the type is used as the interface go into the
 // message.
-func (tv *typeVerdicts) extraFindings(a *analyzer, ts []*target, seen map[string]bool) []*model.Finding {
+func (tv *typeVerdicts) extraFindings(a *analyzer, ts []*target, seen map[string]bool) []*lang.Ref {
 	type group struct {
 		ie   implError
 		uses []token.Position
@@ -587,7 +589,7 @@ func (tv *typeVerdicts) extraFindings(a *analyzer, ts []*target, seen map[string
 		}
 		g.uses = append(g.uses, a.ix.fset.PositionFor(ie.err.Pos, false))
 	}
-	var out []*model.Finding
+	var out []*lang.Ref
 	for _, k := range order {
 		g := groups[k]
 		ie := g.ie
@@ -598,7 +600,7 @@ func (tv *typeVerdicts) extraFindings(a *analyzer, ts []*target, seen map[string
 			case (t.kind == model.KindIfaceMethod && t.container == ie.iface && (t.name == ie.which || t.ch.Renamed() && t.ch.New.Name == ie.which)) ||
 				(t.kind == model.KindInterface && t.name == ie.iface && t.ch.Label == model.AM):
 				rel = model.OverriddenBy
-				errPkg := a.ix.parsed[a.ix.fset.PositionFor(ie.err.Pos, false).Filename]
+				errPkg := a.ix.parsedFile(a.ix.fset.PositionFor(ie.err.Pos, false).Filename)
 				site = a.syms.findMember(ie.typ, ie.typQ, errPkg, ie.which, false)
 				if site == nil {
 					site = a.syms.findType(ie.typ, ie.typQ, errPkg)
@@ -607,7 +609,7 @@ func (tv *typeVerdicts) extraFindings(a *analyzer, ts []*target, seen map[string
 				// a derived implementation change is caused by the interface:
 				// never blame the interface (the developer's seed)
 				rel = model.Overrides
-				errPkg := a.ix.parsed[a.ix.fset.PositionFor(ie.err.Pos, false).Filename]
+				errPkg := a.ix.parsedFile(a.ix.fset.PositionFor(ie.err.Pos, false).Filename)
 				site = a.syms.findMember(ie.iface, ie.ifaceQ, errPkg, ie.which, true)
 			default:
 				continue
@@ -616,7 +618,7 @@ func (tv *typeVerdicts) extraFindings(a *analyzer, ts []*target, seen map[string
 			if site != nil {
 				pos = site.Pos()
 			}
-			f := a.ix.parsed[a.ix.fset.PositionFor(pos, false).Filename]
+			f := a.ix.parsedFile(a.ix.fset.PositionFor(pos, false).Filename)
 			if f == nil {
 				continue
 			}
@@ -638,7 +640,7 @@ func (tv *typeVerdicts) extraFindings(a *analyzer, ts []*target, seen map[string
 				line, col, text := a.ix.lineText(f, pos)
 				fd.Site.Line, fd.Site.Col, fd.Site.Text = line, col, text
 			}
-			key := fd.Site.Path + ":" + itoa(fd.Site.Line) + ":" + fd.Rule() + ":" + fd.Change.Block().Display
+			key := fmt.Sprintf("%s:%d:%s/%s:%s", fd.Site.Path, fd.Site.Line, fd.Change.Label, fd.Relation, fd.Change.Block().Display)
 			if seen[key] {
 				continue
 			}

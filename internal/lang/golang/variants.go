@@ -7,6 +7,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/ripple-dev/ripple/internal/lang"
 	"github.com/ripple-dev/ripple/internal/model"
 )
 
@@ -17,8 +18,8 @@ import (
 // select it, which a developer's compiler does not build. A rename's fix
 // renames the variant and its assembly symbol (TEXT ·name(SB)) in the
 // package's .s files.
-func (a *analyzer) variantFindings(ctx context.Context, ts []*target) []*model.Finding {
-	var out []*model.Finding
+func (a *analyzer) variantFindings(ctx context.Context, ts []*target) []*lang.Ref {
+	var out []*lang.Ref
 	for _, t := range ts {
 		if t.kind != model.KindFunc && t.kind != model.KindMethod && t.kind != model.KindConstructor {
 			continue
@@ -59,7 +60,7 @@ func recvName(fd *ast.FuncDecl) string {
 	return n
 }
 
-func (a *analyzer) variantFinding(ctx context.Context, t *target, f *pfile, fd *ast.FuncDecl, nf *funcInfo, renamed bool) *model.Finding {
+func (a *analyzer) variantFinding(ctx context.Context, t *target, f *pfile, fd *ast.FuncDecl, nf *funcInfo, renamed bool) *lang.Ref {
 	vf := &funcInfo{}
 	vf.Params, vf.Variadic = fieldList(fd.Type.Params)
 	vf.Results, _ = fieldList(fd.Type.Results)
@@ -89,7 +90,10 @@ func (a *analyzer) asmRenames(ctx context.Context, dir, old, new string) []model
 		return nil
 	}
 	var edits []model.TextEdit
-	data := a.env.Head.ReadFiles(ctx, files)
+	data, err := a.env.Head.ReadFiles(ctx, files)
+	if err != nil {
+		a.env.Diag(model.Diagnostic{Message: err.Error()})
+	}
 	for _, p := range files {
 		if dirOf(p) != dir {
 			continue

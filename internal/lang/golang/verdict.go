@@ -1,7 +1,6 @@
 package golang
 
 import (
-	"context"
 	"fmt"
 	"go/ast"
 	"regexp"
@@ -69,7 +68,11 @@ func (a *analyzer) syntacticVerdict(r *ref) verdict {
 		if r.kind != rkCall && r.kind != rkValue || r.prec == model.PrecisionName {
 			return verdict{skip: true}
 		}
-		return verdict{rel: rel, v: model.MayBeImpacted, exactly: true,
+		if msg := a.breaksWhenFollowing(r); msg != "" {
+			return verdict{rel: rel, v: model.MayBeImpacted, exactly: true,
+				msg: fmt.Sprintf("calls %s, which must follow %s; then the call %s", name, t.ch.Cause.Block().Display, msg)}
+		}
+		return verdict{rel: rel, v: model.MayFollow, exactly: true,
 			msg: fmt.Sprintf("calls %s, which must change with %s", name, t.ch.Cause.Block().Display)}
 	}
 	switch t.ch.Label {
@@ -193,6 +196,26 @@ func (a *analyzer) signatureVerdict(r *ref, rel model.Relation) verdict {
 		}
 		return verdict{rel: rel, v: model.MayBeImpacted, msg: fmt.Sprintf("uses %s as a function value; its type changed: %s", name, strings.Join(t.ch.Details, "; "))}
 	}
+}
+
+// breaksWhenFollowing judges a call of an implementation that must follow
+// a changed interface method against the signature it must take (the
+// interface method's new one): the reason the call breaks once the
+// implementation follows, or "" when that is not known.
+func (a *analyzer) breaksWhenFollowing(r *ref) string {
+	t := r.t
+	if r.kind != rkCall || t.ch.Via != model.OverriddenBy || t.ch.Cause == nil || t.ch.Cause.New == nil {
+		return ""
+	}
+	want, _ := t.ch.Cause.New.Data.(*funcInfo)
+	cur, _ := t.new.Data.(*funcInfo)
+	if want == nil || cur == nil {
+		return ""
+	}
+	if msg := bindError(r.call, want, t.name); msg != "" {
+		return strings.TrimPrefix(msg, "call ")
+	}
+	return resultError(r, cur, want, t.name)
 }
 
 // bindError reports a call whose arguments no longer bind to the new
@@ -446,7 +469,7 @@ func (a *analyzer) usedAs(r *ref) string {
 		}
 		return false
 	}
-	for _, f := range a.ix.parse(context.Background(), a.ix.byDir[r.f.dir]) {
+	for _, f := range a.ix.parse(a.ctx, a.ix.byDir[r.f.dir]) {
 		if f.pkgName != r.f.pkgName {
 			continue
 		}

@@ -18,12 +18,9 @@ type analyzer struct {
 	env *lang.Env
 	ix  *index
 	r   *resolver
-	// follows maps the derived change of an override that must follow
-	// its base to the base's new signature.
-	follows map[*model.Change]*funcInfo
 }
 
-func (a *analyzer) Stats() (int, int) { return a.ix.parsedCount(), 0 }
+func (a *analyzer) Stats() (int, int) { return a.ix.Count(), 0 }
 
 // tkind is what a target's dependents are.
 type tkind int
@@ -39,7 +36,7 @@ const (
 type target struct {
 	ch       *model.Change
 	kind     tkind
-	old, new *lang.Decl
+	old, new *model.Block
 	od, nd   *declData
 	name     string // the name dependents write: the old name of a renamed declaration
 	path     string // the file that declares it
@@ -79,7 +76,7 @@ func (a *analyzer) targets(changes []*model.Change) []*target {
 			return
 		}
 		t := &target{ch: c, kind: tCtor, path: path, cqual: cqual, name: lastPart(cqual), od: od, nd: nd,
-			old: a.fe.decl(c.Old), new: a.fe.decl(c.New)}
+			old: c.Old, new: c.New}
 		t.cls = a.headClass(path, cqual)
 		if t.cls == nil {
 			return
@@ -88,7 +85,7 @@ func (a *analyzer) targets(changes []*model.Change) []*target {
 		ts = append(ts, t)
 	}
 	for _, c := range changes {
-		old, new := a.fe.decl(c.Old), a.fe.decl(c.New)
+		old, new := c.Old, c.New
 		d := old
 		if d == nil {
 			d = new
@@ -102,7 +99,7 @@ func (a *analyzer) targets(changes []*model.Change) []*target {
 		if dd == nil {
 			dd = nd
 		}
-		t := &target{ch: c, old: old, new: new, od: od, nd: nd, name: d.Name, path: d.Path, qual: qualOf(&d.Block), dkind: d.Kind}
+		t := &target{ch: c, old: old, new: new, od: od, nd: nd, name: d.Name, path: d.Path, qual: qualOf(d), dkind: d.Kind}
 		t.member = d.Kind == model.KindMethod || d.Kind == model.KindField || d.Kind == model.KindConstructor
 		if t.member {
 			t.cqual = d.Container
@@ -162,7 +159,7 @@ func (a *analyzer) targets(changes []*model.Change) []*target {
 		case model.MC:
 			if od != nil && nd != nil && od.cls != nil && nd.cls != nil {
 				if kindFromText(od.cls.decorators, od.cls.bases) != kindFromText(nd.cls.decorators, nd.cls.bases) || strings.Join(texts(od.cls.decorators), ",") != strings.Join(texts(nd.cls.decorators), ",") {
-					addCtor(c, d.Path, qualOf(&d.Block), od, nd)
+					addCtor(c, d.Path, qualOf(d), od, nd)
 				}
 			}
 			continue
@@ -190,7 +187,7 @@ func (a *analyzer) targets(changes []*model.Change) []*target {
 	return ts
 }
 
-func dataOf(d *lang.Decl) (*declData, bool) {
+func dataOf(d *model.Block) (*declData, bool) {
 	if d == nil {
 		return nil, false
 	}
@@ -220,12 +217,27 @@ func (a *analyzer) headClass(path, qual string) *classInfo {
 	return nil
 }
 
-func (a *analyzer) Impacted(ctx context.Context, changes []*model.Change) ([]*model.Finding, []*model.Change, error) {
+// Answer answers the queries of one round. The Python front-end judges
+// every relation of a change in one pass over the candidate files and
+// keeps the refs of the relations asked for.
+func (a *analyzer) Answer(ctx context.Context, qs []lang.Query) ([]*lang.Ref, error) {
+	changes := make([]*model.Change, len(qs))
+	for i, q := range qs {
+		changes[i] = q.Change
+	}
+	refs, err := a.impacted(ctx, changes)
+	if err != nil {
+		return nil, err
+	}
+	return lang.Keep(qs, refs), nil
+}
+
+func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*lang.Ref, error) {
 	ts := a.targets(changes)
 	if len(ts) == 0 {
-		return nil, nil, nil
+		return nil, nil
 	}
-	var early []*model.Finding
+	var early []*lang.Ref
 	for _, t := range ts {
 		if t.kind == tImportCheck {
 			early = append(early, a.importCheck(t)...)
@@ -241,7 +253,7 @@ func (a *analyzer) Impacted(ctx context.Context, changes []*model.Change) ([]*mo
 	}
 	files, err := a.candidates(ctx, words, ts)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	trace("candidates: %d files for %d words in %v", len(files), len(words), time.Since(t0))
 	// constructors are reached through subclasses that inherit them (a
@@ -268,12 +280,12 @@ func (a *analyzer) Impacted(ctx context.Context, changes []*model.Change) ([]*mo
 		}
 		extra, err := a.candidates(ctx, more, nil)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		files = mergeFiles(files, extra)
 	}
 	trace("with subclasses: %d files in %v", len(files), time.Since(t0))
-	j := &judge{a: a, r: a.r, targets: ts, seen: map[string]bool{}, wrapped: map[*funcInfo]bool{}, reach: map[string]bool{}}
+	j := &judge{a: a, r: a.r, targets: ts, followOf: map[*ref]*lang.Follow{}, wrapped: map[*funcInfo]bool{}, reach: map[string]bool{}}
 	wantStrings := false
 	for _, t := range ts {
 		if t.deleted {
@@ -282,7 +294,7 @@ func (a *analyzer) Impacted(ctx context.Context, changes []*model.Change) ([]*mo
 	}
 	for _, f := range files {
 		if err := ctx.Err(); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		for _, x := range collect(f, words, wantStrings) {
 			j.judgeRef(x)
@@ -290,7 +302,7 @@ func (a *analyzer) Impacted(ctx context.Context, changes []*model.Change) ([]*mo
 	}
 	j.overridesFindings()
 	trace("judged in %v: %d findings", time.Since(t0), len(j.out))
-	return append(early, j.out...), j.derived, nil
+	return append(early, j.out...), nil
 }
 
 // candidates greps the head state for the words and parses the matching
@@ -303,17 +315,13 @@ func (a *analyzer) candidates(ctx context.Context, words map[string]bool, ts []*
 		}
 	}
 	sort.Strings(wl)
-	paths, err := a.env.Head.Grep(ctx, wl, "*.py")
+	use, err := a.ix.Search(ctx, wl)
 	if err != nil {
 		return nil, err
 	}
 	seen := map[string]bool{}
-	var use []string
-	for _, p := range paths {
-		if !seen[p] && a.usable(p) {
-			seen[p] = true
-			use = append(use, p)
-		}
+	for _, p := range use {
+		seen[p] = true
 	}
 	for _, t := range ts {
 		if !seen[t.path] && a.ix.mods.files[t.path] {
@@ -322,7 +330,7 @@ func (a *analyzer) candidates(ctx context.Context, words map[string]bool, ts []*
 		}
 	}
 	sort.Strings(use)
-	return a.ix.parse(use), nil
+	return a.ix.Parse(ctx, use)
 }
 
 func mergeFiles(a, b []*pfile) []*pfile {
@@ -339,14 +347,6 @@ func mergeFiles(a, b []*pfile) []*pfile {
 	return a
 }
 
-// usable reports whether a head-state path may hold dependents.
-func (a *analyzer) usable(p string) bool {
-	if !strings.HasSuffix(p, ".py") {
-		return false
-	}
-	return a.env.Ignored == nil || !a.env.Ignored(p)
-}
-
 func trace(format string, args ...any) {
 	if os.Getenv("RIPPLE_TRACE") != "" {
 		fmt.Fprintf(os.Stderr, "trace: python: "+format+"\n", args...)
@@ -355,7 +355,7 @@ func trace(format string, args ...any) {
 
 // importCheck reports an added or changed import of the repository that
 // names something its module does not define: the import itself fails.
-func (a *analyzer) importCheck(t *target) []*model.Finding {
+func (a *analyzer) importCheck(t *target) []*lang.Ref {
 	b := t.nd.bind
 	if b.kind != bFrom {
 		return nil
@@ -364,7 +364,7 @@ func (a *analyzer) importCheck(t *target) []*model.Finding {
 	if f == nil {
 		return nil
 	}
-	var out []*model.Finding
+	var out []*lang.Ref
 	for _, hb := range f.top.names[t.name] {
 		if hb.kind != bFrom || hb.stmt.bad {
 			continue
@@ -379,10 +379,9 @@ func (a *analyzer) importCheck(t *target) []*model.Finding {
 		}
 		at := hb.at
 		site := model.Site{Path: f.path, Line: int(at.line), Col: int(at.col) + 1, Text: f.t.lineText(int(at.line))}
-		out = append(out, &model.Finding{Change: t.ch, Relation: model.ImportedBy, Site: site, Verdict: model.Inconsistent,
+		out = append(out, &lang.Ref{Change: t.ch, Relation: model.ImportedBy, Site: site, Verdict: model.Inconsistent,
 			Precision: model.PrecisionSyntax,
-			Message:   fmt.Sprintf("imports %s from %s, which does not define it", hb.member, a.ix.mods.moduleName(ss[0].path)),
-			Trail:     append(t.ch.Trail(), model.Step{Relation: model.ImportedBy, Display: "module scope", Path: site.Path, Line: site.Line})})
+			Message:   fmt.Sprintf("imports %s from %s, which does not define it", hb.member, a.ix.mods.moduleName(ss[0].path))})
 	}
 	return out
 }

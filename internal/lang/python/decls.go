@@ -20,6 +20,18 @@ type declData struct {
 	ownerKind ckind
 	bind      *binding // module variable or import
 	all       []string // __all__
+	// follows is set on the declaration of an override that must follow
+	// its base (a derived change): the base's new signature.
+	follows *funcInfo
+}
+
+// followsOf is the signature a derived override must take; nil for
+// other declarations (and a nil d).
+func (d *declData) followsOf() *funcInfo {
+	if d == nil {
+		return nil
+	}
+	return d.follows
 }
 
 // packageOf is the package key of a file: its path without the
@@ -114,7 +126,7 @@ func (b *declBuilder) imports() {
 		}
 		blk := b.block(model.KindImport, "", "import "+n, display, first.stmt, first.at)
 		blk.Signature = strings.Join(strings.Fields(first.stmt.text()), " ")
-		b.add(&lang.Decl{Block: blk, Sig: strings.Join(targets, " | "), Data: &declData{file: b.f, bind: first}})
+		b.add(&lang.Decl{Block: blk.WithData(&declData{file: b.f, bind: first}), Sig: strings.Join(targets, " | ")})
 	}
 }
 
@@ -172,7 +184,7 @@ func (b *declBuilder) variables() {
 			sig, body = "__all__ "+strings.Join(all, " "), ""
 			dd.all = b.f.all
 		}
-		b.add(&lang.Decl{Block: blk, Sig: sig, Body: body, Data: dd})
+		b.add(&lang.Decl{Block: blk.WithData(dd), Sig: sig, Body: body})
 	}
 }
 
@@ -231,7 +243,7 @@ func (b *declBuilder) class(c *classInfo) {
 		hdr = b.f.t.text(&node{start: c.node.start, end: body.start})
 	}
 	blk.Signature = strings.TrimSuffix(strings.Join(strings.Fields(hdr), " "), ":")
-	b.add(&lang.Decl{Block: blk, Sig: sig, Body: b.f.t.tokens(body, docstring(body)), Data: &declData{file: b.f, cls: c}})
+	b.add(&lang.Decl{Block: blk.WithData(&declData{file: b.f, cls: c}), Sig: sig, Body: b.f.t.tokens(body, docstring(body))})
 
 	attrs := make([]*attrInfo, 0, len(c.attrs))
 	for _, a := range c.attrs {
@@ -257,8 +269,8 @@ func (b *declBuilder) class(c *classInfo) {
 		}
 		blk := b.block(model.KindField, c.qual, a.name, word+c.qual+"."+a.name, a.stmt, a.at)
 		blk.Signature = firstLine(a.stmt.text())
-		b.add(&lang.Decl{Block: blk, Sig: fieldSig(a, kind), Body: a.at.t.tokens(a.value, nil),
-			Data: &declData{file: b.f, attr: a, owner: c, ownerKind: kind}})
+		b.add(&lang.Decl{Block: blk.WithData(&declData{file: b.f, attr: a, owner: c, ownerKind: kind}),
+			Sig: fieldSig(a, kind), Body: a.at.t.tokens(a.value, nil)})
 	}
 }
 
@@ -349,7 +361,7 @@ func (b *declBuilder) function(fn *funcInfo) {
 	if dd.setter {
 		sig += " settable"
 	}
-	b.add(&lang.Decl{Block: blk, Sig: sig, Body: b.f.t.tokens(body, docstring(body)), Data: dd})
+	b.add(&lang.Decl{Block: blk.WithData(dd), Sig: sig, Body: b.f.t.tokens(body, docstring(body))})
 }
 
 // funcSig is the canonical signature: what callers rely on.

@@ -152,8 +152,8 @@
 //     define is itself inconsistent; getattr, setattr, hasattr and mock
 //     patch strings naming a deleted member may be impacted.
 //   - A function that forwards its own parameters to a call that broke is
-//     a wrapper whose signature must follow: a derived change whose
-//     callers are walked next.
+//     a wrapper whose signature must follow: the ref's Follow, a derived
+//     change the core walks next (its callers are the frontier).
 //
 // # Mechanical fixes (fixes.go)
 //

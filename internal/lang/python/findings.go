@@ -1,7 +1,6 @@
 package python
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/ripple-dev/ripple/internal/lang"
@@ -85,39 +84,19 @@ func (j *judge) emit(t *target, x *ref, v verdict) {
 		site.Enclosing = enc.display
 		site.EnclosingSpan = enc.span
 	}
-	f := &model.Finding{Change: t.ch, Relation: v.rel, Site: site, Verdict: v.v, Precision: v.prec, Message: v.msg,
-		Trail: append(t.ch.Trail(), model.Step{Relation: v.rel, Display: orFile(site.Enclosing), Path: site.Path, Line: site.Line})}
-	if generated(x.f.t.src) {
-		f.Message += "; generated file: regenerate it"
-	}
+	f := &lang.Ref{Change: t.ch, Relation: v.rel, Site: site, Verdict: v.v, Precision: v.prec, Message: v.msg,
+		Generated: generated(x.f.t.src)}
 	if v.v == model.Inconsistent || v.v == model.MayBeImpacted && v.prec == model.PrecisionSyntax && t.ch.Label == model.MMS && t.nd != nil && t.nd.fn != nil && !j.opaque(t.nd.fn) {
 		// a warning of a call whose arguments moved to other parameters
 		// (reordered) is fixed by moving them back
 		f.Fix = j.fixFor(t, x, at)
 	}
-	k := fmt.Sprintf("%s:%d:%s:%p", site.Path, site.Line, f.Rule(), t.ch)
-	if j.seen[k] {
-		// one finding per line: keep the strongest verdict for the site,
-		// and the fixes of every use on the line (f(x) + f(y))
-		for _, g := range j.out {
-			if g.Change != t.ch || g.Site.Path != site.Path || g.Site.Line != site.Line || g.Rule() != f.Rule() {
-				continue
-			}
-			switch {
-			case g.Verdict < f.Verdict:
-				*g = *f
-			case g.Verdict == f.Verdict && g.Fix != nil && f.Fix != nil:
-				g.Fix = mergeFixes(g.Fix, f.Fix)
-			case g.Verdict == f.Verdict && f.Fix == nil:
-				g.Fix = nil // a use on the line that no edit covers
-			}
-		}
-		return
-	}
-	j.seen[k] = true
+	// the core keeps one finding per line (the strongest, fixes merged)
 	j.out = append(j.out, f)
 	if v.v == model.Inconsistent {
-		j.follow(t, x, v)
+		if f.Follow = j.followOf[x]; f.Follow == nil {
+			f.Follow = j.follow(t, x, v)
+		}
 	}
 }
 
@@ -152,22 +131,15 @@ func enclosing(f *pfile, n *node) *encl {
 	return nil
 }
 
-func orFile(s string) string {
-	if s == "" {
-		return "module scope"
-	}
-	return s
-}
-
 // follow makes the derived changes an inconsistent site implies: a
 // function that forwards its own parameters to a changed function must
 // change its signature too, and its callers are walked next.
-func (j *judge) follow(t *target, x *ref, v verdict) {
+func (j *judge) follow(t *target, x *ref, v verdict) *lang.Follow {
 	if x.call == nil || x.call.kind != "call" || t.ch.Derived {
-		return
+		return nil
 	}
 	if l := t.ch.Label; l != model.MMS && l != model.MCC && l != model.ACC {
-		return
+		return nil
 	}
 	var fn *funcInfo
 	for p := x.n.parent; p != nil; p = p.parent {
@@ -177,7 +149,7 @@ func (j *judge) follow(t *target, x *ref, v verdict) {
 		}
 	}
 	if fn == nil || j.wrapped[fn] || strings.HasPrefix(fn.name, "test") || fn.fixture {
-		return
+		return nil
 	}
 	params := map[string]bool{}
 	for i, p := range fn.params {
@@ -188,7 +160,7 @@ func (j *judge) follow(t *target, x *ref, v verdict) {
 	}
 	args := x.call.child("arguments").namedKids()
 	if len(args) == 0 {
-		return
+		return nil
 	}
 	for _, a := range args {
 		e := a
@@ -201,31 +173,27 @@ func (j *judge) follow(t *target, x *ref, v verdict) {
 			}
 		}
 		if e == nil || e.kind != "identifier" || !params[e.text()] {
-			return
+			return nil
 		}
 	}
 	j.wrapped[fn] = true
 	d := j.a.declOf(fn)
 	if d == nil {
-		return
+		return nil
 	}
-	j.derived = append(j.derived, &model.Change{Label: model.MMS, Old: &d.Block, New: &d.Block, Cause: t.ch,
-		Details: []string{"wraps " + t.display() + " (forwards its parameters), whose " + strings.Join(t.ch.Details, "; ")}})
+	return &lang.Follow{Decl: d, Label: model.MMS,
+		Details: []string{"wraps " + t.display() + " (forwards its parameters), whose " + strings.Join(t.ch.Details, "; ")}}
 }
 
-// declOf makes (and registers) the declaration of a head-state function,
-// for a derived change.
+// declOf makes the declaration of a head-state function, for a derived
+// change.
 func (a *analyzer) declOf(fn *funcInfo) *lang.Decl {
 	b := &declBuilder{f: fn.file, seen: map[string]*lang.Decl{}}
 	b.function(fn)
 	if len(b.out) == 0 {
 		return nil
 	}
-	d := b.out[0]
-	a.fe.mu.Lock()
-	a.fe.decls[&d.Block] = d
-	a.fe.mu.Unlock()
-	return d
+	return b.out[0]
 }
 
 // expectedFailure says why a broken site may be broken on purpose: inside

@@ -212,28 +212,3 @@ func lineCol(src []byte, off int) (int, int) {
 	}
 	return line, off - start + 1
 }
-
-// mergeFixes joins the fixes of two uses on one line; nil when their
-// edits overlap (a call nested in another's arguments), which leaves the
-// line to the model.
-func mergeFixes(a, b *model.Fix) *model.Fix {
-	edits := append(append([]model.TextEdit(nil), a.Edits...), b.Edits...)
-	for i, x := range edits {
-		for _, y := range edits[i+1:] {
-			if x == y {
-				continue
-			}
-			if x.Path == y.Path && before(x.StartLine, x.StartCol, y.EndLine, y.EndCol) && before(y.StartLine, y.StartCol, x.EndLine, x.EndCol) {
-				return nil
-			}
-		}
-	}
-	d := a.Description
-	if b.Description != a.Description {
-		d += "; " + b.Description
-	}
-	return &model.Fix{Description: d, Edits: edits}
-}
-
-// before reports whether position l1:c1 comes before l2:c2.
-func before(l1, c1, l2, c2 int) bool { return l1 < l2 || l1 == l2 && c1 < c2 }

@@ -3,10 +3,10 @@ package python
 import (
 	"context"
 	"strings"
-	"sync"
 
 	"github.com/ripple-dev/ripple/internal/lang"
 	"github.com/ripple-dev/ripple/internal/model"
+	"github.com/ripple-dev/ripple/internal/oracle"
 )
 
 // noParserMessage is the diagnostic of every Python file in a binary
@@ -14,17 +14,15 @@ import (
 const noParserMessage = "Python file not analysed: this ripple binary was built with CGO_ENABLED=0 and the Python parser (tree-sitter) needs cgo; rebuild with CGO_ENABLED=1"
 
 // Frontend is the Python front-end. Create one per check with New: it
-// remembers the declarations it parsed so that analyzers can reach the
-// syntax behind a change's blocks.
+// caches the files it parsed, so that the classifier's parse of a seed
+// file serves the analyzer too.
 type Frontend struct {
-	mu    sync.Mutex
-	decls map[*model.Block]*lang.Decl
 	cache *parseCache
 }
 
 // New returns a Python front-end for one check.
 func New() *Frontend {
-	return &Frontend{decls: map[*model.Block]*lang.Decl{}, cache: newParseCache()}
+	return &Frontend{cache: newParseCache()}
 }
 
 func (fe *Frontend) Name() string { return "python" }
@@ -43,28 +41,13 @@ func (fe *Frontend) Decls(path string, src []byte) ([]*lang.Decl, *model.Diagnos
 	if diag == nil && f.t.errors > 0 {
 		diag = parseDiag(path, f.t) // parsed earlier in this check: report for this state too
 	}
-	ds := decls(f)
-	fe.mu.Lock()
-	for _, d := range ds {
-		fe.decls[&d.Block] = d
-	}
-	fe.mu.Unlock()
-	return ds, diag
+	return decls(f), diag
 }
 
 func (fe *Frontend) Details(old, new *lang.Decl) []string { return details(old, new) }
 
 func (fe *Frontend) Escapes(old, new *lang.Decl, oldChanged, newChanged func(from, to int) bool) []string {
 	return escapes(old, new, oldChanged, newChanged)
-}
-
-func (fe *Frontend) decl(b *model.Block) *lang.Decl {
-	if b == nil {
-		return nil
-	}
-	fe.mu.Lock()
-	defer fe.mu.Unlock()
-	return fe.decls[b]
 }
 
 func (fe *Frontend) NewAnalyzer(ctx context.Context, env *lang.Env) (lang.Analyzer, error) {
@@ -78,12 +61,14 @@ func (fe *Frontend) NewAnalyzer(ctx context.Context, env *lang.Env) (lang.Analyz
 	if err != nil {
 		return nil, err
 	}
-	return &analyzer{fe: fe, env: env, ix: ix, r: newResolver(ix), follows: map[*model.Change]*funcInfo{}}, nil
+	return &analyzer{fe: fe, env: env, ix: ix, r: newResolver(ix)}, nil
 }
 
 // noAnalyzer answers nothing: Python analysis is unavailable.
 type noAnalyzer struct{}
 
-func (noAnalyzer) Impacted(context.Context, []*model.Change) ([]*model.Finding, []*model.Change, error) {
-	return nil, nil, nil
-}
+func (noAnalyzer) Answer(context.Context, []lang.Query) ([]*lang.Ref, error) { return nil, nil }
+
+// Oracle is pyright on the changed Python files (installed through npm
+// when missing).
+func (fe *Frontend) Oracle([]string) oracle.Oracle { return &oracle.Pyright{} }

@@ -4,103 +4,45 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"runtime"
 	"strings"
 	"sync"
 
+	"github.com/ripple-dev/ripple/internal/corpus"
 	"github.com/ripple-dev/ripple/internal/gitio"
 	"github.com/ripple-dev/ripple/internal/model"
 )
 
 // index holds the head state's Python files: the list of all of them,
-// their module names, and the ones parsed so far. Files are parsed on
-// demand: the grep candidates in parallel, then each module that name
-// resolution reaches.
+// their module names, and the corpus that searches and parses them.
+// Files are parsed on demand: the grep candidates in parallel, then each
+// module that name resolution reaches.
 type index struct {
-	ctx     context.Context
-	tree    gitio.Tree
-	mods    *modules
-	all     []string
-	ignored func(string) bool
-	diag    func(model.Diagnostic)
-	cache   *parseCache
-
-	mu      sync.Mutex
-	parsed  map[string]*pfile
-	missing map[string]bool
+	ctx  context.Context
+	mods *modules
+	all  []string
+	*corpus.Corpus[*pfile]
 }
 
 func newIndex(ctx context.Context, t gitio.Tree, ignored func(string) bool, diag func(model.Diagnostic), cache *parseCache) (*index, error) {
-	all, err := t.List(ctx, "*.py", "*.pyi")
+	ix := &index{ctx: ctx}
+	ix.Corpus = corpus.New(corpus.Config[*pfile]{
+		Tree: t, Pathspecs: []string{"*.py", "*.pyi"}, Diag: diag,
+		Usable: func(p string) bool { return ignored == nil || !ignored(p) },
+		Parse: func(p string, src []byte) (*pfile, bool, *model.Diagnostic) {
+			if len(src) > maxFileSize || bytes.IndexByte(src[:min(len(src), 8000)], 0) >= 0 {
+				return nil, false, nil
+			}
+			f, d := cache.get(p, src)
+			return f, true, d
+		},
+	})
+	all, err := ix.All(ctx)
 	if err != nil {
 		return nil, err
 	}
-	ix := &index{ctx: ctx, tree: t, ignored: ignored, diag: diag, cache: cache, parsed: map[string]*pfile{}, missing: map[string]bool{}}
-	for _, p := range all {
-		if ignored != nil && ignored(p) {
-			continue
-		}
-		ix.all = append(ix.all, p)
-	}
+	ix.all = all
 	ix.mods = newModules(ix.all)
 	return ix, nil
-}
-
-// parse parses the given files concurrently (those not parsed yet) and
-// returns them, in order, without the ones that could not be read.
-func (ix *index) parse(paths []string) []*pfile {
-	out := make([]*pfile, len(paths))
-	var todo []int
-	ix.mu.Lock()
-	for i, p := range paths {
-		if f, ok := ix.parsed[p]; ok {
-			out[i] = f
-		} else if !ix.missing[p] {
-			todo = append(todo, i)
-		}
-	}
-	ix.mu.Unlock()
-	if len(todo) > 0 {
-		want := make([]string, len(todo))
-		for k, i := range todo {
-			want[k] = paths[i]
-		}
-		data := ix.tree.ReadFiles(ix.ctx, want)
-		work := make(chan int)
-		var wg sync.WaitGroup
-		for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := range work {
-					if src, ok := data[paths[i]]; ok {
-						out[i] = ix.parseOne(paths[i], src)
-					}
-				}
-			}()
-		}
-		for _, i := range todo {
-			work <- i
-		}
-		close(work)
-		wg.Wait()
-		ix.mu.Lock()
-		for _, i := range todo {
-			if out[i] != nil {
-				ix.parsed[paths[i]] = out[i]
-			} else {
-				ix.missing[paths[i]] = true
-			}
-		}
-		ix.mu.Unlock()
-	}
-	res := out[:0:0]
-	for _, f := range out {
-		if f != nil {
-			res = append(res, f)
-		}
-	}
-	return res
 }
 
 // file returns the parsed file at p, parsing it if needed; nil if it is
@@ -109,39 +51,17 @@ func (ix *index) file(p string) *pfile {
 	if p == "" || strings.HasSuffix(p, "/") {
 		return nil
 	}
-	ix.mu.Lock()
-	f, ok := ix.parsed[p]
-	miss := ix.missing[p]
-	ix.mu.Unlock()
-	if ok || miss {
+	if f, ok := ix.Get(p); ok {
 		return f
 	}
 	if !ix.mods.files[p] {
 		return nil
 	}
-	fs := ix.parse([]string{p})
+	fs, _ := ix.Parse(ix.ctx, []string{p})
 	if len(fs) == 0 {
 		return nil
 	}
 	return fs[0]
-}
-
-func (ix *index) parseOne(p string, src []byte) *pfile {
-	if len(src) > maxFileSize || bytes.IndexByte(src[:min(len(src), 8000)], 0) >= 0 {
-		return nil
-	}
-	f, diag := ix.cache.get(p, src)
-	if diag != nil && ix.diag != nil {
-		ix.diag(*diag)
-	}
-	return f
-}
-
-// Stats: files parsed by the analyzer.
-func (ix *index) parsedCount() int {
-	ix.mu.Lock()
-	defer ix.mu.Unlock()
-	return len(ix.parsed)
 }
 
 // maxFileSize bounds what is parsed (generated tables, vendored blobs).
@@ -204,12 +124,4 @@ func generated(src []byte) bool {
 }
 
 // parsedFiles returns the files parsed so far.
-func (ix *index) parsedFiles() []*pfile {
-	ix.mu.Lock()
-	defer ix.mu.Unlock()
-	out := make([]*pfile, 0, len(ix.parsed))
-	for _, f := range ix.parsed {
-		out = append(out, f)
-	}
-	return out
-}
+func (ix *index) parsedFiles() []*pfile { return ix.Files() }

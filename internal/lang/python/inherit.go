@@ -5,6 +5,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/ripple-dev/ripple/internal/lang"
 	"github.com/ripple-dev/ripple/internal/model"
 )
 
@@ -206,10 +207,11 @@ func (j *judge) followOverride(t *target, x *ref) {
 	if d == nil {
 		return
 	}
-	c := &model.Change{Label: model.MMS, Old: &d.Block, New: &d.Block, Cause: t.ch,
+	if dd, ok := d.Data.(*declData); ok {
+		dd.follows = t.nd.fn // the signature it must take
+	}
+	j.followOf[x] = &lang.Follow{Decl: d, Label: model.MMS,
 		Details: []string{"must follow " + t.display() + ": " + strings.Join(t.ch.Details, "; ")}}
-	j.a.follows[c] = t.nd.fn
-	j.derived = append(j.derived, c)
 }
 
 // builtinFixtures are pytest's own fixtures: a parameter of that name is
@@ -302,10 +304,9 @@ func (j *judge) overridesFindings() {
 				at := bm.node.child("name")
 				site := model.Site{Path: b.file.path, Line: int(at.line), Col: int(at.col) + 1, Text: b.file.t.lineText(int(at.line)),
 					Enclosing: "def " + bm.qual, EnclosingSpan: model.Span{StartLine: int(bm.outer.line), EndLine: int(bm.outer.eline)}}
-				j.out = append(j.out, &model.Finding{Change: t.ch, Relation: model.Overrides, Site: site, Verdict: model.MayBeImpacted,
+				j.out = append(j.out, &lang.Ref{Change: t.ch, Relation: model.Overrides, Site: site, Verdict: model.MayBeImpacted,
 					Precision: model.PrecisionSyntax,
-					Message:   fmt.Sprintf("%s is overridden by %s, whose new signature no longer accepts the calls %s allows", bm.qual, shortName(t), bm.qual),
-					Trail:     append(t.ch.Trail(), model.Step{Relation: model.Overrides, Display: "def " + bm.qual, Path: site.Path, Line: site.Line})})
+					Message:   fmt.Sprintf("%s is overridden by %s, whose new signature no longer accepts the calls %s allows", bm.qual, shortName(t), bm.qual)})
 			}
 			break
 		}

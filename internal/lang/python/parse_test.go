@@ -3,6 +3,7 @@
 package python
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -10,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/ripple-dev/ripple/internal/gitio"
 )
 
 // TestParse312 checks that the grammar reads Python 3.12 syntax without
@@ -123,13 +126,21 @@ func TestDeclsCorpus(t *testing.T) {
 		}
 		return nil
 	})
-	ix := &index{parsed: map[string]*pfile{}, missing: map[string]bool{}, cache: newParseCache(), mods: newModules(nil)}
+	tree := gitio.MemTree{}
+	for _, p := range paths {
+		tree[p], _ = os.ReadFile(p)
+	}
+	ix, err := newIndex(context.Background(), tree, nil, nil, newParseCache())
+	if err != nil {
+		t.Fatal(err)
+	}
 	r := newResolver(ix)
 	decls, names := 0, 0
-	for _, p := range paths {
-		src, _ := os.ReadFile(p)
-		f := summarize(p, parse(src))
-		ix.parsed[p] = f
+	files, err := ix.Parse(context.Background(), paths)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
 		decls += len(fileDecls(f))
 		walk(f.t.root, func(n *node) bool {
 			switch n.kind {

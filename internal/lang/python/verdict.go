@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ripple-dev/ripple/internal/lang"
 	"github.com/ripple-dev/ripple/internal/model"
 )
 
@@ -15,11 +16,12 @@ type judge struct {
 	targets []*target
 	byName  map[string][]*target
 	ctors   []*target
-	out     []*model.Finding
-	derived []*model.Change
-	seen    map[string]bool
-	wrapped map[*funcInfo]bool
-	reach   map[string]bool
+	out     []*lang.Ref
+	// followOf holds the derived change a judged reference implies (an
+	// override that must follow its base), for emit
+	followOf map[*ref]*lang.Follow
+	wrapped  map[*funcInfo]bool
+	reach    map[string]bool
 }
 
 // verdict is the outcome of judging one reference against one target.
@@ -103,7 +105,7 @@ func (j *judge) verdictFor(t *target, x *ref) (verdict, bool) {
 		if how != mDirect || x.call == nil {
 			return verdict{}, false
 		}
-		if base := j.a.follows[t.ch]; base != nil && x.call.kind == "call" && t.nd != nil && t.nd.fn != nil {
+		if base := t.nd.followsOf(); base != nil && x.call.kind == "call" && t.nd.fn != nil {
 			// the override must take its base's new signature: a call that
 			// binds to it now and not to that signature breaks with it
 			bound := j.boundCall(t, x)
@@ -114,7 +116,7 @@ func (j *judge) verdictFor(t *target, x *ref) (verdict, bool) {
 				return verdict{rel, model.Inconsistent, fmt.Sprintf("calls %s, which must follow %s; then the call %s", t.display(), t.ch.Cause.Block().Display, next.err), prec, ""}, true
 			}
 		}
-		return verdict{rel, model.MayBeImpacted, fmt.Sprintf("calls %s, which must change with %s", t.display(), t.ch.Cause.Block().Display), prec, ""}, true
+		return verdict{rel, model.MayFollow, fmt.Sprintf("calls %s, which must change with %s", t.display(), t.ch.Cause.Block().Display), prec, ""}, true
 	case t.deleted:
 		return j.deletedVerdict(t, x, how, rel, prec)
 	}
