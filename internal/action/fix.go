@@ -86,7 +86,7 @@ func (r *run) fixPR(ctx context.Context, ev *event.Event, repo *gitio.Repo, rg *
 		}
 	}
 
-	opts := fix.Options{Base: rg.Base, Head: rg.Head, Config: cfg, Tests: r.in.fixTests,
+	opts := fix.Options{Base: rg.Base, Head: rg.Head, Config: cfg, Tests: r.in.fixTests, Review: true,
 		Oracle: languages.Oracle(languages.Frontends(), secretEnv)}
 	m, desc, err := r.fixModel()
 	if err != nil {

@@ -28,7 +28,7 @@ func runFix(ctx context.Context, dir string, args []string, stdout, stderr io.Wr
 	noOracle := fs.Bool("no-oracle", false, "do not run the oracle (the edits stay unproven)")
 	tests := fs.Bool("tests", false, "the oracle also runs the tests of the affected packages")
 	rounds := fs.Int("rounds", fix.DefaultRounds, "most oracle rounds")
-	review := fs.Bool("review", false, "let the model review may-be-impacted blocks too")
+	review := fs.Bool("review", true, "plan may-be-impacted and frontier blocks too (warnings and notes), for the model to edit or keep as they are; -review=false plans inconsistent blocks only")
 	noModel := fs.Bool("no-model", false, "mechanical fixes only, even when a model is configured")
 	budget := fs.Int("token-budget", 200000, "most model tokens (prompt and completion) for the run")
 	modelTimeout := fs.Duration("model-timeout", 60*time.Second, "time limit of one model request, retries included")

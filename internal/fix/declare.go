@@ -24,8 +24,8 @@ import (
 // reverting the developer's edit is not allowed. So such a diagnostic
 // becomes an obligation to declare the name: on the type's block when a
 // member of a type the engine may edit is missing, else a new
-// declaration appended to a file of the scope (lang.Declarer.Scope: a Go
-// package, a Python module), judged by the front-end (whole
+// declaration appended to a file of the scope (lang.Declarer.Scope: a
+// package directory, a module file), judged by the front-end (whole
 // declarations, new names only, the wanted one among them).
 //
 // A name the base state declared in that scope is not declared again:
@@ -91,7 +91,7 @@ func (e *engine) missingObligation(ctx context.Context, d oracle.Diagnostic, byK
 			return true
 		}
 	} else if m.Qualifier != "" {
-		if file = e.homeFile(scope); file == "" {
+		if file = e.homeFile(dc, scope); file == "" {
 			return false
 		}
 	}
@@ -240,11 +240,10 @@ func (e *engine) declaredNow(scope string) map[string]*lang.Decl {
 // homeFile is the file of a scope where a name another unit needs is
 // declared: the scope itself when it is a file, else its first source
 // file that is not a test.
-func (e *engine) homeFile(scope string) string {
+func (e *engine) homeFile(dc lang.Declarer, scope string) string {
 	files := e.scratchFiles(scope)
 	for _, f := range files {
-		n := path.Base(f)
-		if !strings.HasSuffix(n, "_test.go") && !strings.HasPrefix(n, "test_") {
+		if !dc.IsTest(f) {
 			return f
 		}
 	}
@@ -327,31 +326,26 @@ func (e *engine) declare(ctx context.Context, ob *Obligation) bool {
 }
 
 // placements are the files a new declaration wanted in file may go to:
-// the file itself, then, for a Go source file that is not a test, the
-// package's other such files that hold no build constraint.
+// the file itself, then, when the scope has several files and file is
+// one every build sees, the scope's other such files (lang.Declarer's
+// Placeable: files every build compiles, never tests).
 func (e *engine) placements(dc lang.Declarer, file string) []string {
 	out := []string{file}
 	scope := dc.Scope(file)
-	if scope == file || !strings.HasSuffix(file, ".go") || strings.HasSuffix(file, "_test.go") {
+	src, err := e.sc.read(file)
+	if scope == file || err != nil || !dc.Placeable(file, src) {
 		return out
 	}
 	for _, f := range e.scratchFiles(scope) {
-		if f == file || !strings.HasSuffix(f, ".go") || strings.HasSuffix(f, "_test.go") || constrainedName.MatchString(path.Base(f)) {
+		if f == file {
 			continue
 		}
-		if src, err := e.sc.read(f); err != nil || buildLineRE.Match(src) {
-			continue
+		if src, err := e.sc.read(f); err == nil && dc.Placeable(f, src) {
+			out = append(out, f)
 		}
-		out = append(out, f)
 	}
 	return out
 }
-
-// A Go file whose name or build line restricts it to some platforms.
-var (
-	constrainedName = regexp.MustCompile(`_(aix|android|darwin|dragonfly|freebsd|hurd|illumos|ios|js|linux|nacl|netbsd|openbsd|plan9|solaris|wasip1|windows|zos|386|amd64|arm|arm64|loong64|mips|mipsle|mips64|mips64le|ppc64|ppc64le|riscv64|s390x|wasm)(_test)?\.go$`)
-	buildLineRE     = regexp.MustCompile(`(?m)^//(go:build|\s*\+build) `)
-)
 
 // promptForNew is the user message of a missing declaration: where the
 // name is used and why, the changes that led there, the code that uses
@@ -417,13 +411,6 @@ func (e *engine) promptForNew(ctx context.Context, ob *Obligation) string {
 	return b.String()
 }
 
-// typeErrorRE are the compiler's words for a value of the wrong type or
-// a call with the wrong arguments.
-var typeErrorRE = regexp.MustCompile(`^cannot use |arguments in call to |^mismatched types|^invalid operation|^cannot assign`)
-
-// receiverRE is the receiver's name in a method's signature.
-var receiverRE = regexp.MustCompile(`^func \((\w+) `)
-
 // receiverFieldObligation plans, as a review, the type of a method's
 // receiver when a type error is on a line of the method that uses one of
 // the receiver's fields: the field's type may be what must follow (a
@@ -431,11 +418,12 @@ var receiverRE = regexp.MustCompile(`^func \((\w+) `)
 // the method's new parameters no longer fit). The type's block is
 // planned only when the engine may edit it.
 func (e *engine) receiverFieldObligation(d oracle.Diagnostic, blk *model.Block, byKey map[string]*Obligation, obs *[]*Obligation, round int) {
-	if blk.Container == "" || !typeErrorRE.MatchString(d.Message) {
+	dc, ok := e.frontendFor(d.Path).(lang.Declarer)
+	if !ok || blk.Container == "" || !dc.TypeMismatch(d.Message) {
 		return
 	}
-	m := receiverRE.FindStringSubmatch(blk.Signature)
-	if m == nil {
+	recv := dc.Receiver(blk)
+	if recv == "" {
 		return
 	}
 	src, err := e.sc.read(d.Path)
@@ -446,7 +434,7 @@ func (e *engine) receiverFieldObligation(d oracle.Diagnostic, blk *model.Block, 
 	if err != nil {
 		return
 	}
-	now := e.declaredNow(path.Dir(d.Path))
+	now := e.declaredNow(dc.Scope(d.Path))
 	td := now[blk.Container]
 	if td == nil || td.Kind != model.KindType {
 		return
@@ -455,7 +443,7 @@ func (e *engine) receiverFieldObligation(d oracle.Diagnostic, blk *model.Block, 
 	if e.seeds[k] || e.attempts[k] >= maxAttempts {
 		return
 	}
-	fieldRE := regexp.MustCompile(`\b` + regexp.QuoteMeta(m[1]) + `\.(\w+)`)
+	fieldRE := regexp.MustCompile(`\b` + regexp.QuoteMeta(recv) + `\.(\w+)`)
 	for _, f := range fieldRE.FindAllStringSubmatch(line, -1) {
 		fd := now[blk.Container+"."+f[1]]
 		if fd == nil || fd.Kind != model.KindField {

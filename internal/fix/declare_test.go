@@ -9,6 +9,7 @@ import (
 
 	"github.com/ripple-dev/ripple/internal/check"
 	"github.com/ripple-dev/ripple/internal/gitio"
+	"github.com/ripple-dev/ripple/internal/lang/golang"
 	"github.com/ripple-dev/ripple/internal/languages"
 	"github.com/ripple-dev/ripple/internal/oracle"
 )
@@ -394,7 +395,7 @@ func TestMergeDoc(t *testing.T) {
 		{"rewritten keeps the directive", "// F does it twice.\nfunc F() { g() }\n", 3, "// F does it twice.\n//go:noinline\nfunc F() { g() }\n"},
 		{"rewritten with the directive", "// F does more.\n//go:noinline\nfunc F() {}\n", 3, "// F does more.\n//go:noinline\nfunc F() {}\n"},
 	} {
-		from, code := mergeDoc(src, 6, c.code)
+		from, code := mergeDoc(golang.New(), src, 6, c.code)
 		if from != c.from || code != c.want {
 			t.Errorf("%s: from %d code %q, want %d %q", c.name, from, code, c.from, c.want)
 		}

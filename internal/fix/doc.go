@@ -36,11 +36,12 @@
 // a name nobody declares (a helper the developer's edit calls before it
 // was written, a field a replacement reads) is an obligation to declare
 // it: on the type's block for a missing member, else a new declaration
-// appended to a file of the Go package (the use's file, or another when
-// the imports it needs clash with that file's) or to the Python module,
-// checked like a block (whole declarations, new names only, the wanted
-// one among them). A name the
-// base declared is never declared again: the change removed it. The
+// appended to a file of the name's scope (lang.Declarer: a package
+// directory, where the use's file is tried first and another file when
+// the imports it needs clash with the use's; or a module file), checked
+// like a block (whole declarations, new names only, the wanted one among
+// them). A name the base declared is never declared again: the change
+// removed it. The
 // loop stops when the oracle passes or a budget (rounds, tokens, time) is
 // spent.
 //

@@ -29,6 +29,10 @@ type Reason struct {
 	Fix      *model.Fix         `json:"-"`
 	Oracle   *oracle.Diagnostic `json:"oracle,omitempty"`
 	Must     bool               `json:"must"` // inconsistent, or an oracle error (else: review)
+	// Trail is the relation path of the finding behind the reason: the
+	// change first (the developer's, or an edit of the engine's), the
+	// obligation's block last.
+	Trail []model.Step `json:"trail,omitempty"`
 }
 
 // Obligation is a node of the plan graph: a block to edit and why.
@@ -77,18 +81,43 @@ func (o *Obligation) Cause() *model.Change {
 
 func (o *Obligation) key() string { return o.Path + "\x00" + o.Block }
 
+// Trail is the relation path from the developer's change to the
+// obligation's block: the path of its parent (the edit of the engine's
+// that made it necessary) continued by its first reason's trail, whose
+// first step is that parent's block. An obligation from an oracle
+// diagnostic has no relation: its trail is its parent's.
+func (o *Obligation) Trail() []model.Step {
+	var own []model.Step
+	for _, r := range o.Reasons {
+		if len(r.Trail) > 0 {
+			own = r.Trail
+			break
+		}
+	}
+	if o.Parent == nil {
+		return own
+	}
+	up := o.Parent.Trail()
+	if len(own) > 1 {
+		return append(append([]model.Step(nil), up...), own[1:]...)
+	}
+	return up
+}
+
 // blockKey identifies a block across states.
 func blockKey(path, block string) string { return path + "\x00" + block }
 
 // obligationsFrom groups a check's findings into obligations, one per
 // enclosing block. Findings at file scope (an import line) and in seed
-// blocks are not planned; may-be-impacted findings are planned only when
-// review is set (a model can judge them).
+// blocks are not planned; may-be-impacted and frontier findings
+// (warnings and notes, CodePlan's may-impact blocks) are planned only
+// when review is set: a model judges them and may keep the block as it
+// is.
 func obligationsFrom(res *model.Result, seeds map[string]bool, review bool) (obs []*Obligation, skipped []*model.Finding) {
 	byKey := map[string]*Obligation{}
 	for _, f := range res.Findings {
 		must := f.Level == model.LevelError
-		if !must && !(review && f.Level == model.LevelWarning) {
+		if !must && !(review && (f.Level == model.LevelWarning || f.Level == model.LevelNote)) {
 			continue
 		}
 		if f.Site.Enclosing == "" || f.Site.EnclosingSpan.StartLine == 0 {
@@ -109,7 +138,7 @@ func obligationsFrom(res *model.Result, seeds map[string]bool, review bool) (obs
 			obs = append(obs, o)
 		}
 		o.Reasons = append(o.Reasons, Reason{
-			Message: f.Message, Line: f.Site.Line, Relation: f.Relation, Change: f.Change, Fix: f.Fix, Must: must,
+			Message: f.Message, Line: f.Site.Line, Relation: f.Relation, Change: f.Change, Fix: f.Fix, Must: must, Trail: f.Trail,
 		})
 	}
 	order(obs)
@@ -161,6 +190,9 @@ func (o *Obligation) Describe() string {
 	}
 	if len(why) > 0 {
 		s += "\n    because " + strings.Join(why, "\n    and ")
+	}
+	if tr := o.Trail(); len(tr) > 1 {
+		s += "\n    path: " + model.TrailText(tr)
 	}
 	return s
 }

@@ -173,6 +173,12 @@ type BlockEditor interface {
 	// AddImports adds the imports src lacks and returns the new source
 	// and how many lines were inserted (all before any declaration).
 	AddImports(src []byte, imports []string) ([]byte, int, error)
+	// IsComment reports whether a line is a whole-line comment, and
+	// IsDirective whether such a comment instructs a tool (//go:noinline,
+	// # type: ignore) rather than documents: a model's rewrite of a
+	// block's doc comment keeps the directives above the block.
+	IsComment(line string) bool
+	IsDirective(line string) bool
 }
 
 // ImportPruner is a BlockEditor that can also remove imports an edit
@@ -182,6 +188,9 @@ type ImportPruner interface {
 	// PruneImports removes the imports of the given paths and returns
 	// the new source; paths it cannot remove cleanly are left.
 	PruneImports(src []byte, paths []string) ([]byte, error)
+	// UnusedImport reads an oracle message saying an import is unused:
+	// the import's path.
+	UnusedImport(message string) (path string, ok bool)
 }
 
 // Missing is a name an oracle diagnostic says the code uses and nothing
@@ -216,4 +225,16 @@ type Declarer interface {
 	// of a name in taken, and one of them declares want. Names are as
 	// Decl gives them: Name, or Container.Name for a method or a field.
 	CheckNew(path string, src []byte, from, to int, want string, taken map[string]bool) error
+	// IsTest reports a test file: a declaration another unit needs does
+	// not go there.
+	IsTest(path string) bool
+	// Placeable reports whether a file of a scope may take a declaration
+	// meant for every build of the scope (Go: no build constraint).
+	Placeable(path string, src []byte) bool
+	// TypeMismatch reports an oracle message about a value of the wrong
+	// type or a call with the wrong arguments.
+	TypeMismatch(message string) bool
+	// Receiver is the name a method block calls its receiver by ("s" in
+	// func (s *T) M(), "self"), "" for other blocks.
+	Receiver(b *model.Block) string
 }

@@ -23,6 +23,43 @@ const (
 	VariantOf      Relation = "VariantOf"      // another definition of the block for other builds (Go build tags, #if)
 )
 
+// phrases name the hop of a relation path that reaches a block: "called
+// by func run".
+var phrases = map[Relation]string{
+	CalledBy:       "called by",
+	UsedBy:         "used by",
+	InstantiatedBy: "instantiated by",
+	OverriddenBy:   "implemented by",
+	Overrides:      "implements",
+	EmbeddedBy:     "embedded by",
+	ImportedBy:     "imported by",
+	ReferencedBy:   "referenced by",
+	VariantOf:      "variant of",
+}
+
+// Phrase is the words of the relation on a relation path ("called by").
+func (r Relation) Phrase() string {
+	if s, ok := phrases[r]; ok {
+		return s
+	}
+	return string(r)
+}
+
+// TrailText writes a relation path: "func Sum → called by func Use".
+func TrailText(steps []Step) string {
+	var b strings.Builder
+	for i, s := range steps {
+		if i > 0 {
+			b.WriteString(" → ")
+			if s.Relation != "" {
+				b.WriteString(s.Relation.Phrase() + " ")
+			}
+		}
+		b.WriteString(s.Display)
+	}
+	return b.String()
+}
+
 // Relations lists every relation.
 var Relations = []Relation{CalledBy, OverriddenBy, Overrides, UsedBy, InstantiatedBy, ImportedBy, EmbeddedBy, ReferencedBy, VariantOf}
 

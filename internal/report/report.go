@@ -363,24 +363,3 @@ func plural(n int, one, many string) string {
 	}
 	return fmt.Sprintf("%d %s", n, many)
 }
-
-// relationPhrases name the hop of a relation path that reaches a block:
-// "called by func run".
-var relationPhrases = map[model.Relation]string{
-	model.CalledBy:       "called by",
-	model.UsedBy:         "used by",
-	model.InstantiatedBy: "instantiated by",
-	model.OverriddenBy:   "implemented by",
-	model.Overrides:      "implements",
-	model.EmbeddedBy:     "embedded by",
-	model.ImportedBy:     "imported by",
-	model.ReferencedBy:   "referenced by",
-	model.VariantOf:      "variant of",
-}
-
-func relationPhrase(r model.Relation) string {
-	if s, ok := relationPhrases[r]; ok {
-		return s
-	}
-	return string(r)
-}

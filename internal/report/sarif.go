@@ -154,7 +154,7 @@ func sarifResultOf(p *prepared, f *model.Finding, ruleIndex int) sarifResult {
 		if i == 0 && b != nil && s.Path == b.Path && s.Line == b.NameLine {
 			continue // the trail starts at the seed itself
 		}
-		msg := relationPhrase(s.Relation) + " " + s.Display
+		msg := s.Relation.Phrase() + " " + s.Display
 		loc := sarifLocation{ID: len(res.RelatedLocations) + 1, PhysicalLocation: physical(s.Path, s.Line, 0, ""), Message: &sarifMessage{Text: msg}}
 		res.RelatedLocations = append(res.RelatedLocations, loc)
 		flow = append(flow, sarifThreadFlowLocation{Location: withoutID(loc)})

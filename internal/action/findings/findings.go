@@ -273,25 +273,9 @@ func Short(sha string) string {
 	return sha
 }
 
-// relationPhrases name the hop that reaches a block of a relation path:
-// "called by func run" (the words of internal/report's text output).
-var relationPhrases = map[string]string{
-	"CalledBy":       "called by",
-	"UsedBy":         "used by",
-	"InstantiatedBy": "instantiated by",
-	"OverriddenBy":   "implemented by",
-	"Overrides":      "implements",
-	"EmbeddedBy":     "embedded by",
-	"ImportedBy":     "imported by",
-	"ReferencedBy":   "referenced by",
-}
-
 // Phrase is the words of a relation on a relation path.
 func Phrase(relation string) string {
-	if p, ok := relationPhrases[relation]; ok {
-		return p
-	}
-	return relation
+	return model.Relation(relation).Phrase()
 }
 
 // Headline counts the findings as the text report's headline does:

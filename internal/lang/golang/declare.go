@@ -14,6 +14,7 @@ import (
 
 	"github.com/ripple-dev/ripple/internal/gitio"
 	"github.com/ripple-dev/ripple/internal/lang"
+	"github.com/ripple-dev/ripple/internal/model"
 )
 
 // The compiler's words for a name nobody declares (go build and go vet
@@ -140,4 +141,42 @@ func (fe *Frontend) CheckNew(file string, src []byte, from, to int, want string,
 		return fmt.Errorf("the reply does not declare %s", want)
 	}
 	return nil
+}
+
+// IsTest reports a Go test file (lang.Declarer).
+func (fe *Frontend) IsTest(file string) bool { return strings.HasSuffix(file, "_test.go") }
+
+// constrainedName is a Go file whose name restricts it to some platforms
+// (foo_linux.go, foo_arm64_test.go).
+var constrainedName = regexp.MustCompile(`_(aix|android|darwin|dragonfly|freebsd|hurd|illumos|ios|js|linux|nacl|netbsd|openbsd|plan9|solaris|wasip1|windows|zos|386|amd64|arm|arm64|loong64|mips|mipsle|mips64|mips64le|ppc64|ppc64le|riscv64|s390x|wasm)(_test)?\.go$`)
+
+// buildLineRE is a build constraint line.
+var buildLineRE = regexp.MustCompile(`(?m)^//(go:build|\s*\+build) `)
+
+// Placeable reports a Go source file that every build of its package
+// compiles: not a test, no platform in its name, no build line
+// (lang.Declarer).
+func (fe *Frontend) Placeable(file string, src []byte) bool {
+	return strings.HasSuffix(file, ".go") && !fe.IsTest(file) && !constrainedName.MatchString(path.Base(file)) && !buildLineRE.Match(src)
+}
+
+// typeMismatchRE are the compiler's words for a value of the wrong type
+// or a call with the wrong arguments.
+var typeMismatchRE = regexp.MustCompile(`^cannot use |arguments in call to |^mismatched types|^invalid operation|^cannot assign`)
+
+// TypeMismatch reads a go build or vet message (lang.Declarer).
+func (fe *Frontend) TypeMismatch(msg string) bool { return typeMismatchRE.MatchString(msg) }
+
+// receiverRE is the receiver's name in a method's signature.
+var receiverRE = regexp.MustCompile(`^func \((\w+) `)
+
+// Receiver is the receiver variable of a method (lang.Declarer).
+func (fe *Frontend) Receiver(b *model.Block) string {
+	if b.Container == "" {
+		return ""
+	}
+	if m := receiverRE.FindStringSubmatch(b.Signature); m != nil {
+		return m[1]
+	}
+	return ""
 }

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -248,4 +249,30 @@ func (fe *Frontend) PruneImports(src []byte, paths []string) ([]byte, error) {
 		out = append(out[:cuts[i].from], out[cuts[i].to:]...)
 	}
 	return out, nil
+}
+
+// IsComment reports a line comment (lang.BlockEditor).
+func (fe *Frontend) IsComment(line string) bool {
+	return strings.HasPrefix(strings.TrimSpace(line), "//")
+}
+
+// directiveRE are comment lines that instruct tools (//go:noinline,
+// //nolint, // +build, //export, //line).
+var directiveRE = regexp.MustCompile(`^//(go:|nolint|export |line |\s*\+build)`)
+
+// IsDirective reports a comment that instructs a tool (lang.BlockEditor).
+func (fe *Frontend) IsDirective(line string) bool {
+	return directiveRE.MatchString(strings.TrimSpace(line))
+}
+
+// unusedImportRE is the compiler's error for an import nothing uses.
+var unusedImportRE = regexp.MustCompile(`^"([^"]+)" imported (?:as \w+ )?and not used$`)
+
+// UnusedImport reads the compiler's unused-import error
+// (lang.ImportPruner).
+func (fe *Frontend) UnusedImport(msg string) (string, bool) {
+	if m := unusedImportRE.FindStringSubmatch(strings.TrimSpace(msg)); m != nil {
+		return m[1], true
+	}
+	return "", false
 }

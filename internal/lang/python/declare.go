@@ -91,3 +91,31 @@ func (fe *Frontend) CheckNew(path string, src []byte, from, to int, want string,
 	}
 	return nil
 }
+
+// IsTest reports a pytest or unittest module by its name (lang.Declarer).
+func (fe *Frontend) IsTest(p string) bool {
+	n := p[strings.LastIndex(p, "/")+1:]
+	return strings.HasPrefix(n, "test_") || strings.HasSuffix(n, "_test.py") || n == "conftest.py"
+}
+
+// Placeable: a Python declaration is appended to its own module, which
+// every run of the program sees (lang.Declarer).
+func (fe *Frontend) Placeable(p string, _ []byte) bool { return fe.Match(p) }
+
+// pyrightMismatchRE are pyright's words for a value of the wrong type or
+// a call with the wrong arguments.
+var pyrightMismatchRE = regexp.MustCompile(`^Argument of type |^Expected \d+ positional argument|^Argument missing for parameter|^No parameter named |is not assignable to |^Type "[^"]*" is not assignable`)
+
+// TypeMismatch reads a pyright message (lang.Declarer).
+func (fe *Frontend) TypeMismatch(msg string) bool { return pyrightMismatchRE.MatchString(msg) }
+
+// Receiver is self (or cls) for a method (lang.Declarer).
+func (fe *Frontend) Receiver(b *model.Block) string {
+	if b.Container == "" || b.Kind != model.KindMethod && b.Kind != model.KindConstructor {
+		return ""
+	}
+	if strings.Contains(b.Signature, "(cls") {
+		return "cls"
+	}
+	return "self"
+}

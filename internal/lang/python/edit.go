@@ -2,6 +2,7 @@ package python
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/ripple-dev/ripple/internal/lang"
@@ -152,3 +153,16 @@ func afterHeader(lines []string) int {
 	}
 	return i
 }
+
+// IsComment reports a comment line (lang.BlockEditor).
+func (fe *Frontend) IsComment(line string) bool {
+	return strings.HasPrefix(strings.TrimSpace(line), "#")
+}
+
+// IsDirective reports a comment that instructs a tool: a type checker or
+// linter pragma (lang.BlockEditor).
+func (fe *Frontend) IsDirective(line string) bool {
+	return pyDirectiveRE.MatchString(strings.TrimSpace(line))
+}
+
+var pyDirectiveRE = regexp.MustCompile(`^#\s*(type:|noqa|pragma|pyright:|mypy:|fmt:|isort:)`)
