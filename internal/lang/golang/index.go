@@ -43,6 +43,11 @@ type index struct {
 	mods *modules
 	fset *token.FileSet
 	*corpus.Corpus[*pfile]
+	// bare holds files parsed without their function bodies: the
+	// packages the type checker imports from the repository, and the
+	// files of a checked package that hold no reference (the grep found
+	// none of the words in them).
+	bare *corpus.Corpus[*pfile]
 
 	all    []string            // every .go file of the head state
 	byDir  map[string][]string // dir -> files
@@ -71,6 +76,14 @@ func newIndex(ctx context.Context, t gitio.Tree, ignored func(string) bool, diag
 		Usable: func(p string) bool { return usable(p) && (ignored == nil || !ignored(p)) },
 		Parse: func(p string, src []byte) (*pfile, bool, *model.Diagnostic) {
 			f := ix.parseOne(ctx, p, src)
+			return f, f != nil, nil
+		},
+	})
+	ix.bare = corpus.New(corpus.Config[*pfile]{
+		Tree: t, Pathspecs: []string{"*.go"}, Diag: diag,
+		Usable: func(p string) bool { return usable(p) && (ignored == nil || !ignored(p)) },
+		Parse: func(p string, src []byte) (*pfile, bool, *model.Diagnostic) {
+			f := ix.parseStripped(p, src)
 			return f, f != nil, nil
 		},
 	})
@@ -196,6 +209,30 @@ func (ix *index) lineText(f *pfile, pos token.Pos) (int, int, string) {
 		end = len(f.src) - start
 	}
 	return p.Line, p.Column, strings.TrimRight(string(f.src[start:start+end]), "\r")
+}
+
+// shallow returns the files at paths: those parsed whole already, the
+// others without their function bodies (read in one batch, parsed in
+// parallel, kept for the check).
+func (ix *index) shallow(ctx context.Context, paths []string) []*pfile {
+	var rest []string
+	for _, p := range paths {
+		if ix.parsedFile(p) == nil {
+			rest = append(rest, p)
+		}
+	}
+	if len(rest) > 0 {
+		_, _ = ix.bare.Parse(ctx, rest)
+	}
+	out := make([]*pfile, 0, len(paths))
+	for _, p := range paths {
+		if f := ix.parsedFile(p); f != nil {
+			out = append(out, f)
+		} else if f, ok := ix.bare.Get(p); ok {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // parsedFile returns a file parsed whole earlier, or nil.

@@ -354,21 +354,13 @@ func (l *loader) files(loc location, bc buildCtx) []*ast.File {
 		// are parsed without bodies
 		var out []*ast.File
 		name := l.a.ix.importName(l.a.ctx, l.a.ix.mods.importPath(loc.dir), loc.dir)
+		var paths []string
 		for _, p := range l.a.ix.byDir[loc.dir] {
-			if !loc.withTests && strings.HasSuffix(p, "_test.go") {
-				continue
+			if loc.withTests || !strings.HasSuffix(p, "_test.go") {
+				paths = append(paths, p)
 			}
-			f := l.a.ix.parsedFile(p)
-			if f == nil {
-				src, err := l.a.ix.tree.ReadFile(l.a.ctx, p)
-				if err != nil {
-					continue
-				}
-				f = l.a.ix.parseStripped(p, src)
-				if f == nil {
-					continue
-				}
-			}
+		}
+		for _, f := range l.a.ix.shallow(l.a.ctx, paths) {
 			if f.pkgName != name || !matchFile(bc, f) {
 				continue
 			}

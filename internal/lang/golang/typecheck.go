@@ -1,6 +1,7 @@
 package golang
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"go/ast"
@@ -31,6 +32,10 @@ type typeVerdicts struct {
 	l      *loader
 	byFile map[string][]*unitResult
 	units  []*unitResult
+	// fileErrs caches, per file, the errors positioned in it (see
+	// fileErrors): a package with thousands of errors (imports not in
+	// the module cache) is scanned once, not once per reference.
+	fileErrs map[string][]types.Error
 }
 
 // checkUnit is a package to check with bodies: one directory and package
@@ -43,6 +48,13 @@ type checkUnit struct {
 	// declaration changed in foo_other.go is only visible where that
 	// file is selected).
 	cover map[string]bool
+	// at are the positions of the references, per file: the bodies of
+	// the functions of reference files that hold none (and name no
+	// target) are not checked (slim).
+	at map[string][]token.Pos
+	// whole are the files checked with every body (the files that may
+	// use an implementation as a changed interface).
+	whole map[string]bool
 }
 
 // typecheck runs the precise tier over the packages holding references,
@@ -70,14 +82,30 @@ func (a *analyzer) typecheck(ctx context.Context, ts []*target, refs []*ref, ext
 		files = append(files, r.f)
 	}
 	files = append(files, extra...)
-	for _, f := range files {
+	for i, f := range files {
 		k := f.dir + "\x00" + f.pkgName
 		u := unitsByKey[k]
 		if u == nil {
-			u = &checkUnit{dir: f.dir, name: f.pkgName, refFiles: map[string]bool{}}
+			u = &checkUnit{dir: f.dir, name: f.pkgName, refFiles: map[string]bool{}, at: map[string][]token.Pos{}, whole: map[string]bool{}}
 			unitsByKey[k] = u
 		}
 		u.refFiles[f.path] = true
+		if i < len(refs) {
+			u.at[f.path] = append(u.at[f.path], refs[i].pos())
+		} else {
+			u.whole[f.path] = true
+		}
+	}
+	// an interface changed: "does not implement" errors may stand in any
+	// body that passes an implementation where the interface is wanted,
+	// so nothing is slimmed
+	var words []string
+	for _, t := range ts {
+		words = append(words, t.name, t.container)
+		if t.iface {
+			words = nil
+			break
+		}
 	}
 	for _, u := range unitsByKey {
 		u.cover = map[string]bool{}
@@ -103,7 +131,7 @@ func (a *analyzer) typecheck(ctx context.Context, ts []*target, refs []*ref, ext
 			continue
 		}
 		u := unitsByKey[k]
-		for _, res := range a.checkUnit(u, l) {
+		for _, res := range a.checkUnit(u, l, words) {
 			tv.units = append(tv.units, res)
 			for f := range res.files {
 				tv.byFile[f] = append(tv.byFile[f], res)
@@ -137,8 +165,14 @@ func (a *analyzer) note(key, s string) {
 
 // checkUnit type-checks a package with bodies, under as many build
 // configurations as it takes to cover every file holding a reference.
-func (a *analyzer) checkUnit(u *checkUnit, l *loader) []*unitResult {
-	all := a.ix.parse(a.ctx, a.ix.byDir[u.dir])
+func (a *analyzer) checkUnit(u *checkUnit, l *loader, words []string) []*unitResult {
+	// the files that hold references were parsed whole for the syntactic
+	// tier; the others contain none of the words: their bodies cannot
+	// bear on a verdict (unless an interface changed: then every body may)
+	all := a.ix.shallow(a.ctx, a.ix.byDir[u.dir])
+	if words == nil {
+		all = a.ix.parse(a.ctx, a.ix.byDir[u.dir])
+	}
 	var files []*pfile
 	for _, f := range all {
 		if f.pkgName == u.name {
@@ -162,7 +196,7 @@ func (a *analyzer) checkUnit(u *checkUnit, l *loader) []*unitResult {
 		adds := false
 		for _, f := range files {
 			if matchFile(bc, f) {
-				sel = append(sel, f.ast)
+				sel = append(sel, a.slim(u, f, words))
 				res.files[f.path] = true
 				if u.cover[f.path] && !covered[f.path] {
 					adds = true
@@ -201,26 +235,57 @@ func (a *analyzer) checkUnit(u *checkUnit, l *loader) []*unitResult {
 // lies in [from, to]. An error seen only under another build
 // configuration than the first says so in its message.
 func (tv *typeVerdicts) errorsIn(file string, from, to token.Pos) []types.Error {
+	errs := tv.fileErrors(file)
+	i := sort.Search(len(errs), func(i int) bool { return errs[i].Pos >= from })
 	var out []types.Error
-	seen := map[string]bool{}
+	for ; i < len(errs) && errs[i].Pos <= to; i++ {
+		out = append(out, errs[i])
+	}
+	return out
+}
+
+// fileErrors are the errors of the units covering file that lie in it,
+// once each, sorted by position, without those that say nothing about
+// the code (unused names, members of stubbed imports).
+func (tv *typeVerdicts) fileErrors(file string) []types.Error {
+	if errs, ok := tv.fileErrs[file]; ok {
+		return errs
+	}
+	lo, hi := token.Pos(-1), token.Pos(-1)
+	if f := tv.a.ix.parsedFile(file); f != nil {
+		if tf := tv.a.ix.fset.File(f.ast.Pos()); tf != nil {
+			lo, hi = token.Pos(tf.Base()), token.Pos(tf.Base()+tf.Size())
+		}
+	}
+	type key struct {
+		msg string
+		pos token.Pos
+	}
+	seen := map[key]bool{}
+	var out []types.Error
 	for i, u := range tv.byFile[file] {
 		for _, e := range u.errs {
-			k := fmt.Sprint(e.Msg, e.Pos)
-			if seen[k] {
+			if lo >= 0 && (e.Pos < lo || e.Pos > hi) {
 				continue
 			}
-			seen[k] = true
+			if seen[key{e.Msg, e.Pos}] {
+				continue
+			}
+			seen[key{e.Msg, e.Pos}] = true
 			if i > 0 || u.bc.key() != platforms[0].key() {
 				e.Msg += " (when built for " + u.bc.String() + ")"
 			}
 			if e.Soft && strings.Contains(e.Msg, "declared and not used") || strings.Contains(e.Msg, "imported and not used") || tv.fromStub(file, e.Msg) {
 				continue
 			}
-			if from <= e.Pos && e.Pos <= to {
-				out = append(out, e)
-			}
+			out = append(out, e)
 		}
 	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Pos < out[j].Pos })
+	if tv.fileErrs == nil {
+		tv.fileErrs = map[string][]types.Error{}
+	}
+	tv.fileErrs[file] = out
 	return out
 }
 
@@ -799,4 +864,80 @@ func (tv *typeVerdicts) typeUseErrors(r *ref) []types.Error {
 		}
 	}
 	return out
+}
+
+// slim is the file a unit's type check reads: a reference file without
+// the bodies of its functions that hold no reference (in the body or the
+// signature: a verdict reads the whole enclosing declaration) and name no target,
+// since nothing they contain bears on a verdict (a package of 120 files
+// is checked in a fraction of the time). Function signatures, types and
+// package-level declarations stay: they are what the kept bodies see.
+// Nothing is slimmed when an interface changed.
+// The syntax trees are not modified: a slim file is a shallow copy.
+func (a *analyzer) slim(u *checkUnit, f *pfile, words []string) *ast.File {
+	if u.whole[f.path] || words == nil {
+		return f.ast
+	}
+	at := u.at[f.path]
+	off := a.ix.fset.File(f.ast.Pos())
+	var decls []ast.Decl
+	changed := false
+	for _, d := range f.ast.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Body == nil || holds(fd, at) || off != nil && mentions(f.src, off, fd.Body, words) {
+			decls = append(decls, d)
+			continue
+		}
+		c := *fd
+		c.Body = nil
+		decls = append(decls, &c)
+		changed = true
+	}
+	if !changed {
+		return f.ast
+	}
+	c := *f.ast
+	c.Decls = decls
+	return &c
+}
+
+// holds reports whether one of the positions lies in n.
+func holds(n ast.Node, at []token.Pos) bool {
+	for _, p := range at {
+		if n.Pos() <= p && p < n.End() {
+			return true
+		}
+	}
+	return false
+}
+
+// mentions reports whether the source of n contains one of the words
+// (an over-approximation of naming it).
+func mentions(src []byte, tf *token.File, n ast.Node, words []string) bool {
+	lo, hi := tf.Offset(n.Pos()), tf.Offset(n.End())
+	if lo < 0 || hi > len(src) || lo > hi {
+		return true
+	}
+	body := src[lo:hi]
+	for _, w := range words {
+		if w != "" && bytes.Contains(body, []byte(w)) {
+			return true
+		}
+	}
+	return false
+}
+
+// pos is where a reference is.
+func (r *ref) pos() token.Pos {
+	switch {
+	case r.id != nil:
+		return r.id.Pos()
+	case r.call != nil:
+		return r.call.Pos()
+	case r.lit != nil:
+		return r.lit.Pos()
+	case r.decl != nil:
+		return r.decl.Pos()
+	}
+	return token.NoPos
 }
