@@ -30,8 +30,14 @@ type Options struct {
 	Frontends func() []lang.Frontend
 }
 
-// MaxDepth bounds the walk over derived changes (wrapper chains).
-const MaxDepth = 3
+// MaxDepth bounds the walk over derived changes (wrapper chains, a value
+// threaded through callers, an override family); MaxDerived bounds how
+// many are made in one check (a widely called function's callers'
+// callers): past it the frontier is cut, and the check says so.
+const (
+	MaxDepth   = 8
+	MaxDerived = 200
+)
 
 // Run checks one range.
 func Run(ctx context.Context, repo *gitio.Repo, o Options) (*model.Result, error) {
@@ -156,10 +162,13 @@ func Run(ctx context.Context, repo *gitio.Repo, o Options) (*model.Result, error
 	}
 	out, err := propagate.Walk(ctx, propagate.Input{
 		Changes: cl.Changes, Frontend: cl.Frontend, Env: env,
-		Level: cfg.FindingLevel, Generated: cfg.IsGeneratedPath, MaxDepth: MaxDepth,
+		Level: cfg.FindingLevel, Generated: cfg.IsGeneratedPath, MaxDepth: MaxDepth, MaxDerived: MaxDerived,
 	})
 	if err != nil {
 		return nil, err
+	}
+	if out.Cut > 0 {
+		res.PrecisionNotes = append(res.PrecisionNotes, fmt.Sprintf("the farther frontier was cut: %d more dependents that may have to follow were not walked (the limit is %d derived changes per check)", out.Cut, MaxDerived))
 	}
 	res.Changes = append(res.Changes, out.Derived...)
 	res.Findings = out.Findings

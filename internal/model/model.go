@@ -119,6 +119,11 @@ type Change struct {
 	// of it; Overrides: the method it overrides).
 	Cause *Change  `json:"-"`
 	Via   Relation `json:"via,omitempty"`
+	// Tentative counts the may-impact steps on the derived change's trail:
+	// a change derived from a site that may be impacted (a base method that
+	// may have to follow an override's new signature) is tentative, and
+	// what it reaches is reported one rung lower (see propagate.Cap).
+	Tentative int `json:"tentative,omitempty"`
 }
 
 // Hops is the number of derived steps between the developer's change and

@@ -37,6 +37,12 @@
 //     show will break once the derived change is made (a call that will
 //     not bind to the signature an implementation must take) is
 //     may-be-impacted with that reason, the rest is the frontier.
+//   - A derived change that came from a may-be-impacted site (a base
+//     method that may have to follow an override's new signature) is
+//     tentative: the analyzer still judges its dependents as if it were
+//     certain, and the walk lowers them one rung (Cap): what it would
+//     break may be impacted (a sibling override, a call dispatched through
+//     the base), and after a second uncertain step only the frontier.
 //   - A may-be-impacted or frontier site whose lines the diff also edited
 //     is Consistent: the developer has looked at it. Consistent sites have
 //     level none and appear only in verbose output.

@@ -25,6 +25,9 @@ type Input struct {
 	// MaxDepth bounds the walk over derived changes (0: direct dependents
 	// only).
 	MaxDepth int
+	// MaxDerived bounds the number of derived changes (0: no bound); the
+	// ones not made are counted in Output.Cut.
+	MaxDerived int
 	// AggregateAbove is how many sites of one reason are reported one by
 	// one; more become one finding listing the others (0: 8).
 	AggregateAbove int
@@ -36,6 +39,8 @@ type Output struct {
 	Derived  []*model.Change
 	Parsed   int
 	Typed    int
+	// Cut counts the derived changes not walked because of MaxDerived.
+	Cut int
 }
 
 // Relations is the may-impact policy of the walk: the relations asked
@@ -75,11 +80,16 @@ func Walk(ctx context.Context, in Input) (*Output, error) {
 				return nil, err
 			}
 			for _, r := range refs {
+				r.Verdict = Cap(r.Change, r.Verdict)
 				all = append(all, found{finding(r), r.Generated})
 				if r.Follow == nil || depth >= in.MaxDepth {
 					continue
 				}
 				if d := w.derive(r); d != nil {
+					if in.MaxDerived > 0 && len(out.Derived) >= in.MaxDerived {
+						out.Cut++
+						continue
+					}
 					next[fe] = append(next[fe], d)
 					out.Derived = append(out.Derived, d)
 				}
@@ -132,6 +142,23 @@ func (w *walk) ask(ctx context.Context, fe lang.Frontend, cs []*model.Change) ([
 	return refs, nil
 }
 
+// Cap is the verdict of a site reached through a tentative change: the
+// analyzer judges a site as if its change were certain; a change that
+// only may have to be made (derived from a may-be-impacted site) makes
+// what it breaks may-be-impacted, and a change two or more uncertain
+// steps away from the diff reaches only the frontier (MayFollow).
+func Cap(c *model.Change, v model.Verdict) model.Verdict {
+	switch {
+	case v == model.Consistent || c.Tentative == 0:
+		return v
+	case c.Tentative == 1 && v == model.Inconsistent:
+		return model.MayBeImpacted
+	case c.Tentative == 1:
+		return v
+	}
+	return model.MayFollow
+}
+
 // derive makes the change a ref's Follow implies, once per block.
 func (w *walk) derive(r *lang.Ref) *model.Change {
 	b := &r.Follow.Decl.Block
@@ -141,7 +168,10 @@ func (w *walk) derive(r *lang.Ref) *model.Change {
 	}
 	w.seen[k] = true
 	d := &model.Change{Label: r.Follow.Label, Old: b, New: b, Details: r.Follow.Details,
-		Derived: true, Cause: r.Change, Via: r.Relation}
+		Derived: true, Cause: r.Change, Via: r.Relation, Tentative: r.Change.Tentative}
+	if r.Verdict != model.Inconsistent {
+		d.Tentative++
+	}
 	w.fe[d] = w.fe[r.Change]
 	return d
 }

@@ -64,7 +64,7 @@ func Headline(r *model.Result, blocked bool) string {
 	var s string
 	switch {
 	case c.reported() == 0:
-		s = fmt.Sprintf("ripple: no inconsistent sites (%s checked)", plural(len(p.changes), "change", "changes"))
+		s = fmt.Sprintf("ripple: no inconsistent sites (%s checked)", plural(p.seeds(), "change", "changes"))
 	case c.inconsistent > 0:
 		s = fmt.Sprintf("ripple: %s in %s", plural(c.inconsistent, "inconsistent site", "inconsistent sites"), plural(groups, "change", "changes"))
 		if n := c.mayBe + c.noted; n > 0 {
@@ -146,6 +146,18 @@ func prepare(r *model.Result) *prepared {
 	p.findings = dedupe(all)
 	p.fp = fingerprints(p.findings)
 	return p
+}
+
+// seeds counts the developer's own changes (the derived ones, what may
+// have to follow them, are reported under their findings).
+func (p *prepared) seeds() int {
+	n := 0
+	for _, c := range p.changes {
+		if !c.Derived {
+			n++
+		}
+	}
+	return n
 }
 
 // changeID is the index of f's change in p.changes, or len(p.changes)

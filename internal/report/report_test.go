@@ -152,7 +152,7 @@ func TestHeadline(t *testing.T) {
 		{errs, true, "ripple: 6 inconsistent sites in 2 changes, 1 more may be impacted; push blocked"},
 		{errs, false, "ripple: 6 inconsistent sites in 2 changes, 1 more may be impacted"},
 		{warningsResult(), false, "ripple: 3 sites may be impacted in 1 change"},
-		{cleanResult(), false, "ripple: no inconsistent sites (3 changes checked)"},
+		{cleanResult(), false, "ripple: no inconsistent sites (2 changes checked)"}, // the derived change is not the developer's
 		{nil, false, "ripple: no inconsistent sites (0 changes checked)"},
 		{&model.Result{
 			Changes:  []*model.Change{{Label: model.DM, Old: &model.Block{Display: "func F"}}},

@@ -222,7 +222,7 @@ func totals(p *prepared, c tally, verbose bool) string {
 	if verbose && c.off > 0 {
 		parts = append(parts, fmt.Sprintf("%d not reported", c.off))
 	}
-	changes := plural(len(p.changes), "change", "changes")
+	changes := plural(p.seeds(), "change", "changes")
 	if c.reported() == 0 {
 		changes += " checked"
 	}

@@ -298,8 +298,13 @@ func siteKey(f *lang.Ref) string {
 // broken call of the changed function forwards its own parameters to it,
 // or returns its results directly. Such a function must change its own
 // signature to follow, and its callers are impacted in turn.
+//
+// A function whose call no longer binds because the change added a
+// parameter, and a caller of a function that must follow (a chain), may
+// have to take the new value from its own callers: the value is threaded
+// up to an entry point, and those callers are the frontier (notes).
 func (a *analyzer) followWrapper(r *ref, v verdict, done map[*ast.FuncDecl]bool) *lang.Follow {
-	if r.kind != rkCall || v.v != model.Inconsistent || r.call == nil {
+	if r.kind != rkCall || r.call == nil || v.v == model.Consistent || v.v != model.Inconsistent && !r.t.ch.Derived {
 		return nil
 	}
 	if l := r.t.ch.Label; l != model.MMS && l != model.MCC {
@@ -313,6 +318,9 @@ func (a *analyzer) followWrapper(r *ref, v verdict, done map[*ast.FuncDecl]bool)
 	}
 	if fd == nil || done[fd] || fd.Name.Name == "main" || fd.Name.Name == "init" || strings.HasPrefix(fd.Name.Name, "Test") {
 		return nil
+	}
+	if b := r.t.ch.Block(); b.Path == r.f.path && b.Name == fd.Name.Name && a.ix.fset.PositionFor(fd.Name.Pos(), false).Line == b.NameLine {
+		return nil // a recursive call: the function is the change itself
 	}
 	why := ""
 	if len(r.stack) >= 2 {
@@ -344,7 +352,15 @@ func (a *analyzer) followWrapper(r *ref, v verdict, done map[*ast.FuncDecl]bool)
 			why = "forwards its parameters"
 		}
 	}
-	if why == "" {
+	details := ""
+	switch {
+	case why != "":
+		details = "wraps " + r.t.ch.Block().Display + " (" + why + "), whose " + strings.Join(r.t.ch.Details, "; ")
+	case r.t.ch.Derived:
+		details = "calls " + r.t.ch.Block().Display + ", which may change: may have to take a new value from its callers"
+	case of != nil && nf != nil && len(nf.Params) > len(of.Params):
+		details = "calls " + r.t.ch.Block().Display + " (" + strings.Join(r.t.ch.Details, "; ") + "): may have to take the new value from its callers"
+	default:
 		return nil
 	}
 	done[fd] = true
@@ -363,8 +379,7 @@ func (a *analyzer) followWrapper(r *ref, v verdict, done map[*ast.FuncDecl]bool)
 		NameLine: a.ix.fset.PositionFor(fd.Name.Pos(), false).Line,
 		Data:     fi,
 	}}
-	return &lang.Follow{Decl: d, Label: model.MMS,
-		Details: []string{"wraps " + r.t.ch.Block().Display + " (" + why + "), whose " + strings.Join(r.t.ch.Details, "; ")}}
+	return &lang.Follow{Decl: d, Label: model.MMS, Details: []string{details}}
 }
 
 // followImpl makes the derived change of an implementation that must

@@ -93,10 +93,8 @@ func (j *judge) emit(t *target, x *ref, v verdict) {
 	}
 	// the core keeps one finding per line (the strongest, fixes merged)
 	j.out = append(j.out, f)
-	if v.v == model.Inconsistent {
-		if f.Follow = j.followOf[x]; f.Follow == nil {
-			f.Follow = j.follow(t, x, v)
-		}
+	if f.Follow = j.followOf[x]; f.Follow == nil && v.v != model.Consistent {
+		f.Follow = j.follow(t, x, v)
 	}
 }
 
@@ -131,11 +129,19 @@ func enclosing(f *pfile, n *node) *encl {
 	return nil
 }
 
-// follow makes the derived changes an inconsistent site implies: a
-// function that forwards its own parameters to a changed function must
-// change its signature too, and its callers are walked next.
+// follow makes the derived change a call site implies for the function
+// around it, whose own callers are walked next:
+//   - a wrapper (it forwards its own parameters to the changed function)
+//     must change its signature with it;
+//   - a function whose call no longer binds because the change added a
+//     required parameter (or a caller of a function that must follow, in
+//     a chain) may have to take the new value from its own callers: the
+//     value is threaded through the chain up to an entry point. Its
+//     callers are the frontier (the walk reports them as notes).
+//
+// Tests and fixtures are entry points: nothing calls them.
 func (j *judge) follow(t *target, x *ref, v verdict) *lang.Follow {
-	if x.call == nil || x.call.kind != "call" || t.ch.Derived {
+	if x.call == nil || x.call.kind != "call" {
 		return nil
 	}
 	if l := t.ch.Label; l != model.MMS && l != model.MCC && l != model.ACC {
@@ -148,9 +154,44 @@ func (j *judge) follow(t *target, x *ref, v verdict) *lang.Follow {
 			break
 		}
 	}
-	if fn == nil || j.wrapped[fn] || strings.HasPrefix(fn.name, "test") || fn.fixture {
+	if fn == nil || j.wrapped[fn] || strings.HasPrefix(fn.name, "test") || fn.fixture || fn.name == "__init__" && t.ch.Derived {
 		return nil
 	}
+	if b := t.ch.Block(); b.Path == fn.file.path && int(fn.node.child("name").line) == b.NameLine {
+		return nil // a recursive call: the function is the change itself
+	}
+	threads := t.ch.Derived || v.v == model.Inconsistent && len(addedParams(t, true)) > 0 || v.v == model.MayFollow && len(addedParams(t, false)) > 0
+	if !j.forwards(fn, x) {
+		if !threads {
+			return nil
+		}
+		j.wrapped[fn] = true
+		d := j.a.declOf(fn)
+		if d == nil {
+			return nil
+		}
+		why := "calls " + t.display() + " (" + strings.Join(t.ch.Details, "; ") + "): may have to take the new value from its callers"
+		if t.ch.Derived {
+			why = "calls " + t.display() + ", which may change: may have to take a new value from its callers"
+		}
+		return &lang.Follow{Decl: d, Label: model.MMS, Details: []string{why}}
+	}
+	j.wrapped[fn] = true
+	d := j.a.declOf(fn)
+	if d == nil {
+		return nil
+	}
+	how := "whose "
+	if t.ch.Derived {
+		how = "which "
+	}
+	return &lang.Follow{Decl: d, Label: model.MMS,
+		Details: []string{"wraps " + t.display() + " (forwards its parameters), " + how + strings.Join(t.ch.Details, "; ")}}
+}
+
+// forwards reports whether every argument of the call is one of fn's own
+// parameters (fn wraps the called function).
+func (j *judge) forwards(fn *funcInfo, x *ref) bool {
 	params := map[string]bool{}
 	for i, p := range fn.params {
 		if i == 0 && fn.cls != nil {
@@ -160,7 +201,7 @@ func (j *judge) follow(t *target, x *ref, v verdict) *lang.Follow {
 	}
 	args := x.call.child("arguments").namedKids()
 	if len(args) == 0 {
-		return nil
+		return false
 	}
 	for _, a := range args {
 		e := a
@@ -173,16 +214,30 @@ func (j *judge) follow(t *target, x *ref, v verdict) *lang.Follow {
 			}
 		}
 		if e == nil || e.kind != "identifier" || !params[e.text()] {
-			return nil
+			return false
 		}
 	}
-	j.wrapped[fn] = true
-	d := j.a.declOf(fn)
-	if d == nil {
+	return true
+}
+
+// addedParams are the parameters the change gave its function, required
+// ones or (required false) optional ones: its callers lack, or may lack, a
+// value.
+func addedParams(t *target, required bool) []string {
+	if t.od == nil || t.nd == nil || t.od.fn == nil || t.nd.fn == nil || t.ch.Derived {
 		return nil
 	}
-	return &lang.Follow{Decl: d, Label: model.MMS,
-		Details: []string{"wraps " + t.display() + " (forwards its parameters), whose " + strings.Join(t.ch.Details, "; ")}}
+	had := map[string]bool{}
+	for _, p := range callParams(t.od.fn) {
+		had[p.name] = true
+	}
+	var out []string
+	for _, p := range callParams(t.nd.fn) {
+		if !had[p.name] && p.hasDef != required && p.kind != varArgs && p.kind != varKw {
+			out = append(out, p.name)
+		}
+	}
+	return out
 }
 
 // declOf makes the declaration of a head-state function, for a derived

@@ -169,8 +169,16 @@ func (j *judge) overrideVerdict(t *target, x *ref) (verdict, bool) {
 	}
 	prec := model.PrecisionSyntax
 	name := E.qual + "." + x.fn.name
+	// a derived change (a method that must or may have to follow another's
+	// signature) reaches its overrides with the signature it must take
+	of, nf := (*funcInfo)(nil), (*funcInfo)(nil)
+	if t.od != nil && t.nd != nil {
+		of, nf = t.od.fn, t.nd.fn
+	}
 	if t.ch.Derived {
-		return verdict{}, false
+		if nf = t.nd.followsOf(); nf == nil || t.ch.Label != model.MMS {
+			return verdict{}, false
+		}
 	}
 	if t.deleted {
 		if t.ch.Renamed() {
@@ -178,10 +186,10 @@ func (j *judge) overrideVerdict(t *target, x *ref) (verdict, bool) {
 		}
 		return verdict{model.OverriddenBy, model.MayBeImpacted, fmt.Sprintf("%s overrode %s, which was deleted", name, shortName(t)), prec, ""}, true
 	}
-	if t.ch.Label != model.MMS || t.od == nil || t.nd == nil || t.od.fn == nil || t.nd.fn == nil {
+	if t.ch.Label != model.MMS || of == nil || nf == nil {
 		return verdict{}, false
 	}
-	of, nf, impl := t.od.fn, t.nd.fn, x.fn
+	impl := x.fn
 	if of.static != nf.static || of.classm != nf.classm || of.property != nf.property {
 		return verdict{model.OverriddenBy, model.MayBeImpacted, fmt.Sprintf("%s overrides %s, whose kind changed: %s", name, shortName(t), strings.Join(t.ch.Details, "; ")), prec, ""}, true
 	}
@@ -190,7 +198,7 @@ func (j *judge) overrideVerdict(t *target, x *ref) (verdict, bool) {
 	case accepts(ip, np):
 		return verdict{model.OverriddenBy, model.Consistent, fmt.Sprintf("%s accepts the new signature of %s", name, shortName(t)), prec, ""}, true
 	case accepts(ip, op):
-		j.followOverride(t, x)
+		j.followOverride(t, x, nf)
 		return verdict{model.OverriddenBy, model.Inconsistent, fmt.Sprintf("%s overrides %s with the old signature: %s", name, shortName(t), strings.Join(t.ch.Details, "; ")), prec, ""}, true
 	}
 	return verdict{model.OverriddenBy, model.MayBeImpacted, fmt.Sprintf("%s overrides %s, whose signature changed: %s", name, shortName(t), strings.Join(t.ch.Details, "; ")), prec, ""}, true
@@ -198,20 +206,39 @@ func (j *judge) overrideVerdict(t *target, x *ref) (verdict, bool) {
 
 // followOverride makes the derived change of an override that must
 // follow its base: its own callers are walked next.
-func (j *judge) followOverride(t *target, x *ref) {
-	if j.wrapped[x.fn] {
-		return
+func (j *judge) followOverride(t *target, x *ref, sig *funcInfo) {
+	if f := j.followMethod(t, x.fn, sig, "must follow "); f != nil {
+		j.followOf[x] = f
 	}
-	j.wrapped[x.fn] = true
-	d := j.a.declOf(x.fn)
+}
+
+// followMethod is the derived change of a method that must take the
+// signature sig (an override following its base, a base following an
+// override's new signature), once per method.
+func (j *judge) followBase(t *target, bm *funcInfo, added bool) *lang.Follow {
+	if added {
+		return nil // the new override's callers are judged directly
+	}
+	return j.followMethod(t, bm, t.nd.fn, "may have to follow ")
+}
+
+func (j *judge) followMethod(t *target, fn, sig *funcInfo, how string) *lang.Follow {
+	if j.wrapped[fn] {
+		return nil
+	}
+	j.wrapped[fn] = true
+	d := j.a.declOf(fn)
 	if d == nil {
-		return
+		return nil
 	}
 	if dd, ok := d.Data.(*declData); ok {
-		dd.follows = t.nd.fn // the signature it must take
+		dd.follows = sig // the signature it must take
 	}
-	j.followOf[x] = &lang.Follow{Decl: d, Label: model.MMS,
-		Details: []string{"must follow " + t.display() + ": " + strings.Join(t.ch.Details, "; ")}}
+	details := t.ch.Details
+	if !t.ch.Derived {
+		details = []string{how + t.display() + ": " + strings.Join(t.ch.Details, "; ")}
+	}
+	return &lang.Follow{Decl: d, Label: model.MMS, Details: details}
 }
 
 // builtinFixtures are pytest's own fixtures: a parameter of that name is
@@ -304,9 +331,13 @@ func (j *judge) overridesFindings() {
 				at := bm.node.child("name")
 				site := model.Site{Path: b.file.path, Line: int(at.line), Col: int(at.col) + 1, Text: b.file.t.lineText(int(at.line)),
 					Enclosing: "def " + bm.qual, EnclosingSpan: model.Span{StartLine: int(bm.outer.line), EndLine: int(bm.outer.eline)}}
+				// the base may have to take the new signature: its other
+				// overrides and the calls dispatched through it are walked
+				// next (the walk lowers what they would break one rung)
 				j.out = append(j.out, &lang.Ref{Change: t.ch, Relation: model.Overrides, Site: site, Verdict: model.MayBeImpacted,
 					Precision: model.PrecisionSyntax,
-					Message:   fmt.Sprintf("%s is overridden by %s, whose new signature no longer accepts the calls %s allows", bm.qual, shortName(t), bm.qual)})
+					Message:   fmt.Sprintf("%s is overridden by %s, whose new signature no longer accepts the calls %s allows", bm.qual, shortName(t), bm.qual),
+					Follow:    j.followBase(t, bm, added)})
 			}
 			break
 		}

@@ -113,10 +113,10 @@ func (j *judge) verdictFor(t *target, x *ref) (verdict, bool) {
 			cur := bind(paramsFor(t.nd.fn, bound), args, name)
 			next := bind(paramsFor(base, bound), args, name)
 			if cur.err == "" && next.err != "" {
-				return verdict{rel, model.Inconsistent, fmt.Sprintf("calls %s, which must follow %s; then the call %s", t.display(), t.ch.Cause.Block().Display, next.err), prec, ""}, true
+				return verdict{rel, model.Inconsistent, fmt.Sprintf("calls %s, which %s %s; then the call %s", t.display(), mustOrMay(t.ch), t.ch.Cause.Block().Display, next.err), prec, ""}, true
 			}
 		}
-		return verdict{rel, model.MayFollow, fmt.Sprintf("calls %s, which must change with %s", t.display(), t.ch.Cause.Block().Display), prec, ""}, true
+		return verdict{rel, model.MayFollow, fmt.Sprintf("calls %s, which %s %s", t.display(), mustOrMayChange(t.ch), t.ch.Cause.Block().Display), prec, ""}, true
 	case t.deleted:
 		return j.deletedVerdict(t, x, how, rel, prec)
 	}
@@ -487,7 +487,36 @@ func (j *judge) callVerdict(t *target, x *ref, how matchHow, rel model.Relation,
 	if moved != "" {
 		return verdict{rel, model.MayBeImpacted, fmt.Sprintf("the call of %s still binds, but %s", name, moved), prec, ""}, true
 	}
+	if opt := addedParams(t, false); len(opt) > 0 && !passes(args, nps, opt) {
+		// the caller may have to pass the new value on (threaded from its
+		// own callers): the farther frontier
+		return verdict{rel, model.MayFollow, fmt.Sprintf("the call binds; %s gained optional parameter %s, which it does not pass", name, strings.Join(opt, ", ")), prec, ""}, true
+	}
 	return verdict{rel, model.Consistent, fmt.Sprintf("the call binds to the new signature of %s", name), prec, ""}, true
+}
+
+// passes reports whether the call gives one of the named parameters a
+// value (by keyword, or by position when ps places one there); a call
+// that spreads *args or **kwargs may.
+func passes(a callArgs, ps []param, names []string) bool {
+	if a.posStar || a.kwStar {
+		return true
+	}
+	want := map[string]bool{}
+	for _, n := range names {
+		want[n] = true
+	}
+	for _, k := range a.kws {
+		if want[k] {
+			return true
+		}
+	}
+	for i := 0; i < a.pos && i < len(ps); i++ {
+		if want[ps[i].name] && ps[i].kind != kwOnly {
+			return true
+		}
+	}
+	return false
 }
 
 // boundCall reports whether a call of a method target passes self or cls
@@ -589,4 +618,21 @@ func shortName(t *target) string {
 		return t.cqual + "." + t.name
 	}
 	return t.name
+}
+
+// mustOrMay says how certain a derived change is: an override that kept
+// its base's old signature must follow; a base that an override's new
+// signature no longer fits may have to (model.Change.Tentative).
+func mustOrMay(c *model.Change) string {
+	if c.Tentative > 0 {
+		return "may have to follow"
+	}
+	return "must follow"
+}
+
+func mustOrMayChange(c *model.Change) string {
+	if c.Tentative > 0 {
+		return "may have to change with"
+	}
+	return "must change with"
 }
