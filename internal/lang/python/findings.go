@@ -84,6 +84,14 @@ func (j *judge) emit(t *target, x *ref, v verdict) {
 		site.Enclosing = enc.display
 		site.EnclosingSpan = enc.span
 	}
+	if x.kind == rOverride && x.fn != nil {
+		// the override itself is the block that must change, not its class
+		site.Enclosing = "def " + x.fn.qual
+		if x.fn.async {
+			site.Enclosing = "async def " + x.fn.qual
+		}
+		site.EnclosingSpan = model.Span{StartLine: int(x.fn.outer.line), EndLine: int(x.fn.outer.eline)}
+	}
 	f := &lang.Ref{Change: t.ch, Relation: v.rel, Site: site, Verdict: v.v, Precision: v.prec, Message: v.msg,
 		Generated: generated(x.f.t.src)}
 	if v.v == model.Inconsistent || v.v == model.MayBeImpacted && v.prec == model.PrecisionSyntax && t.ch.Label == model.MMS && t.nd != nil && t.nd.fn != nil && !j.opaque(t.nd.fn) {
