@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# bench/terraform-kinds.sh: the cost of a push on a large repository, over
+# several kinds of change. Each kind is an ordinary edit made to
+# hashicorp/terraform at a fixed commit (~640k lines of Go), committed on
+# its own branch; `hook check` runs N times on each in the default mode
+# (auto precision, what the pre-push hook runs) and the script prints, per
+# kind, the median wall time, the peak RSS and what was found, then one
+# summary line with the median over kinds and the worst peak RSS.
+#
+# Kinds (all from BASE_COMMIT):
+#   param    a parameter's type changes (addrs.ParseAbsResourceInstanceStr
+#            string -> []byte; 30 callers in 15 packages)
+#   result   a function gains a result (addrs.NewDefaultProvider returns
+#            (Provider, error); ~1500 uses)
+#   iface    an interface gains a method (providers.Interface gains Ping;
+#            every provider implementation and mock)
+#   rename   a function is renamed with its callers in its package
+#            (addrs.MustParseProviderPart -> MustParseProviderName)
+#   field    a struct field's type changes (configs.Parser.fs afero.Afero
+#            -> *afero.Afero)
+#   branch   the four edits above as four commits of one pushed branch
+#
+# Environment: BENCH_WORK (default /tmp/ripple-bench; the work tree
+# $BENCH_WORK/terraform is shared with terraform.sh), TERRAFORM_MIRROR,
+# N (default 5), KINDS (default all), MODDOWNLOAD (1: go mod download
+# first, the default; 0: leave the module cache as it is; the summary
+# states which).
+set -euo pipefail
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+RIPPLE_ROOT=$(dirname "$HERE")
+BENCH_WORK=${BENCH_WORK:-/tmp/ripple-bench}
+MIRROR=${TERRAFORM_MIRROR:-/work/.mirror/hashicorp+terraform/repo}
+N=${N:-5}
+KINDS=${KINDS:-param result iface rename field branch}
+MODDOWNLOAD=${MODDOWNLOAD:-1}
+# shellcheck source=bench/lib.sh
+. "$HERE/lib.sh"
+
+BASE_COMMIT=dea9f7ec388f17dc9a8f9ef540ea01b3a8c334fb
+
+need_tools
+[ -d "$MIRROR" ] || die "terraform mirror not found at $MIRROR (set TERRAFORM_MIRROR)"
+git -C "$MIRROR" cat-file -e "$BASE_COMMIT^{commit}" 2>/dev/null || die "commit $BASE_COMMIT is not in $MIRROR"
+
+TF=$BENCH_WORK/terraform-kinds
+OUT=$BENCH_WORK/out/terraform-kinds
+mkdir -p "$BENCH_WORK" "$OUT"
+rm -f "$OUT"/*
+if [ ! -d "$TF/.git" ]; then
+	G clone -q --shared --no-checkout "$MIRROR" "$TF"
+fi
+
+# edit KIND: makes the kind's edit in the work tree (perl, anchored on
+# the declaration; fails loudly when the anchor is gone)
+edit() {
+	local f
+	case $1 in
+	param)
+		f=internal/addrs/parse_target.go
+		perl -0pi -e 's/func ParseAbsResourceInstanceStr\(str string\)/func ParseAbsResourceInstanceStr(str []byte)/ or die "anchor"' "$TF/$f" ;;
+	result)
+		f=internal/addrs/provider.go
+		perl -0pi -e 's/func NewDefaultProvider\(name string\) Provider \{(.*?)\n\t\}\n\}/func NewDefaultProvider(name string) (Provider, error) {$1\n\t}, nil\n}/s or die "anchor"' "$TF/$f" ;;
+	iface)
+		f=internal/providers/provider.go
+		perl -0pi -e 's/(type Interface interface \{\n)/$1\t\/\/ Ping checks that the provider is alive.\n\tPing() error\n\n/ or die "anchor"' "$TF/$f" ;;
+	rename)
+		f=internal/addrs/provider.go
+		perl -0pi -e 's/MustParseProviderPart\(/MustParseProviderName(/g or die "anchor"' "$TF/$f" ;;
+	field)
+		f=internal/configs/parser.go
+		perl -0pi -e 's/\tfs afero\.Afero\n/\tfs *afero.Afero\n/ or die "anchor"' "$TF/$f" ;;
+	*) die "unknown kind $1" ;;
+	esac
+	G -C "$TF" add -- "$f"
+	G -C "$TF" commit -q -m "ripple bench: $1"
+}
+
+# branch KIND: the kind's branch, made once from BASE_COMMIT
+make_branch() {
+	local kind=$1 ref=refs/heads/ripple-kinds/$1
+	if G -C "$TF" rev-parse -q --verify "$ref" >/dev/null; then
+		return
+	fi
+	G -C "$TF" checkout -q -f --detach "$BASE_COMMIT"
+	if [ "$kind" = branch ]; then
+		for k in param rename field iface; do edit "$k"; done
+	else
+		edit "$kind"
+	fi
+	G -C "$TF" update-ref "$ref" HEAD
+}
+
+build_hook
+if [ "$MODDOWNLOAD" = 1 ]; then
+	G -C "$TF" checkout -q -f --detach "$BASE_COMMIT"
+	(cd "$TF" && go mod download) || die "go mod download failed (module proxy unreachable? run with MODDOWNLOAD=0)"
+	CACHE="filled (go mod download)"
+else
+	CACHE="as found ($(du -sh "$(go env GOMODCACHE)" 2>/dev/null | cut -f1) in $(go env GOMODCACHE))"
+fi
+
+printf "%-7s %7s %7s %7s %8s %6s %6s %6s\n" kind min_s med_s max_s rss_MB errors warns notes
+medians="" peak=0
+for kind in $KINDS; do
+	make_branch "$kind"
+	head=$(G -C "$TF" rev-parse "refs/heads/ripple-kinds/$kind")
+	# the pre-push range: what the branch adds over the base
+	: >"$OUT/$kind.ms"; : >"$OUT/$kind.rss"
+	timed "$OUT/$kind.warm" "$HOOK" -C "$TF" check --base "$BASE_COMMIT" --head "$head" --format json
+	for i in $(seq 1 "$N"); do
+		timed "$OUT/$kind.$i" "$HOOK" -C "$TF" check --base "$BASE_COMMIT" --head "$head" --format json
+		[ "$T_RC" -le 1 ] || die "$kind: hook check exited $T_RC: $(head -c 400 "$OUT/$kind.$i.err")"
+		echo "$T_MS" >>"$OUT/$kind.ms"
+		echo "${T_RSS:-0}" >>"$OUT/$kind.rss"
+	done
+	read -r min med max < <(stats <"$OUT/$kind.ms")
+	rss=$(sort -n "$OUT/$kind.rss" | tail -n 1)
+	last="$OUT/$kind.$N.out"
+	errs=$(jq '[.findings[]? | select(.level=="error")] | length' "$last")
+	warns=$(jq '[.findings[]? | select(.level=="warning")] | length' "$last")
+	notes=$(jq '[.findings[]? | select(.level=="note")] | length' "$last")
+	printf "%-7s %7s %7s %7s %8s %6s %6s %6s\n" "$kind" "$(secs "$min")" "$(secs "$med")" "$(secs "$max")" "$(mb "$rss")" "$errs" "$warns" "$notes"
+	medians="$medians$med"$'\n'
+	[ "$rss" -gt "$peak" ] && peak=$rss
+done
+read -r _ kmed kmax < <(printf "%s" "$medians" | stats)
+echo "terraform kinds $(echo "$KINDS" | wc -w) median_of_medians $(secs "$kmed")s worst_median $(secs "$kmax")s peak_rss $(mb "$peak")MB ripple $RIPPLE_REV module_cache $CACHE"
