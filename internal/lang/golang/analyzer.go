@@ -253,6 +253,11 @@ func (a *analyzer) judge(ctx context.Context, ts []*target, refs []*ref, extra [
 				msg: "the call binds to the new signature (its argument types were not checked)"}
 			continue
 		}
+		if r.t.ch.Label == model.MMB && !r.t.member && r.prec != model.PrecisionName {
+			// a caller of a package-level function whose body changed:
+			// resolved exactly, and types cannot tell behaviour
+			continue
+		}
 		if !(syn[i].exactly && syn[i].v == model.Inconsistent) && !(syn[i].skip && !syn[i].unlessTypes && r.prec != model.PrecisionName) {
 			unsure = append(unsure, r)
 		}

@@ -96,15 +96,16 @@ func (a *analyzer) typecheck(ctx context.Context, ts []*target, refs []*ref, ext
 			u.whole[f.path] = true
 		}
 	}
-	// an interface changed: "does not implement" errors may stand in any
-	// body that passes an implementation where the interface is wanted,
-	// so nothing is slimmed
+	// the bodies kept are those naming a target, or, when an interface
+	// changed, one of its implementations: "does not implement" errors
+	// stand where an implementation is converted to the interface
 	var words []string
 	for _, t := range ts {
 		words = append(words, t.name, t.container)
-		if t.iface {
-			words = nil
-			break
+	}
+	for _, r := range refs {
+		if r.kind == rkImpl && r.implRcv != "" {
+			words = append(words, r.implRcv)
 		}
 	}
 	for _, u := range unitsByKey {
@@ -167,8 +168,9 @@ func (a *analyzer) note(key, s string) {
 // configurations as it takes to cover every file holding a reference.
 func (a *analyzer) checkUnit(u *checkUnit, l *loader, words []string) []*unitResult {
 	// the files that hold references were parsed whole for the syntactic
-	// tier; the others contain none of the words: their bodies cannot
-	// bear on a verdict (unless an interface changed: then every body may)
+	// tier; the bodies of the others hold no reference, so no error in
+	// them is a verdict (a conversion of an implementation to a changed
+	// interface there is not listed among the places it is used)
 	all := a.ix.shallow(a.ctx, a.ix.byDir[u.dir])
 	if words == nil {
 		all = a.ix.parse(a.ctx, a.ix.byDir[u.dir])
@@ -868,11 +870,13 @@ func (tv *typeVerdicts) typeUseErrors(r *ref) []types.Error {
 
 // slim is the file a unit's type check reads: a reference file without
 // the bodies of its functions that hold no reference (in the body or the
-// signature: a verdict reads the whole enclosing declaration) and name no target,
+// signature: a verdict reads the whole enclosing declaration) and name no
+// target,
 // since nothing they contain bears on a verdict (a package of 120 files
 // is checked in a fraction of the time). Function signatures, types and
 // package-level declarations stay: they are what the kept bodies see.
-// Nothing is slimmed when an interface changed.
+// When an interface changed, the bodies naming one of its
+// implementations are kept too: "does not implement" errors stand there.
 // The syntax trees are not modified: a slim file is a shallow copy.
 func (a *analyzer) slim(u *checkUnit, f *pfile, words []string) *ast.File {
 	if u.whole[f.path] || words == nil {
