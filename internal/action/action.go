@@ -374,12 +374,12 @@ func describeOutcome(o *review.Outcome) string {
 		if o.ReviewURL != "" {
 			s = "Review: [posted](" + o.ReviewURL + ")"
 		}
-		s += fmt.Sprintf(" with %s; %s in its body", plural(o.Inline, "new inline comment", "new inline comments"), plural(o.InBody, "site listed", "sites listed"))
+		s += fmt.Sprintf(" with %s; %s in its body", model.Plural(o.Inline, "new inline comment", "new inline comments"), model.Plural(o.InBody, "site listed", "sites listed"))
 		if o.Kept > 0 {
-			s += "; " + plural(o.Kept, "earlier comment still applies", "earlier comments still apply")
+			s += "; " + model.Plural(o.Kept, "earlier comment still applies", "earlier comments still apply")
 		}
 		if o.Resolved > 0 {
-			s += "; " + plural(o.Resolved, "earlier comment marked resolved", "earlier comments marked resolved")
+			s += "; " + model.Plural(o.Resolved, "earlier comment marked resolved", "earlier comments marked resolved")
 		}
 		if o.BodyOnly {
 			s += " (GitHub refused the inline comments, so every finding is in the body)"
@@ -392,7 +392,7 @@ func describeOutcome(o *review.Outcome) string {
 		if o.Kept == 0 && o.Reason == review.NoFindings {
 			return "Review: none needed: no findings, and no earlier Ripple review to update."
 		}
-		return fmt.Sprintf("Review: not posted again: %s (%s).", o.Reason, plural(o.Kept, "inline comment still applies", "inline comments still apply"))
+		return fmt.Sprintf("Review: not posted again: %s (%s).", o.Reason, model.Plural(o.Kept, "inline comment still applies", "inline comments still apply"))
 	case review.Skipped:
 		return "Review: skipped."
 	}
@@ -450,13 +450,6 @@ func (r *run) postHandoff(ctx context.Context, ev *event.Event) int {
 		return cli.ExitFailure
 	}
 	return cli.ExitOK
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }
 
 func containsInt(xs []int, x int) bool {

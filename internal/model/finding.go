@@ -335,3 +335,12 @@ func (r *Result) Count() map[Level]int {
 	}
 	return m
 }
+
+// Plural counts in words: Plural(1, "site", "sites") is "1 site",
+// Plural(3, ...) "3 sites". Every report of the tool counts this way.
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}

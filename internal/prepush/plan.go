@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ripple-dev/ripple/internal/gitio"
+	"github.com/ripple-dev/ripple/internal/model"
 )
 
 // Range is one range of commits to check: the diff Base..Head.
@@ -168,7 +169,7 @@ func (p *planner) planNew(ctx context.Context, u Update, head string) (Range, st
 			return Range{}, "", err
 		}
 	}
-	return Range{Ref: ref, Base: base, Head: head, Why: fmt.Sprintf("%s: %s not on %s", lead, plural(n, "commit"), scope)}, "", nil
+	return Range{Ref: ref, Base: base, Head: head, Why: fmt.Sprintf("%s: %s not on %s", lead, model.Plural(n, "commit", "commits"), scope)}, "", nil
 }
 
 // pickBase chooses among several boundary commits: the merge-base of head
@@ -267,11 +268,4 @@ func kind(ref string) string {
 		return "tag"
 	}
 	return "ref"
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }

@@ -42,6 +42,8 @@ const JSONVersion = 1
 //	    "path": "cmd/get/main.go", "line": 17, "col": 15,  // col: 1-based UTF-8 byte column, 0 if unknown
 //	    "enclosing": "func main", "text": "<trimmed source line>",
 //	    "trail": [{"relation", "display", "path", "line"}],
+//	    "missing": "",            // what the verdict was established without ("" when nothing)
+//	    "also": [{"path", "line", "col", "enclosing", "text"}],  // the other sites of an aggregate
 //	    "updated": false,         // the site's lines were edited by the diff
 //	    "fingerprint": "<hex>",   // as SARIF partialFingerprints rippleFingerprint/v1
 //	    "fix": {                  // present when the change determines the edit
@@ -116,6 +118,8 @@ func JSON(w io.Writer, r *model.Result, o Options) error {
 			Enclosing:   f.Site.Enclosing,
 			Text:        trimmed(f.Site),
 			Trail:       []jsonStep{},
+			Missing:     f.Missing,
+			Also:        []jsonSite{},
 			Updated:     f.Updated,
 			Fingerprint: p.fp[f],
 			Fix:         jsonFixOf(f),
@@ -128,6 +132,9 @@ func JSON(w io.Writer, r *model.Result, o Options) error {
 		}
 		for _, s := range f.Trail {
 			jf.Trail = append(jf.Trail, jsonStep{string(s.Relation), s.Display, s.Path, s.Line})
+		}
+		for _, s := range f.Also {
+			jf.Also = append(jf.Also, jsonSite{s.Path, s.Line, s.Col, s.Enclosing, trimmed(s)})
 		}
 		out.Findings = append(out.Findings, jf)
 	}
@@ -218,6 +225,8 @@ type jsonFinding struct {
 	Enclosing   string     `json:"enclosing"`
 	Text        string     `json:"text"`
 	Trail       []jsonStep `json:"trail"`
+	Missing     string     `json:"missing"`
+	Also        []jsonSite `json:"also"`
 	Updated     bool       `json:"updated"`
 	Fingerprint string     `json:"fingerprint"`
 	Fix         *jsonFix   `json:"fix,omitempty"`
@@ -252,6 +261,15 @@ func jsonFixOf(f *model.Finding) *jsonFix {
 		jf.StartLine, jf.EndLine, jf.Replacement = f.Site.Line, f.Site.Line, &s
 	}
 	return jf
+}
+
+// jsonSite is one of the other sites of an aggregated finding.
+type jsonSite struct {
+	Path      string `json:"path"`
+	Line      int    `json:"line"`
+	Col       int    `json:"col"`
+	Enclosing string `json:"enclosing"`
+	Text      string `json:"text"`
 }
 
 type jsonStep struct {

@@ -64,15 +64,15 @@ func Headline(r *model.Result, blocked bool) string {
 	var s string
 	switch {
 	case c.reported() == 0:
-		s = fmt.Sprintf("ripple: no inconsistent sites (%s checked)", plural(p.seeds(), "change", "changes"))
+		s = fmt.Sprintf("ripple: no inconsistent sites (%s checked)", model.Plural(p.seeds(), "change", "changes"))
 	case c.inconsistent > 0:
-		s = fmt.Sprintf("ripple: %s in %s", plural(c.inconsistent, "inconsistent site", "inconsistent sites"), plural(groups, "change", "changes"))
+		s = fmt.Sprintf("ripple: %s in %s", model.Plural(c.inconsistent, "inconsistent site", "inconsistent sites"), model.Plural(groups, "change", "changes"))
 		if n := c.mayBe + c.noted; n > 0 {
 			s += fmt.Sprintf(", %d more may be impacted", n)
 		}
 	default:
 		n := c.mayBe + c.noted
-		s = fmt.Sprintf("ripple: %s impacted in %s", plural(n, "site may be", "sites may be"), plural(groups, "change", "changes"))
+		s = fmt.Sprintf("ripple: %s impacted in %s", model.Plural(n, "site may be", "sites may be"), model.Plural(groups, "change", "changes"))
 	}
 	if blocked {
 		s += "; push blocked"
@@ -365,13 +365,7 @@ func nounFor(r model.Relation, n int) string {
 	if !ok {
 		w = [2]string{"site", "sites"}
 	}
-	return plural(n, w[0], w[1])
+	return model.Plural(n, w[0], w[1])
 }
 
 // plural is "1 change" or "3 changes".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}

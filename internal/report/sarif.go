@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -159,6 +160,19 @@ func sarifResultOf(p *prepared, f *model.Finding, ruleIndex int) sarifResult {
 		res.RelatedLocations = append(res.RelatedLocations, loc)
 		flow = append(flow, sarifThreadFlowLocation{Location: withoutID(loc)})
 	}
+	// the other sites of an aggregate are related locations too
+	for _, a := range f.Also {
+		loc := sarifLocation{ID: len(res.RelatedLocations) + 1, PhysicalLocation: physical(a.Path, a.Line, a.Col, a.Text), Message: &sarifMessage{Text: "also: " + f.Message}}
+		res.RelatedLocations = append(res.RelatedLocations, loc)
+	}
+	if f.Missing != "" {
+		res.Properties.Missing = f.Missing
+		res.Message.Text = f.Message + " (without " + f.Missing + ") (seed: " + sum + ")"
+	}
+	if len(f.Also) > 0 {
+		res.Properties.Also = len(f.Also)
+		res.Message.Text += fmt.Sprintf("; and %s for the same reason (related locations)", model.Plural(len(f.Also), "more site", "more sites"))
+	}
 	if len(f.Trail) > 0 {
 		site := sarifLocation{
 			PhysicalLocation: res.Locations[0].PhysicalLocation,
@@ -287,6 +301,10 @@ type sarifProperties struct {
 	Relation  string `json:"relation"`
 	Verdict   string `json:"verdict"`
 	Label     string `json:"label"`
+	// Missing says what the verdict was established without; Also counts
+	// the aggregate's other sites (listed as related locations).
+	Missing string `json:"missing,omitempty"`
+	Also    int    `json:"also,omitempty"`
 }
 
 type sarifLocation struct {

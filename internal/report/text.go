@@ -185,10 +185,31 @@ func (t *textWriter) site(f *model.Finding, verbose bool) {
 	if len(f.Trail) > 2 { // seed, intermediate blocks, site
 		msg += " (via " + trailText(f.Trail) + ")"
 	}
+	if f.Missing != "" {
+		msg += " (without " + f.Missing + ")"
+	}
 	if verbose && f.Precision != "" {
 		msg += " [" + string(f.Precision) + "]"
 	}
 	t.line(levelIndent + tag + " " + msg)
+	if len(f.Also) > 0 {
+		t.line(levelIndent + "and " + model.Plural(len(f.Also), "more site", "more sites") + " for the same reason: " + alsoText(f.Also, verbose))
+	}
+}
+
+// alsoText lists an aggregate's other sites: the first few, or all with
+// -verbose.
+func alsoText(sites []model.Site, verbose bool) string {
+	const shown = 5
+	var ps []string
+	for i, s := range sites {
+		if i == shown && !verbose {
+			ps = append(ps, fmt.Sprintf("... (%d more; -verbose or -format json lists them)", len(sites)-shown))
+			break
+		}
+		ps = append(ps, position(s.Path, s.Line))
+	}
+	return strings.Join(ps, ", ")
 }
 
 func trailText(tr []model.Step) string {
@@ -222,7 +243,7 @@ func totals(p *prepared, c tally, verbose bool) string {
 	if verbose && c.off > 0 {
 		parts = append(parts, fmt.Sprintf("%d not reported", c.off))
 	}
-	changes := plural(p.seeds(), "change", "changes")
+	changes := model.Plural(p.seeds(), "change", "changes")
 	if c.reported() == 0 {
 		changes += " checked"
 	}

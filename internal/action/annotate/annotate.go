@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/ripple-dev/ripple/internal/action/findings"
+	"github.com/ripple-dev/ripple/internal/model"
 )
 
 // Limits are GitHub's annotation limits.
@@ -138,6 +139,16 @@ func of(rep *findings.Report, f *findings.Finding, level string) Annotation {
 	}
 	var b strings.Builder
 	b.WriteString(f.Message)
+	if f.Missing != "" {
+		fmt.Fprintf(&b, " (without %s)", f.Missing)
+	}
+	if len(f.Also) > 0 {
+		var ps []string
+		for _, s := range f.Also {
+			ps = append(ps, fmt.Sprintf("%s:%d", s.Path, s.Line))
+		}
+		fmt.Fprintf(&b, "\nand %s for the same reason: %s", model.Plural(len(f.Also), "more site", "more sites"), strings.Join(ps, ", "))
+	}
 	if c != nil {
 		fmt.Fprintf(&b, "\n%s", c.Summary)
 		if c.Path != "" {

@@ -63,3 +63,17 @@ func TestPlan(t *testing.T) {
 		t.Errorf("omitted %d", res.Omitted())
 	}
 }
+
+// TestAggregateAnnotated: an aggregated finding's annotation names its
+// other sites and what its verdict lacked.
+func TestAggregateAnnotated(t *testing.T) {
+	r := rep(map[string]int{"warning": 1})
+	r.Findings[0].Missing = "the receiver's type"
+	r.Findings[0].Also = []findings.Site{{Path: "c.go", Line: 4}, {Path: "d.go", Line: 9}}
+	msg := Plan(r, GitHub).Annotations[0].Message
+	for _, want := range []string{"m0 (without the receiver's type)", "\nand 2 more sites for the same reason: c.go:4, d.go:9"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("message %q lacks %q", msg, want)
+		}
+	}
+}

@@ -40,6 +40,15 @@ type Change struct {
 	Derived bool   `json:"derived"`
 }
 
+// Site is another site of an aggregated finding.
+type Site struct {
+	Path      string `json:"path"`
+	Line      int    `json:"line"`
+	Col       int    `json:"col"`
+	Enclosing string `json:"enclosing"`
+	Text      string `json:"text"`
+}
+
 // Step is one block of the relation path from the seed to a site.
 type Step struct {
 	Relation string `json:"relation"`
@@ -50,19 +59,23 @@ type Step struct {
 
 // Finding is one reported site (level error, warning or note).
 type Finding struct {
-	Change      *int   `json:"change"`
-	Rule        string `json:"rule"`
-	Relation    string `json:"relation"`
-	Level       string `json:"level"`
-	Verdict     string `json:"verdict"`
-	Precision   string `json:"precision"`
-	Message     string `json:"message"`
-	Path        string `json:"path"`
-	Line        int    `json:"line"`
-	Col         int    `json:"col"`
-	Enclosing   string `json:"enclosing"`
-	Text        string `json:"text"`
-	Trail       []Step `json:"trail"`
+	Change    *int   `json:"change"`
+	Rule      string `json:"rule"`
+	Relation  string `json:"relation"`
+	Level     string `json:"level"`
+	Verdict   string `json:"verdict"`
+	Precision string `json:"precision"`
+	Message   string `json:"message"`
+	Path      string `json:"path"`
+	Line      int    `json:"line"`
+	Col       int    `json:"col"`
+	Enclosing string `json:"enclosing"`
+	Text      string `json:"text"`
+	Trail     []Step `json:"trail"`
+	// Missing says what the verdict was established without; Also lists
+	// the other sites of an aggregated finding (one reason, many sites).
+	Missing     string `json:"missing"`
+	Also        []Site `json:"also"`
 	Updated     bool   `json:"updated"`
 	Fingerprint string `json:"fingerprint"`
 	// Fix is a suggested replacement: the mechanical fix of the finding
@@ -295,22 +308,15 @@ func Headline(r *Report) string {
 	}
 	in := ""
 	if n := len(changes); n > 0 {
-		in = " in " + plural(n, "change", "changes")
+		in = " in " + model.Plural(n, "change", "changes")
 	}
 	switch {
 	case inc == 0 && may == 0:
 		return "no inconsistent sites"
 	case inc > 0 && may > 0:
-		return fmt.Sprintf("%s%s, %d more may be impacted", plural(inc, "inconsistent site", "inconsistent sites"), in, may)
+		return fmt.Sprintf("%s%s, %d more may be impacted", model.Plural(inc, "inconsistent site", "inconsistent sites"), in, may)
 	case inc > 0:
-		return plural(inc, "inconsistent site", "inconsistent sites") + in
+		return model.Plural(inc, "inconsistent site", "inconsistent sites") + in
 	}
-	return plural(may, "site may be impacted", "sites may be impacted") + in
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
+	return model.Plural(may, "site may be impacted", "sites may be impacted") + in
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/ripple-dev/ripple/internal/action/findings"
 	"github.com/ripple-dev/ripple/internal/action/md"
 	"github.com/ripple-dev/ripple/internal/fix"
+	"github.com/ripple-dev/ripple/internal/model"
 )
 
 // States of a fix-mode run (the action's fix output).
@@ -60,9 +61,9 @@ func Section(res *fix.Result, o *Outcome, links findings.Links) string {
 	} else {
 		fmt.Fprintf(&b, "❌ **Not proven**: %s. **Nothing was committed or pushed**; the plan is below. ", md.Text(WhyUnproven(res)))
 	}
-	fmt.Fprintf(&b, "%s edited mechanically, %s by the model", plural(res.Mechanical, "block", "blocks"), plural(res.ByModel, "block", "blocks"))
+	fmt.Fprintf(&b, "%s edited mechanically, %s by the model", model.Plural(res.Mechanical, "block", "blocks"), model.Plural(res.ByModel, "block", "blocks"))
 	if res.Rejected > 0 {
-		fmt.Fprintf(&b, ", %s refused", plural(res.Rejected, "model reply", "model replies"))
+		fmt.Fprintf(&b, ", %s refused", model.Plural(res.Rejected, "model reply", "model replies"))
 	}
 	if res.In+res.Out > 0 {
 		fmt.Fprintf(&b, " (%d tokens in, %d out)", res.In, res.Out)
@@ -73,7 +74,7 @@ func Section(res *fix.Result, o *Outcome, links findings.Links) string {
 	b.WriteString(".\n\n")
 	switch o.State {
 	case Pushed:
-		fmt.Fprintf(&b, "Pushed %s to %s:\n\n", plural(len(o.Commits), "commit", "commits"), md.Code(o.Branch))
+		fmt.Fprintf(&b, "Pushed %s to %s:\n\n", model.Plural(len(o.Commits), "commit", "commits"), md.Code(o.Branch))
 		commitList(&b, o.Commits, links)
 		b.WriteString("\nGitHub starts no workflow run for commits pushed with the workflow's own `GITHUB_TOKEN`: if actions/checkout used it, this pull request's checks will not run on them until someone pushes again. A personal access token or a GitHub App token in actions/checkout's `token` makes them run (docs/action.md, \"Fix mode\").\n\n")
 	case PullRequest:
@@ -83,13 +84,13 @@ func Section(res *fix.Result, o *Outcome, links findings.Links) string {
 		}
 		fmt.Fprintf(&b, "Pushing to %s was refused (%s), so Ripple %s %s (%s → %s) with %s:\n\n",
 			md.Code(o.Branch), md.Text(o.Reason), verb, md.Link(md.Text(fmt.Sprintf("#%d", o.Stacked.Number)), o.Stacked.URL),
-			md.Code(o.Stacked.Head), md.Code(o.Stacked.Base), plural(len(o.Commits), "commit", "commits"))
+			md.Code(o.Stacked.Head), md.Code(o.Stacked.Base), model.Plural(len(o.Commits), "commit", "commits"))
 		commitList(&b, o.Commits, links)
 		b.WriteString("\nMerge it into the pull request's branch to take the fix.\n\n")
 	case Suggested:
 		fmt.Fprintf(&b, "Not pushed: %s. ", md.Text(o.Reason))
 		if o.Suggestions > 0 {
-			fmt.Fprintf(&b, "%s on lines of the diff; ", plural(o.Suggestions, "suggestion sits", "suggestions sit"))
+			fmt.Fprintf(&b, "%s on lines of the diff; ", model.Plural(o.Suggestions, "suggestion sits", "suggestions sit"))
 		}
 		b.WriteString("the whole patch is below")
 		if o.PatchFile != "" {
@@ -135,20 +136,20 @@ func Note(o *Outcome, links findings.Links) string {
 	switch o.State {
 	case Pushed:
 		var b strings.Builder
-		fmt.Fprintf(&b, "**Ripple fixed these sites** in %s pushed to %s; the oracle passed on the result:\n\n", plural(len(o.Commits), "commit", "commits"), md.Code(o.Branch))
+		fmt.Fprintf(&b, "**Ripple fixed these sites** in %s pushed to %s; the oracle passed on the result:\n\n", model.Plural(len(o.Commits), "commit", "commits"), md.Code(o.Branch))
 		commitList(&b, o.Commits, links)
 		return b.String()
 	case PullRequest:
 		var b strings.Builder
 		fmt.Fprintf(&b, "**Ripple could not push to %s** (%s), so its fix is in %s (%s → %s), %s on which the oracle passed:\n\n",
 			md.Code(o.Branch), md.Text(o.Reason), md.Link(md.Text(fmt.Sprintf("#%d", o.Stacked.Number)), o.Stacked.URL),
-			md.Code(o.Stacked.Head), md.Code(o.Stacked.Base), plural(len(o.Commits), "commit", "commits"))
+			md.Code(o.Stacked.Head), md.Code(o.Stacked.Base), model.Plural(len(o.Commits), "commit", "commits"))
 		commitList(&b, o.Commits, links)
 		return b.String()
 	case Suggested:
 		s := fmt.Sprintf("**Ripple's fix is proven** (the oracle passed) **but not pushed**: %s.", md.Text(o.Reason))
 		if o.Suggestions > 0 {
-			s += fmt.Sprintf(" %s on the lines of this diff; the job summary has the whole patch.", plural(o.Suggestions, "suggestion sits", "suggestions sit"))
+			s += fmt.Sprintf(" %s on the lines of this diff; the job summary has the whole patch.", model.Plural(o.Suggestions, "suggestion sits", "suggestions sit"))
 		} else {
 			s += " No edited block lies within this diff, so the job summary has the patch."
 		}
@@ -169,13 +170,13 @@ func WhyUnproven(res *fix.Result) string {
 		}
 	}
 	if failed > 0 {
-		why = append(why, plural(failed, "block", "blocks")+" could not be edited")
+		why = append(why, model.Plural(failed, "block", "blocks")+" could not be edited")
 	}
 	switch {
 	case res.Oracle == nil:
 		why = append(why, "no oracle ran")
 	case !res.Oracle.Pass:
-		why = append(why, "the oracle reports "+plural(len(res.Oracle.Diagnostics), "problem", "problems"))
+		why = append(why, "the oracle reports "+model.Plural(len(res.Oracle.Diagnostics), "problem", "problems"))
 	}
 	if len(why) == 0 {
 		return "the oracle did not pass"
@@ -269,13 +270,6 @@ func ran(res *fix.Result) string {
 		}
 	}
 	return strings.Join(parts, ", ")
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }
 
 func capital(s string) string {

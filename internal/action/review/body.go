@@ -10,6 +10,7 @@ import (
 
 	"github.com/ripple-dev/ripple/internal/action/findings"
 	"github.com/ripple-dev/ripple/internal/action/md"
+	"github.com/ripple-dev/ripple/internal/model"
 )
 
 // Markers: HTML comments GitHub does not render, by which a later run
@@ -58,6 +59,16 @@ func commentBody(rep *findings.Report, f *findings.Finding, s *Suggestion, links
 	var b strings.Builder
 	fmt.Fprintf(&b, "**Ripple · %s** · %s · precision %s\n\n", md.Text(f.Level), md.Text(f.Verdict), md.Text(f.Precision))
 	fmt.Fprintf(&b, "%s\n\n", md.Text(f.Message))
+	if f.Missing != "" {
+		fmt.Fprintf(&b, "Established without %s.\n", md.Text(f.Missing))
+	}
+	if len(f.Also) > 0 {
+		var ps []string
+		for _, s := range f.Also {
+			ps = append(ps, md.Link(md.Text(fmt.Sprintf("%s:%d", s.Path, s.Line)), links.Blob(rep.Head, s.Path, s.Line)))
+		}
+		fmt.Fprintf(&b, "The same holds at %s: %s.\n", model.Plural(len(f.Also), "more site", "more sites"), strings.Join(ps, ", "))
+	}
 	if c := rep.ChangeOf(f); c != nil {
 		fmt.Fprintf(&b, "This site depends on %s, changed by this pull request: %s.\n", seedLink(rep, c, links), md.Text(changeWhat(c)))
 	}
@@ -146,13 +157,13 @@ func reviewBody(rep *findings.Report, p *Plan, o Options) string {
 	}
 	var notes []string
 	if n := len(p.Comments); n > 0 {
-		notes = append(notes, plural(n, "new inline comment", "new inline comments"))
+		notes = append(notes, model.Plural(n, "new inline comment", "new inline comments"))
 	}
 	if p.Kept > 0 {
-		notes = append(notes, plural(p.Kept, "earlier inline comment still applies", "earlier inline comments still apply"))
+		notes = append(notes, model.Plural(p.Kept, "earlier inline comment still applies", "earlier inline comments still apply"))
 	}
 	if p.Resolved > 0 {
-		notes = append(notes, plural(p.Resolved, "earlier comment is resolved", "earlier comments are resolved"))
+		notes = append(notes, model.Plural(p.Resolved, "earlier comment is resolved", "earlier comments are resolved"))
 	}
 	if len(notes) > 0 {
 		b.WriteString(strings.Join(notes, "; ") + ".\n\n")
@@ -163,11 +174,11 @@ func reviewBody(rep *findings.Report, p *Plan, o Options) string {
 	if len(p.InBody) > 0 {
 		switch out := len(p.InBody) - p.OverCap; {
 		case p.OverCap == 0:
-			fmt.Fprintf(&b, "%s outside this pull request's diff:\n\n", plural(out, "site lies", "sites lie"))
+			fmt.Fprintf(&b, "%s outside this pull request's diff:\n\n", model.Plural(out, "site lies", "sites lie"))
 		case out == 0:
-			fmt.Fprintf(&b, "%s past the limit of inline comments:\n\n", plural(p.OverCap, "site is", "sites are"))
+			fmt.Fprintf(&b, "%s past the limit of inline comments:\n\n", model.Plural(p.OverCap, "site is", "sites are"))
 		default:
-			fmt.Fprintf(&b, "%s outside this pull request's diff, and %s past the limit of inline comments:\n\n", plural(out, "site lies", "sites lie"), plural(p.OverCap, "site is", "sites are"))
+			fmt.Fprintf(&b, "%s outside this pull request's diff, and %s past the limit of inline comments:\n\n", model.Plural(out, "site lies", "sites lie"), model.Plural(p.OverCap, "site is", "sites are"))
 		}
 		var cur *findings.Change
 		first := true
@@ -208,11 +219,4 @@ func runLink(u string) string {
 		return ""
 	}
 	return " of [this run](" + u + ")"
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }
