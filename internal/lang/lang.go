@@ -115,10 +115,19 @@ type Ref struct {
 // depends on.
 type Follow struct {
 	Decl *Decl // its head state
+	// From, when set, is the declaration as it stands and Decl what it
+	// would become (an interface method taking the signature of an
+	// implementation that changed); nil: Decl is both.
+	From *Decl
 	// Label is the atomic change it must make (MMS for a signature);
 	// Details say what and why ("forwards its parameters to ...").
 	Label   model.Label
 	Details []string
+	// May marks a change that is one way to restore consistency, not the
+	// only one (the interface may follow its implementation, or the
+	// implementation be changed back): the derived change is tentative
+	// even when the site that implies it is broken.
+	May bool
 }
 
 // Analyzer answers impact queries for one check.

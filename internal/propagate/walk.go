@@ -167,9 +167,13 @@ func (w *walk) derive(r *lang.Ref) *model.Change {
 		return nil
 	}
 	w.seen[k] = true
-	d := &model.Change{Label: r.Follow.Label, Old: b, New: b, Details: r.Follow.Details,
+	old := b
+	if r.Follow.From != nil {
+		old = &r.Follow.From.Block
+	}
+	d := &model.Change{Label: r.Follow.Label, Old: old, New: b, Details: r.Follow.Details,
 		Derived: true, Cause: r.Change, Via: r.Relation, Tentative: r.Change.Tentative}
-	if r.Verdict != model.Inconsistent {
+	if r.Verdict != model.Inconsistent || r.Follow.May {
 		d.Tentative++
 	}
 	w.fe[d] = w.fe[r.Change]

@@ -253,6 +253,11 @@ func (a *analyzer) judge(ctx context.Context, ts []*target, refs []*ref, extra [
 				msg: "the call binds to the new signature (its argument types were not checked)"}
 			continue
 		}
+		if r.t.ch.Derived && r.t.old != r.t.new {
+			// a signature a declaration may have to take: the code does
+			// not have it yet, so the type checker cannot judge against it
+			continue
+		}
 		if r.t.ch.Label == model.MMB && !r.t.member && r.prec != model.PrecisionName {
 			// a caller of a package-level function whose body changed:
 			// resolved exactly, and types cannot tell behaviour
@@ -268,7 +273,7 @@ func (a *analyzer) judge(ctx context.Context, ts []*target, refs []*ref, extra [
 	for i, r := range refs {
 		v := syn[i]
 		prec := r.prec
-		if tv != nil && !(v.exactly && v.v == model.Inconsistent) {
+		if tv != nil && !(v.exactly && v.v == model.Inconsistent) && !(r.t.ch.Derived && r.t.old != r.t.new) {
 			if tr, ok := tv.verdictFor(r, v); ok {
 				v, prec = tr, model.PrecisionTypes
 			}
@@ -361,7 +366,7 @@ func (a *analyzer) followWrapper(r *ref, v verdict, done map[*ast.FuncDecl]bool)
 	switch {
 	case why != "":
 		details = "wraps " + r.t.ch.Block().Display + " (" + why + "), whose " + strings.Join(r.t.ch.Details, "; ")
-	case r.t.ch.Derived:
+	case r.t.ch.Derived && r.t.old == r.t.new:
 		details = "calls " + r.t.ch.Block().Display + ", which may change: may have to take a new value from its callers"
 	case of != nil && nf != nil && len(nf.Params) > len(of.Params):
 		details = "calls " + r.t.ch.Block().Display + " (" + strings.Join(r.t.ch.Details, "; ") + "): may have to take the new value from its callers"

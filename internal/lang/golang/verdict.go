@@ -64,7 +64,9 @@ func (a *analyzer) syntacticVerdict(r *ref) verdict {
 	t := r.t
 	rel := relationOf(r)
 	name := t.decl().Display
-	if t.ch.Derived {
+	if t.ch.Derived && t.old == t.new {
+		// a declaration that must change in a way not known yet (a
+		// wrapper, an implementation that must follow)
 		if r.kind != rkCall && r.kind != rkValue || r.prec == model.PrecisionName {
 			return verdict{skip: true}
 		}
