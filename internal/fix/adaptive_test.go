@@ -74,30 +74,15 @@ var chainAnswers = map[string]string{
 // result builds.
 func TestAdaptivePlanThreadsValue(t *testing.T) {
 	repo, sc := setup(t, chain)
-	seen := map[string]bool{}
-	s := &scripted{t: t, answer: func(block, _ string, _ int) (int, string, time.Duration) {
-		seen[block] = true
-		code, ok := chainAnswers[block]
-		if !ok {
-			t.Errorf("planned a block the developer did not change: %q", block)
-		}
-		return 200, "```go\n" + code + "\n```\n", 0
-	}}
+	s, notReached := replayer(t, "go", chainAnswers)
 	res, err := Run(context.Background(), repo, Options{Base: sc.Base, Head: sc.Head, Model: modelFor(t, s, 5*time.Second, 0),
 		Oracle: &oracle.Go{Env: []string{"GOPROXY=off", "GOFLAGS=-mod=mod"}}, Rounds: 4, Review: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var missed []string
-	for b := range chainAnswers {
-		if !seen[b] {
-			missed = append(missed, b)
-		}
-	}
-	sort.Strings(missed)
-	if len(missed) > 0 || !res.Proven {
+	if missed := notReached(); len(missed) > 0 || !res.Proven {
 		logPlan(t, res)
-		t.Fatalf("not reached: %v; proven %v; patch:\n%s", missed, res.Proven, res.Patch)
+		t.Fatalf("not reached: %v; proven %v; patch:\n%s", notReached(), res.Proven, res.Patch)
 	}
 	if !strings.Contains(res.Patch, `+func main() { run(nil, "events") }`) {
 		t.Errorf("patch lacks the entry point's edit:\n%s", res.Patch)
@@ -179,15 +164,7 @@ func TestAdaptivePlanOverrideFamily(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer repo.Close()
-	seen := map[string]bool{}
-	s := &scripted{t: t, answer: func(block, _ string, _ int) (int, string, time.Duration) {
-		seen[block] = true
-		code, ok := familyAnswers[block]
-		if !ok {
-			t.Errorf("planned a block the developer did not change: %q", block)
-		}
-		return 200, "```python\n" + code + "\n```\n", 0
-	}}
+	s, notReached := replayer(t, "python", familyAnswers)
 	// no oracle: pyright may be missing here; the planner's reach is what
 	// is tested (TestPythonModelEdit proves a Python edit with pyright)
 	res, err := Run(context.Background(), repo, Options{Base: sc.Base, Head: sc.Head, Model: modelFor(t, s, 5*time.Second, 0),
@@ -195,15 +172,34 @@ func TestAdaptivePlanOverrideFamily(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var missed []string
-	for b := range familyAnswers {
-		if !seen[b] {
-			missed = append(missed, b)
-		}
-	}
-	sort.Strings(missed)
-	if len(missed) > 0 {
+	if missed := notReached(); len(missed) > 0 {
 		logPlan(t, res)
-		t.Fatalf("not reached: %v; patch:\n%s", missed, res.Patch)
+		t.Fatalf("not reached: %v; patch:\n%s", notReached(), res.Patch)
 	}
+}
+
+// replayer answers each planned block with the developer's text from
+// answers (fenced as lang) and records which blocks were asked for; a
+// block the developer did not change fails the test.
+func replayer(t *testing.T, lang string, answers map[string]string) (*scripted, func() []string) {
+	seen := map[string]bool{}
+	s := &scripted{t: t, answer: func(block, _ string, _ int) (int, string, time.Duration) {
+		seen[block] = true
+		code, ok := answers[block]
+		if !ok {
+			t.Errorf("planned a block the developer did not change: %q", block)
+		}
+		return 200, "```" + lang + "\n" + code + "\n```\n", 0
+	}}
+	missed := func() []string {
+		var out []string
+		for b := range answers {
+			if !seen[b] {
+				out = append(out, b)
+			}
+		}
+		sort.Strings(out)
+		return out
+	}
+	return s, missed
 }

@@ -94,15 +94,7 @@ func (a *analyzer) targets(changes []*model.Change) []*target {
 // the relations of a change at once (one walk of each candidate file) and
 // keeps the refs of the relations asked for.
 func (a *analyzer) Answer(ctx context.Context, qs []lang.Query) ([]*lang.Ref, error) {
-	changes := make([]*model.Change, len(qs))
-	for i, q := range qs {
-		changes[i] = q.Change
-	}
-	refs, err := a.impacted(ctx, changes)
-	if err != nil {
-		return nil, err
-	}
-	return lang.Keep(qs, refs), nil
+	return lang.AnswerAll(ctx, qs, a.impacted)
 }
 
 func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*lang.Ref, error) {
