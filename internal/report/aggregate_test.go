@@ -67,6 +67,7 @@ func TestAggregateShown(t *testing.T) {
 	if err := SARIF(&sarif, aggregated(), Options{}); err != nil {
 		t.Fatal(err)
 	}
+	validateSARIF(t, sarif.Bytes(), "")
 	var log struct {
 		Runs []struct {
 			Results []struct {

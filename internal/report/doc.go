@@ -44,5 +44,8 @@
 //     every key always present. SARIF is one run with one reporting
 //     descriptor per rule used, related locations and a code flow from
 //     the seed through the relation trail to the site, and diagnostics as
-//     tool execution notifications.
+//     tool execution notifications. Every physical location names a line
+//     of the head state (code scanning resolves them against the
+//     checkout): a deleted seed is a logical location whose message says
+//     where it was in the base revision.
 package report

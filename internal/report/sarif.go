@@ -143,11 +143,19 @@ func sarifResultOf(p *prepared, f *model.Finding, ruleIndex int) sarifResult {
 	var flow []sarifThreadFlowLocation
 	b, base := seed(f.Change)
 	if b != nil {
-		msg := "seed: " + sum
+		loc := sarifLocation{ID: len(res.RelatedLocations) + 1, Message: &sarifMessage{Text: "seed: " + sum}}
 		if base {
-			msg += " (location in the base revision)"
+			// Code scanning resolves every physical location against the
+			// head checkout, where a deleted declaration's file and line
+			// are gone or hold other code: name it logically and say
+			// where it was.
+			loc.Message.Text += fmt.Sprintf(" (was at %s:%d in the base revision)", b.Path, b.NameLine)
+			if ll, ok := logical(b.Display); ok {
+				loc.LogicalLocations = []sarifLogicalLocation{ll}
+			}
+		} else {
+			loc.PhysicalLocation = physical(b.Path, b.NameLine, 0, "")
 		}
-		loc := sarifLocation{ID: len(res.RelatedLocations) + 1, PhysicalLocation: physical(b.Path, b.NameLine, 0, ""), Message: &sarifMessage{Text: msg}}
 		res.RelatedLocations = append(res.RelatedLocations, loc)
 		flow = append(flow, sarifThreadFlowLocation{Location: withoutID(loc)})
 	}
@@ -223,9 +231,19 @@ func logical(enclosing string) (sarifLogicalLocation, bool) {
 		"var": "variable", "const": "variable", "field": "member",
 		"package": "namespace", "module": "module",
 	}
-	word, rest, _ := strings.Cut(enclosing, " ")
-	if k, ok := kinds[word]; ok && rest != "" {
-		return sarifLogicalLocation{Name: rest, FullyQualifiedName: enclosing, Kind: k}, true
+	// the last of the leading kind words names the kind: "interface
+	// method API.Legacy" is a function
+	kind, rest := "", enclosing
+	for {
+		word, after, _ := strings.Cut(rest, " ")
+		k, ok := kinds[word]
+		if !ok || after == "" {
+			break
+		}
+		kind, rest = k, after
+	}
+	if kind != "" {
+		return sarifLogicalLocation{Name: rest, FullyQualifiedName: enclosing, Kind: kind}, true
 	}
 	return sarifLogicalLocation{Name: enclosing, FullyQualifiedName: enclosing}, true
 }
