@@ -2,15 +2,30 @@
 // uses, for tests only: an httptest server that holds pull requests,
 // review comments and reviews in memory and answers as GitHub does.
 //
-// It is strict where the action could be wrong. Every request must match
-// a documented route, method, query and body shape (bodies are decoded
-// with unknown fields rejected; a review comment carries path, body, line
-// and side, never position mixed with line; start_line only below line);
-// it must carry a bearer token and the X-GitHub-Api-Version header. A
-// request that breaks a rule is answered as GitHub would (404, 422) and
-// recorded as a violation, and tests fail on any violation. A review
-// comment on a line outside the pull request's diff is a violation too:
-// the action must never send one.
+// It holds every exchange to GitHub's published contract: the REST
+// API's OpenAPI description (testdata/api.github.com.trimmed.json, the
+// operations the action calls; testdata/README.md says which version),
+// checked with kin-openapi. A request must be an operation of the
+// description (method and path), with valid path and query parameters
+// (and no query parameter the operation does not declare) and a JSON body
+// valid against the operation's request schema, closed: a field the
+// schema does not name is a violation, since GitHub would silently ignore
+// it. A request that fails is answered 404 or 422 and recorded as a
+// violation naming the operation and the field ("POST ... (operation
+// pulls/create-review): request body field comments/0/line: value must be
+// an integer"). Each answer is completed with what the operation's
+// response schema requires and the fake does not model (placeholders of
+// the right type: node ids, URLs, dates, the repository's many fields)
+// and validated against that schema; a mismatch is a violation too.
+//
+// It is strict where the action could be wrong beyond the description.
+// A review comment carries path, body, line and side, never position
+// mixed with line; start_line only below line; every request carries a
+// bearer token and the X-GitHub-Api-Version header. A request that breaks
+// a rule is answered as GitHub would (404, 422) and recorded as a
+// violation, and tests fail on any violation. A review comment on a line
+// outside the pull request's diff is a violation too: the action must
+// never send one.
 //
 // It is permissive where GitHub is. Tokens are read-only or may write
 // (a read-only token gets GitHub's 403 "Resource not accessible by

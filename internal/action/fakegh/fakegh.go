@@ -20,6 +20,10 @@ const Bot = "github-actions[bot]"
 type Server struct {
 	URL string // base URL for the client (with a trailing slash)
 	srv *httptest.Server
+	// contract validates every exchange against GitHub's REST
+	// description; nil when the description could not be loaded (the
+	// cause is the first violation).
+	contract *contract
 
 	mu         sync.Mutex
 	owner      string
@@ -114,6 +118,11 @@ func New(repo string) *Server {
 	s := &Server{owner: owner, name: name, tokens: map[string]bool{}, prs: map[int]*PR{}, nextID: 1000}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
 	s.URL = s.srv.URL + "/"
+	c, err := newContract(s.srv.URL)
+	if err != nil {
+		s.violate("%v", err)
+	}
+	s.contract = c
 	return s
 }
 
@@ -253,10 +262,51 @@ var routes = []route{
 	{"GET", regexp.MustCompile(`^/repos/([^/]+)/([^/]+)/pulls$`), []string{"state", "head", "base", "sort", "direction", "per_page", "page"}, (*Server).listPRs},
 }
 
+// serve holds the request to GitHub's description before the fake's own
+// rules see it (a request the description rejects is answered 404 or 422
+// and recorded as a violation), then completes and checks the answer
+// against the operation's response schema.
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	status, note := s.dispatch(w, r)
+	rec := &recorder{header: http.Header{}}
+	var status int
+	var note string
+	var x *exchange
+	if s.contract == nil {
+		status, note = s.errorJSON(rec, http.StatusInternalServerError, "the fake has no description", nil), "no description"
+	} else {
+		var problems []string
+		x, problems = s.contract.request(r)
+		for _, p := range problems {
+			s.violate("%s", p)
+		}
+		switch {
+		case x == nil:
+			status, note = s.errorJSON(rec, http.StatusNotFound, "Not Found", nil), "no such operation"
+		case len(problems) > 0:
+			status, note = s.errorJSON(rec, http.StatusUnprocessableEntity, "Validation Failed",
+				map[string]any{"errors": problems}), "invalid by GitHub's description"
+		default:
+			status, note = s.dispatch(rec, r)
+		}
+	}
+	body := rec.body.Bytes()
+	if x != nil && rec.status != 0 {
+		var problems []string
+		body, problems = s.contract.response(x, rec.status, rec.header, body)
+		for _, p := range problems {
+			s.violate("the fake's %s", p)
+		}
+	}
+	for k, v := range rec.header {
+		w.Header()[k] = v
+	}
+	if rec.status == 0 {
+		rec.status = http.StatusOK
+	}
+	w.WriteHeader(rec.status)
+	_, _ = w.Write(body)
 	s.log = append(s.log, Entry{Method: r.Method, Path: r.URL.Path + sortedQuery(r), Status: status, Note: note})
 }
 

@@ -223,27 +223,30 @@ func nonNil[T any](xs []T) []T {
 	return xs
 }
 
+// commentJSON is a review comment as GitHub answers it. An outdated
+// comment has no line and no position: the description types both as
+// integers, not nullable, and requires neither, so they are left out
+// (a client reads a missing field as it reads null).
 func (s *Server) commentJSON(c *Comment, pr int) map[string]any {
-	var line, pos any
-	if c.Line > 0 {
-		line, pos = c.Line, c.Line
-	}
-	var start, startSide any
-	if c.StartLine > 0 {
-		start, startSide = c.StartLine, c.Side
-	}
 	var rid any
 	if c.ReviewID != 0 {
 		rid = c.ReviewID
 	}
-	return map[string]any{
+	out := map[string]any{
 		"id": c.ID, "node_id": fmt.Sprintf("PRRC_%d", c.ID), "pull_request_review_id": rid,
-		"path": c.Path, "line": line, "position": pos, "original_line": c.OrigLine, "original_position": c.OrigLine,
-		"start_line": start, "start_side": startSide, "side": c.Side, "subject_type": "line",
+		"path": c.Path, "original_line": c.OrigLine, "original_position": c.OrigLine,
+		"side": c.Side, "subject_type": "line",
 		"commit_id": c.CommitID, "original_commit_id": c.CommitID, "body": c.Body, "diff_hunk": "@@",
 		"user":     map[string]any{"login": c.User, "type": c.UserType},
 		"html_url": fmt.Sprintf("%s%s/%s/pull/%d#discussion_r%d", htmlBase, s.owner, s.name, pr, c.ID),
 	}
+	if c.Line > 0 {
+		out["line"], out["position"] = c.Line, c.Line
+	}
+	if c.StartLine > 0 {
+		out["start_line"], out["start_side"] = c.StartLine, c.Side
+	}
+	return out
 }
 
 func (s *Server) listComments(w http.ResponseWriter, r *http.Request, m []string, _ string) (int, string) {
