@@ -54,6 +54,7 @@ func TestScripts(t *testing.T) {
 		Setup:               setupGit,
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
+		Condition:           scriptCondition,
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){
 			"exitcode": cmdExitCode,
 			"capture":  cmdCapture,
@@ -97,6 +98,11 @@ func setupGit(env *testscript.Env) error {
 		return err
 	}
 	env.Setenv("GOTOOLCHAIN", "local")
+	// pyright, when this machine has it: its directory goes on the
+	// script's PATH, since the script's HOME has no cache to install into
+	if bin, ok := pyrightBin(); ok {
+		env.Setenv("PATH", filepath.Dir(bin)+string(os.PathListSeparator)+env.Getenv("PATH"))
+	}
 	env.Setenv("NO_COLOR", "1")
 
 	// RIPPLE_BIN: the pre-push hook runs "${RIPPLE_BIN:-<path recorded
@@ -202,4 +208,31 @@ func cmdJSON(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("json %s: %s is %s, want %s", args[0], path, got, want)
 		}
 	}
+}
+
+// scriptCondition answers the scripts' own conditions: [pyright] holds
+// when pyright is on PATH or in Ripple's user cache (where the oracle
+// installs it); scripts that need it are skipped otherwise.
+func scriptCondition(cond string) (bool, error) {
+	switch cond {
+	case "pyright":
+		_, ok := pyrightBin()
+		return ok, nil
+	}
+	return false, fmt.Errorf("unknown condition %q", cond)
+}
+
+func pyrightBin() (string, bool) {
+	if bin, err := exec.LookPath("pyright"); err == nil {
+		return bin, true
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return "", false
+	}
+	bin := filepath.Join(cache, "ripple", "pyright", "node_modules", ".bin", "pyright")
+	if _, err := os.Stat(bin); err != nil {
+		return "", false
+	}
+	return bin, true
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/ripple-dev/ripple/internal/fix"
 	"github.com/ripple-dev/ripple/internal/gitio"
 	"github.com/ripple-dev/ripple/internal/languages"
+	"github.com/ripple-dev/ripple/internal/model"
 )
 
 // runFix plans the edits a change leaves to be made, proves them with the
@@ -133,7 +134,10 @@ func printPlan(w io.Writer, r *fix.Result) {
 	if r.Oracle != nil {
 		verdict := "passes"
 		if !r.Oracle.Pass {
-			verdict = fmt.Sprintf("fails with %d problems", len(r.Oracle.Diagnostics))
+			verdict = fmt.Sprintf("fails with %s the change introduced", model.Plural(len(r.Oracle.Diagnostics), "problem", "problems"))
+		}
+		if n := len(r.Oracle.Preexisting); n > 0 {
+			verdict += fmt.Sprintf(" (%s the base state already had, not counted)", model.Plural(n, "problem", "problems"))
 		}
 		fmt.Fprintf(w, "oracle (%s): %s\n", strings.Join(r.Oracle.Ran, "; "), verdict)
 		for i, d := range r.Oracle.Diagnostics {

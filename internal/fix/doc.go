@@ -32,7 +32,11 @@
 //     themselves impact (a wrapper's new parameter reaches its callers).
 //
 // When no obligation is left, the oracle (internal/oracle) runs on the
-// scratch state; its diagnostics seed the next round. A diagnostic about
+// scratch state; its diagnostics seed the next round. Only diagnostics
+// the change introduced count: when the scratch state fails, the oracle
+// judges the base state too (its own scratch worktree, once per file
+// set) and what the base already had neither blocks proof nor is
+// planned (oracle.Relative). A diagnostic about
 // a name nobody declares (a helper the developer's edit calls before it
 // was written, a field a replacement reads) is an obligation to declare
 // it: on the type's block for a missing member, else a new declaration

@@ -87,6 +87,9 @@ type engine struct {
 	// baseNames caches the names each package directory declared in the
 	// base state
 	baseNames map[string]map[string]bool
+	// baseline is the oracle's verdict on the base state, by the file
+	// set it judged (oracleRelative)
+	baseline map[string]*oracle.Result
 }
 
 // Run plans and makes the edits the change between Base and Head leaves
@@ -127,7 +130,7 @@ func Run(ctx context.Context, repo *gitio.Repo, o Options) (*Result, error) {
 			break
 		}
 		e.logf("round %d: running the oracle", round)
-		or, err := o.Oracle.Check(ctx, e.sc.dir, oracle.Options{Files: e.affectedFiles(ctx), Tests: o.Tests})
+		or, err := e.oracleRelative(ctx, e.affectedFiles(ctx))
 		if err != nil {
 			return nil, fmt.Errorf("oracle: %w", err)
 		}

@@ -3,6 +3,8 @@ package fix
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/ripple-dev/ripple/internal/lang"
@@ -138,4 +140,59 @@ func (e *engine) affectedFiles(ctx context.Context) []string {
 		}
 	}
 	return files
+}
+
+// oracleRelative runs the oracle on the scratch state and, when it fails,
+// on the base state too (once per file set, in a scratch worktree of its
+// own): only the diagnostics the change introduced count (oracle.Relative).
+// A repository that already had vet or type errors can then still have a
+// fix proven, and those errors are never planned as obligations.
+func (e *engine) oracleRelative(ctx context.Context, files []string) (*oracle.Result, error) {
+	o := e.opts
+	or, err := o.Oracle.Check(ctx, e.sc.dir, oracle.Options{Files: files, Tests: o.Tests})
+	if err != nil || or.Pass {
+		return or, err
+	}
+	key := strings.Join(files, "\x00")
+	base, ok := e.baseline[key]
+	if !ok {
+		base, err = e.baseOracle(ctx, files)
+		if err != nil {
+			// without a baseline every diagnostic counts, as before
+			e.note("the oracle could not judge the base state (" + err.Error() + "): every problem it reports counts")
+			base = nil
+		}
+		if e.baseline == nil {
+			e.baseline = map[string]*oracle.Result{}
+		}
+		e.baseline[key] = base
+	}
+	if base == nil {
+		return or, nil
+	}
+	rel := oracle.Relative(base, or)
+	if n := len(rel.Preexisting); n > 0 {
+		e.logf("the oracle reports %s the base state already had: not counted", model.Plural(n, "problem", "problems"))
+	}
+	return rel, nil
+}
+
+// baseOracle runs the oracle on the base state, judging the files of the
+// change that exist there.
+func (e *engine) baseOracle(ctx context.Context, files []string) (*oracle.Result, error) {
+	sc, err := newScratch(ctx, e.repo, e.res.Base)
+	if err != nil {
+		return nil, err
+	}
+	defer sc.close()
+	var there []string
+	for _, f := range files {
+		if _, err := os.Stat(filepath.Join(sc.dir, filepath.FromSlash(f))); err == nil {
+			there = append(there, f)
+		}
+	}
+	if len(there) == 0 {
+		return &oracle.Result{Pass: true}, nil
+	}
+	return e.opts.Oracle.Check(ctx, sc.dir, oracle.Options{Files: there, Tests: e.opts.Tests})
 }

@@ -14,6 +14,12 @@
 // errors count, its warnings do not), found on PATH or in the user cache,
 // else installed there with npm (PyrightVersion), else a clear error.
 //
+// Only what the change introduced counts (baseline.go): the fix engine
+// runs the oracle on the base state too when the changed state fails,
+// and Relative excuses the diagnostics the base already had (matched by
+// tool, file and message, as a multiset). They are reported as
+// Preexisting, neither block proof nor become obligations.
+//
 // All runs several oracles; each judges only its own language's files of
 // the change, so a mixed repository is judged by both.
 //

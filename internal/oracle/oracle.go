@@ -36,6 +36,9 @@ func (d Diagnostic) String() string {
 type Result struct {
 	Pass        bool
 	Diagnostics []Diagnostic
+	// Preexisting are diagnostics the state before the change had too
+	// (Relative): reported, but neither blocking proof nor planned.
+	Preexisting []Diagnostic
 	Took        time.Duration
 	// Ran lists the commands that ran, for reports.
 	Ran []string

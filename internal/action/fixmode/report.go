@@ -115,6 +115,10 @@ func Section(res *fix.Result, o *Outcome, links findings.Links) string {
 		}
 		b.WriteString("\n")
 	}
+	if res.Oracle != nil && len(res.Oracle.Preexisting) > 0 {
+		fmt.Fprintf(&b, "The oracle also reports %s the base branch already had; they are not the change's doing and were not counted.\n\n",
+			model.Plural(len(res.Oracle.Preexisting), "problem", "problems"))
+	}
 	if len(res.Notes) > 0 {
 		b.WriteString("<details><summary>Notes of the fix engine</summary>\n\n")
 		for _, n := range res.Notes {
