@@ -36,6 +36,9 @@ var update = flag.Bool("update", false, "rewrite the changes sections of the sce
 //   - the `changes` section lists the atomic changes, one "LABEL summary"
 //     a line; -update rewrites it.
 //   - a comment line `flags: ...` passes config flags (-precision=syntax).
+//   - a comment line `diagnostic: REGEXP`: some diagnostic or precision
+//     note of the check must match it. A finding's message is matched as the text format
+//     shows it: with " (without WHAT)" when the verdict lacked evidence.
 //   - files under fixed/ are the head state after applying every
 //     mechanical fix the check proposed; each listed file must match.
 func TestScenarios(t *testing.T) {
@@ -135,7 +138,11 @@ func runScenario(t *testing.T, file string) {
 		}
 		matched := false
 		for _, w := range wants[site] {
-			if w.level == level && w.rel == string(f.Relation) && (w.re == nil || w.re.MatchString(f.Message)) {
+			msg := f.Message
+			if f.Missing != "" {
+				msg += " (without " + f.Missing + ")"
+			}
+			if w.level == level && w.rel == string(f.Relation) && (w.re == nil || w.re.MatchString(msg)) {
 				w.matched, matched = true, true
 			}
 		}
@@ -155,6 +162,23 @@ func runScenario(t *testing.T, file string) {
 			}
 		}
 	}
+	for _, l := range strings.Split(sc.Comment, "\n") {
+		rest, ok := strings.CutPrefix(strings.TrimSpace(l), "diagnostic:")
+		if !ok {
+			continue
+		}
+		re := regexp.MustCompile(strings.TrimSpace(rest))
+		found := false
+		for _, d := range res.Diagnostics {
+			found = found || re.MatchString(d.String())
+		}
+		for _, n := range res.PrecisionNotes {
+			found = found || re.MatchString(n)
+		}
+		if !found {
+			missing = append(missing, "no diagnostic "+re.String())
+		}
+	}
 	sort.Strings(missing)
 	for _, m := range missing {
 		t.Error(m)
@@ -162,7 +186,7 @@ func runScenario(t *testing.T, file string) {
 	checkFixed(t, sc, res)
 	if t.Failed() {
 		for _, f := range res.Findings {
-			t.Logf("reported %s:%d %s:%s %q [%s]", f.Site.Path, f.Site.Line, f.Level, f.Relation, f.Message, f.Precision)
+			t.Logf("reported %s:%d %s:%s %q [%s] missing %q", f.Site.Path, f.Site.Line, f.Level, f.Relation, f.Message, f.Precision, f.Missing)
 		}
 		for _, d := range res.Diagnostics {
 			t.Logf("diagnostic: %s", d)

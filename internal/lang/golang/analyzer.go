@@ -268,6 +268,8 @@ func (a *analyzer) judge(ctx context.Context, ts []*target, refs []*ref, extra [
 		if tv != nil && !(v.exactly && v.v == model.Inconsistent) && !(r.t.ch.Derived && r.t.old != r.t.new) {
 			if tr, ok := tv.verdictFor(r, v); ok {
 				v, prec = tr, model.PrecisionTypes
+			} else if tr.missing != "" {
+				v.missing = tr.missing
 			}
 		}
 		if v.skip || v.silent {
@@ -423,7 +425,7 @@ func (a *analyzer) finding(r *ref, v verdict, prec model.Precision) *lang.Ref {
 	}
 	f := &lang.Ref{
 		Change: r.t.ch, Relation: v.rel, Site: site, Verdict: v.v, Precision: prec, Message: v.msg,
-		Generated: r.f.generated,
+		Missing: v.missing, Generated: r.f.generated,
 	}
 	if r.via != "" {
 		f.Message += " (through " + r.via + ")"

@@ -138,7 +138,11 @@ type loader struct {
 	pkgs    map[string]*types.Package
 	loading map[string]bool
 	stubbed map[string]bool
-	loaded  int
+	// absent are the stubbed packages that were not found at all (not in
+	// the module cache, or not in the repository), as opposed to those
+	// stubbed for the time budget or an import cycle
+	absent map[string]bool
+	loaded int
 	// dirty records loaded packages whose types depend on something not
 	// reproducible from disk (a stub, a package of the repository): they
 	// are not written to the export-data cache.
@@ -153,7 +157,7 @@ type loader struct {
 func newLoader(a *analyzer, deadline time.Time) *loader {
 	env := toolchainEnv()
 	return &loader{a: a, fset: a.ix.fset, deadline: deadline, env: env,
-		pkgs: map[string]*types.Package{}, loading: map[string]bool{}, stubbed: map[string]bool{},
+		pkgs: map[string]*types.Package{}, loading: map[string]bool{}, stubbed: map[string]bool{}, absent: map[string]bool{},
 		dirty: map[string]bool{}, shared: map[string]map[string]*types.Package{}, cache: openExportCache(env.version)}
 }
 
@@ -179,7 +183,11 @@ func (im *importer) ImportFrom(p, _ string, _ types.ImportMode) (*types.Package,
 	loc, ok := im.l.locate(p, im.from)
 	if !ok {
 		im.dirty = true
-		return im.l.stub(p), nil
+		pkg := im.l.stub(p)
+		im.l.mu.Lock()
+		im.l.absent[p] = true
+		im.l.mu.Unlock()
+		return pkg, nil
 	}
 	pkg, dirty := im.l.load(p, loc, im.bc)
 	if dirty || loc.repo {

@@ -146,18 +146,34 @@ func (a *analyzer) typecheck(ctx context.Context, ts []*target, refs []*ref, ext
 	if skipped > 0 {
 		a.note("budget", fmt.Sprintf("type checking stopped at the time budget: %d of %d packages checked, the others have syntax precision (raise budget, or use precision: types)", checked, checked+skipped))
 	}
-	if n := len(l.stubbed); n > 0 {
-		var some []string
-		for p := range l.stubbed {
-			some = append(some, p)
+	var absent, late []string
+	l.mu.Lock()
+	for p := range l.stubbed {
+		if l.absent[p] {
+			absent = append(absent, p)
+		} else {
+			late = append(late, p)
 		}
-		sort.Strings(some)
-		if len(some) > 4 {
-			some = append(some[:4], "...")
-		}
-		a.note("stubs", fmt.Sprintf("%d imported packages were not loaded (not in the module cache, or past the time budget), so expressions using them are untyped: %s", n, strings.Join(some, ", ")))
+	}
+	l.mu.Unlock()
+	if len(absent) > 0 {
+		a.note("absent", fmt.Sprintf("%s not found (not in the module cache): the code using them was judged by its syntax, and no site around them is called consistent; run `go mod download` to check it with types: %s",
+			model.Plural(len(absent), "imported package was", "imported packages were"), someOf(absent, 4)))
+	}
+	if len(late) > 0 {
+		a.note("stubs", fmt.Sprintf("%s not loaded (past the time budget, or an import cycle): the code using them was judged by its syntax: %s",
+			model.Plural(len(late), "imported package was", "imported packages were"), someOf(late, 4)))
 	}
 	return tv
+}
+
+// someOf lists at most n of names, sorted, and says how many it left out.
+func someOf(names []string, n int) string {
+	sort.Strings(names)
+	if len(names) <= n {
+		return strings.Join(names, ", ")
+	}
+	return strings.Join(names[:n], ", ") + fmt.Sprintf(" and %d more", len(names)-n)
 }
 
 func (a *analyzer) note(key, s string) {
@@ -368,6 +384,129 @@ func (tv *typeVerdicts) valid(file string, e ast.Expr) bool {
 	return false
 }
 
+// missingAround names what the checker could not type at or around a
+// reference: the expressions enclosing it up to its statement, the
+// arguments of every call among them, the other side of the assignment,
+// the results returned beside it. "" when everything there is typed.
+// An untyped expression is usually code using a package that was not
+// loaded (not in the module cache): the checker says nothing about it,
+// and that silence is no evidence (require.NoError(t, f()) with testify
+// absent type-checks "cleanly" whatever f returns).
+func (tv *typeVerdicts) missingAround(r *ref) string {
+	var exprs []ast.Expr
+	add := func(es ...ast.Expr) {
+		for _, e := range es {
+			if id, ok := e.(*ast.Ident); ok && id.Name == "_" {
+				continue
+			}
+			if e != nil {
+				exprs = append(exprs, e)
+			}
+		}
+	}
+	if r.lit != nil {
+		add(r.lit)
+	}
+outer:
+	for i := len(r.stack) - 1; i >= 0; i-- {
+		switch n := r.stack[i].(type) {
+		case *ast.FuncLit, *ast.FuncDecl, *ast.GenDecl, *ast.Field, *ast.FieldList, *ast.TypeSpec, *ast.BlockStmt:
+			break outer
+		case *ast.CallExpr:
+			add(n, n.Fun)
+			add(n.Args...)
+		case *ast.KeyValueExpr:
+			add(n.Value)
+		case ast.Expr:
+			add(n)
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				if _, ok := l.(*ast.Ident); !ok {
+					add(l) // identifiers on the left are definitions or plain variables
+				}
+			}
+			add(n.Rhs...)
+			break outer
+		case *ast.ValueSpec:
+			add(n.Values...)
+			break outer
+		case *ast.ReturnStmt:
+			add(n.Results...)
+			break outer
+		case *ast.SendStmt:
+			add(n.Chan, n.Value)
+			break outer
+		case ast.Stmt:
+			break outer
+		}
+	}
+	var untyped []ast.Expr
+	for _, e := range exprs {
+		if !tv.valid(r.f.path, e) && !tv.typedName(r.f.path, e) {
+			untyped = append(untyped, e)
+		}
+	}
+	if len(untyped) == 0 {
+		return ""
+	}
+	// name the packages that were not loaded, when the untyped code
+	// names them
+	absent := map[string]bool{}
+	var pkgs []string
+	tv.l.mu.Lock()
+	for _, e := range untyped {
+		ast.Inspect(e, func(n ast.Node) bool {
+			if sel, ok := n.(*ast.SelectorExpr); ok {
+				if x, ok := sel.X.(*ast.Ident); ok {
+					if ip, ok := r.f.imports[x.Name]; ok && tv.l.stubbed[ip] && !absent[ip] {
+						absent[ip] = true
+						pkgs = append(pkgs, ip)
+					}
+				}
+			}
+			return true
+		})
+	}
+	notFound := len(pkgs) > 0
+	for _, p := range pkgs {
+		notFound = notFound && tv.l.absent[p]
+	}
+	tv.l.mu.Unlock()
+	if len(pkgs) > 0 {
+		sort.Strings(pkgs)
+		why := "not loaded in the time budget"
+		if notFound {
+			why = "not in the module cache"
+		}
+		return "the types of " + strings.Join(pkgs, ", ") + ", " + why
+	}
+	return "the type of " + shorten(types.ExprString(untyped[0]), 60)
+}
+
+// shorten cuts s to at most n bytes, marking the cut.
+func shorten(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n-3] + "..."
+}
+
+// typedName reports an identifier the checker resolved to an object of
+// a valid type (the name of a qualified identifier is recorded as a use,
+// not as an expression).
+func (tv *typeVerdicts) typedName(file string, e ast.Expr) bool {
+	id, ok := e.(*ast.Ident)
+	if !ok {
+		return false
+	}
+	for _, u := range tv.byFile[file] {
+		if o := u.info.ObjectOf(id); o != nil && o.Type() != nil && o.Type() != types.Typ[types.Invalid] {
+			return true
+		}
+	}
+	return false
+}
+
 // verdictFor refines a syntactic verdict with the checker's findings.
 func (tv *typeVerdicts) verdictFor(r *ref, syn verdict) (verdict, bool) {
 	if len(tv.byFile[r.f.path]) == 0 || r.kind == rkIfaceDcl || syn.silent || r.t.ch.Derived {
@@ -391,11 +530,18 @@ func (tv *typeVerdicts) verdictFor(r *ref, syn verdict) (verdict, bool) {
 		}
 		return verdict{rel: rel, v: model.Inconsistent, msg: msg}, true
 	}
-	// no error: does the reference resolve, and is it fully typed?
+	// no error: does the reference resolve, and is it fully typed? The
+	// checker is silent about what it could not type, so silence is
+	// evidence only where every expression around the site was typed;
+	// elsewhere the syntactic verdict stands, saying what was missing.
 	if r.id != nil {
 		obj, ok := tv.objectOf(r)
 		if !ok {
-			return verdict{}, false // untyped (stubbed receiver, or not checked)
+			m := tv.missingAround(r)
+			if m == "" {
+				m = "the type of " + r.id.Name
+			}
+			return verdict{missing: m}, false
 		}
 		if r.t.new != nil && !tv.targetObj(obj, r.t) && r.t.ch.Label != model.AM {
 			if r.prec == model.PrecisionName || r.t.member {
@@ -406,17 +552,14 @@ func (tv *typeVerdicts) verdictFor(r *ref, syn verdict) (verdict, bool) {
 	if syn.skip {
 		return syn, true
 	}
-	switch r.t.ch.Label {
-	case model.MMB:
+	if r.t.ch.Label == model.MMB {
 		return syn, true // behaviour: types cannot tell
+	}
+	if m := tv.missingAround(r); m != "" {
+		return verdict{missing: m}, false
+	}
+	switch r.t.ch.Label {
 	case model.MMS, model.MCC:
-		if r.call != nil {
-			for _, arg := range r.call.Args {
-				if !tv.valid(r.f.path, arg) {
-					return verdict{}, false
-				}
-			}
-		}
 		if reordered(r.t) {
 			return verdict{rel: rel, v: model.MayBeImpacted, msg: syn.msg}, true
 		}

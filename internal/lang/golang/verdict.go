@@ -24,6 +24,9 @@ type verdict struct {
 	// binds: a call of a changed signature whose arguments bind to the new
 	// parameters (count, spread, variadic); only their types are unknown
 	binds bool
+	// missing names what the type checker lacked at or around the site
+	// (lang.Ref.Missing): the verdict is the syntactic one
+	missing string
 }
 
 // relationOf maps a reference's role to the relation it stands in.
