@@ -42,6 +42,7 @@ func newIndex(ctx context.Context, t gitio.Tree, ignored func(string) bool, diag
 	}
 	ix.all = all
 	ix.mods = newModules(ix.all)
+	ix.mods.deps = declaredDeps(ctx, t)
 	return ix, nil
 }
 

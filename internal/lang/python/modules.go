@@ -14,11 +14,21 @@ import (
 // root tests and name test_cli. Several top-level packages and src/
 // layouts come out of this rule; the repository's top is always a root
 // too, so namespace packages (PEP 420) resolve from there.
+//
+// A root's own folders may be namespace packages of a root above it
+// (src/acme/core/api.py with no src/acme/__init__.py is acme.core.api
+// from src): the folders above every root are roots too, tried after the
+// roots files sit in. A name the repository declares as a third-party
+// dependency (pyproject.toml, setup.cfg, requirements*.txt) never
+// resolves to a namespace folder: tests/fixtures/requests/ is not the
+// requests package.
 type modules struct {
 	files map[string]bool // every .py and .pyi file
 	dirs  map[string]bool // every directory holding one, with its ancestors
-	roots []string        // import roots, most populated first; "" is the top
+	roots []string        // import roots, most populated first, then the folders above them; "" is the top
 	root  map[string]string
+	// deps are the top-level names of declared third-party dependencies
+	deps map[string]bool
 }
 
 func newModules(paths []string) *modules {
@@ -52,6 +62,29 @@ func newModules(paths []string) *modules {
 		}
 		return a < b
 	})
+	// the folders above the roots, deepest first, before the top
+	have := map[string]bool{}
+	for _, r := range m.roots {
+		have[r] = true
+	}
+	var above []string
+	for _, r := range m.roots {
+		for d := dirOf(r); d != ""; d = dirOf(d) {
+			if !have[d] {
+				have[d] = true
+				above = append(above, d)
+			}
+		}
+	}
+	sort.Slice(above, func(i, j int) bool {
+		di, dj := strings.Count(above[i], "/"), strings.Count(above[j], "/")
+		if di != dj {
+			return di > dj
+		}
+		return above[i] < above[j]
+	})
+	top := m.roots[len(m.roots)-1]
+	m.roots = append(append(m.roots[:len(m.roots)-1:len(m.roots)-1], above...), top)
 	return m
 }
 
@@ -143,10 +176,35 @@ func (m *modules) resolveAbs(dotted, from string) string {
 				}
 				continue
 			}
+			if m.deps[topName(dotted)] && m.throughNamespace(r, rel) {
+				continue
+			}
 			return f
 		}
 	}
+	if m.deps[topName(dotted)] {
+		return "" // a declared dependency, not a folder that happens to share its name
+	}
 	return ns
+}
+
+func topName(dotted string) string {
+	top, _, _ := strings.Cut(dotted, ".")
+	return top
+}
+
+// throughNamespace reports whether the module rel under root r is
+// reached through a folder that is not a regular package.
+func (m *modules) throughNamespace(r, rel string) bool {
+	d := r
+	parts := strings.Split(rel, "/")
+	for _, p := range parts[:len(parts)-1] {
+		d = join(d, p)
+		if !m.isPackage(d) {
+			return true
+		}
+	}
+	return false
 }
 
 // resolveRel finds the file of a relative import (.x, ..x.y, .) from
