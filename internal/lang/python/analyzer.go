@@ -6,6 +6,7 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ripple-dev/ripple/internal/lang"
@@ -18,6 +19,11 @@ type analyzer struct {
 	env *lang.Env
 	ix  *index
 	r   *resolver
+	// the modules the change removed (modseeds.go), and those whose
+	// importers were reported
+	goneOnce sync.Once
+	gone     []goneModule
+	modDone  map[string]bool
 }
 
 func (a *analyzer) Stats() (int, int) { return a.ix.Count(), 0 }
@@ -225,11 +231,14 @@ func (a *analyzer) Answer(ctx context.Context, qs []lang.Query) ([]*lang.Ref, er
 }
 
 func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*lang.Ref, error) {
+	early, err := a.moduleFindings(ctx, changes)
+	if err != nil {
+		return nil, err
+	}
 	ts := a.targets(changes)
 	if len(ts) == 0 {
-		return nil, nil
+		return early, nil
 	}
-	var early []*lang.Ref
 	for _, t := range ts {
 		if t.kind == tImportCheck {
 			early = append(early, a.importCheck(t)...)

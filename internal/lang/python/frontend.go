@@ -61,7 +61,7 @@ func (fe *Frontend) NewAnalyzer(ctx context.Context, env *lang.Env) (lang.Analyz
 	if err != nil {
 		return nil, err
 	}
-	return &analyzer{fe: fe, env: env, ix: ix, r: newResolver(ix)}, nil
+	return &analyzer{fe: fe, env: env, ix: ix, r: newResolver(ix), modDone: map[string]bool{}}, nil
 }
 
 // noAnalyzer answers nothing: Python analysis is unavailable.

@@ -1,0 +1,234 @@
+package python
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/ripple-dev/ripple/internal/gitio"
+	"github.com/ripple-dev/ripple/internal/lang"
+	"github.com/ripple-dev/ripple/internal/model"
+)
+
+// Module-level seeds: a module or package the change deletes, renames or
+// moves (git mv) leaves every import of it broken, whatever its
+// importers use of it. Declarations answer for their uses; this answers
+// for the import statements, which name the module itself: `import
+// app.util`, `from app import util`, `from app.util import helper`,
+// `from .util import helper`, and imports of a deleted package's
+// submodules. Each is resolved in the base state (where the module was)
+// and in the head state (where it is not): an import that resolved to a
+// removed module at the base and resolves to nothing of the repository
+// now is an error. A module replaced by a package of the same name (or
+// the reverse) still resolves, and is left to its declarations.
+
+// goneModule is a Python file of the base state that the head lacks.
+type goneModule struct {
+	path    string // base path
+	name    string // dotted module name at the base
+	movedTo string // dotted name at the head of a renamed file; "" when deleted
+}
+
+// goneModules lists the Python files the change deleted or renamed, once
+// per check.
+func (a *analyzer) goneModules(ctx context.Context) []goneModule {
+	a.goneOnce.Do(func() {
+		renamed := map[string]string{} // base path -> head path
+		var paths []string
+		for _, fc := range a.env.Changed {
+			p := fc.OldPath
+			if p == "" || !(strings.HasSuffix(p, ".py") || strings.HasSuffix(p, ".pyi")) || a.ix.mods.files[p] {
+				continue
+			}
+			switch fc.Status {
+			case gitio.Renamed:
+				renamed[p] = fc.NewPath
+			case gitio.Deleted:
+			default:
+				continue
+			}
+			paths = append(paths, p)
+		}
+		if len(paths) == 0 {
+			return
+		}
+		sort.Strings(paths)
+		base := a.baseModules(ctx)
+		if base == nil {
+			return
+		}
+		for _, p := range paths {
+			g := goneModule{path: p, name: base.moduleName(p)}
+			if np := renamed[p]; np != "" && a.ix.mods.files[np] {
+				g.movedTo = a.ix.mods.moduleName(np)
+			}
+			a.gone = append(a.gone, g)
+		}
+	})
+	return a.gone
+}
+
+// baseModules is the module map of the base state, or nil when the base
+// cannot be listed.
+func (a *analyzer) baseModules(ctx context.Context) *modules {
+	if a.env.Base == nil {
+		return nil
+	}
+	paths, err := a.env.Base.List(ctx, "*.py", "*.pyi")
+	if err != nil {
+		a.env.Diag(model.Diagnostic{Message: "deleted Python modules not checked: listing the base state: " + err.Error()})
+		return nil
+	}
+	m := newModules(paths)
+	m.deps = a.ix.mods.deps
+	return m
+}
+
+// moduleFindings reports the imports of the modules the change removed
+// among the changes' files; each module once per check.
+func (a *analyzer) moduleFindings(ctx context.Context, changes []*model.Change) ([]*lang.Ref, error) {
+	gone := a.goneModules(ctx)
+	if len(gone) == 0 {
+		return nil, nil
+	}
+	byPath := map[string]*model.Change{}
+	for _, c := range changes {
+		if c.Old != nil && byPath[c.Old.Path] == nil {
+			byPath[c.Old.Path] = c
+		}
+	}
+	var mine []goneModule
+	words := map[string]bool{}
+	for _, g := range gone {
+		if byPath[g.path] == nil || a.modDone[g.path] {
+			continue
+		}
+		a.modDone[g.path] = true
+		mine = append(mine, g)
+		words[lastPart(g.name)] = true
+	}
+	if len(mine) == 0 {
+		return nil, nil
+	}
+	files, err := a.candidates(ctx, words, nil)
+	if err != nil {
+		return nil, err
+	}
+	base := a.baseModules(ctx)
+	if base == nil {
+		return nil, nil
+	}
+	removed := map[string]goneModule{}
+	for _, g := range mine {
+		removed[g.path] = g
+	}
+	var out []*lang.Ref
+	for _, f := range files {
+		for _, b := range importBindings(f) {
+			for _, g := range a.brokenImport(base, f, b, removed) {
+				c := byPath[g.path]
+				msg := fmt.Sprintf("imports %s, which this change deletes", g.name)
+				if g.movedTo != "" {
+					msg = fmt.Sprintf("imports %s, which this change moves to %s", g.name, g.movedTo)
+				}
+				line := int(b.stmt.line)
+				if b.at != nil {
+					line = int(b.at.line)
+				}
+				out = append(out, &lang.Ref{Change: c, Relation: model.ImportedBy, Verdict: model.Inconsistent,
+					Precision: model.PrecisionSyntax, Message: msg,
+					Site: model.Site{Path: f.path, Line: line, Col: int(b.stmt.col) + 1, Text: f.t.lineText(line)}})
+			}
+		}
+	}
+	return out, nil
+}
+
+// importBindings are the import and from-import bindings of every scope
+// of a file, one per statement and imported name.
+func importBindings(f *pfile) []*binding {
+	var out []*binding
+	add := func(s *scope) {
+		for _, bs := range s.names {
+			for _, b := range bs {
+				if (b.kind == bImport || b.kind == bFrom) && b.stmt != nil {
+					out = append(out, b)
+				}
+			}
+		}
+	}
+	add(f.top)
+	for _, s := range f.scopes {
+		add(s)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].stmt.line != out[j].stmt.line {
+			return out[i].stmt.line < out[j].stmt.line
+		}
+		return out[i].name < out[j].name
+	})
+	return out
+}
+
+// brokenImport returns the removed modules an import reached at the base
+// that it no longer reaches at the head.
+func (a *analyzer) brokenImport(base *modules, f *pfile, b *binding, removed map[string]goneModule) []goneModule {
+	head := a.ix.mods
+	var out []goneModule
+	hit := func(p string) bool {
+		g, ok := removed[p]
+		if ok {
+			out = append(out, g)
+		}
+		return ok
+	}
+	switch b.kind {
+	case bImport:
+		// import a.b.c loads a, a.b and a.b.c
+		full := b.module // `import a.b` binds a, with module "a"
+		if b.at != nil && b.at.kind == "dotted_name" {
+			full = f.t.text(b.at)
+		}
+		parts := strings.Split(full, ".")
+		for i := range parts {
+			spec := strings.Join(parts[:i+1], ".")
+			if p := base.resolve(spec, f.path); p != "" && head.resolve(spec, f.path) == "" && hit(p) {
+				break
+			}
+		}
+	case bFrom:
+		pb := base.resolve(b.module, f.path)
+		if pb == "" {
+			return nil
+		}
+		ph := head.resolve(b.module, f.path)
+		if ph == "" {
+			if !hit(pb) {
+				// a submodule of a removed package: from app.legacy.sub import go
+				for p := range removed {
+					if strings.HasSuffix(p, "/__init__.py") && strings.HasPrefix(pb, path.Dir(p)+"/") {
+						hit(p)
+						break
+					}
+				}
+			}
+			return out
+		}
+		// from pkg import mod: the member was a submodule that is gone
+		if b.member != "" && b.member != "*" {
+			if sb := base.submodule(pb, b.member); sb != "" && head.submodule(ph, b.member) == "" && !a.definesName(ph, b.member) {
+				hit(sb)
+			}
+		}
+	}
+	return out
+}
+
+// definesName reports whether the module file p binds name at its top
+// level (a package's __init__ re-exporting what a submodule held).
+func (a *analyzer) definesName(p, name string) bool {
+	f := a.ix.file(p)
+	return f != nil && len(f.top.names[name]) > 0
+}
