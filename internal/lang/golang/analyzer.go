@@ -24,6 +24,9 @@ type analyzer struct {
 	// ctx is the check's: the analyzer lives for one check, and helpers
 	// deep in the syntactic tier (package names, fixes) read files too.
 	ctx context.Context
+	// indexedDirs are the package directories whose every file is in
+	// syms (ifacesyntax.go)
+	indexedDirs map[string]bool
 }
 
 func (a *analyzer) Stats() (int, int) { return a.ix.Count(), a.typed }
@@ -262,6 +265,7 @@ func (a *analyzer) judge(ctx context.Context, ts []*target, refs []*ref, extra [
 	tv := a.typecheck(ctx, ts, unsure, extra)
 	seen := map[string]bool{}
 	wrapped := map[*ast.FuncDecl]bool{}
+	claimed := map[tref]bool{}
 	for i, r := range refs {
 		v := syn[i]
 		prec := r.prec
@@ -271,6 +275,11 @@ func (a *analyzer) judge(ctx context.Context, ts []*target, refs []*ref, extra [
 			} else if tr.missing != "" {
 				v.missing = tr.missing
 			}
+		}
+		if r.t.ch.Label == model.AM && r.t.kind == model.KindInterface && (tv == nil || len(tv.byFile[r.f.path]) == 0) {
+			// no type checker judged this use of an interface that gained
+			// a method: what the syntax shows
+			out = append(out, a.claimedImpls(r, claimed)...)
 		}
 		if v.skip || v.silent {
 			continue

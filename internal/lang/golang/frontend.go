@@ -37,7 +37,7 @@ func (fe *Frontend) NewAnalyzer(ctx context.Context, env *lang.Env) (lang.Analyz
 	if err != nil {
 		return nil, err
 	}
-	return &analyzer{fe: fe, env: env, ix: ix, syms: newSymbols(), ctx: ctx}, nil
+	return &analyzer{fe: fe, env: env, ix: ix, syms: newSymbols(), ctx: ctx, indexedDirs: map[string]bool{}}, nil
 }
 
 // Oracle is the Go toolchain: go build ./..., go vet on the affected
