@@ -56,6 +56,30 @@ type bindResult struct {
 	positional map[string]int
 	// defaulted lists the parameters left to their defaults.
 	defaulted []string
+	// missing names the required parameters the call leaves unfilled
+	// (when that is why it does not bind)
+	missing []string
+}
+
+// newlyMissing returns the required parameters a call misses under the
+// new binding that it did not miss under the old one, when the old
+// binding failed for missing parameters too: a call already broken at
+// the base that the change breaks once more.
+func newlyMissing(ob, nb bindResult) []string {
+	if len(ob.missing) == 0 {
+		return nil
+	}
+	before := map[string]bool{}
+	for _, m := range ob.missing {
+		before[m] = true
+	}
+	var out []string
+	for _, m := range nb.missing {
+		if !before[m] {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // bind applies Python's rules for binding arguments to parameters.
@@ -120,14 +144,17 @@ func bind(ps []param, a callArgs, name string) bindResult {
 		case posOnly:
 			if !a.posStar {
 				missing = append(missing, p.name)
+				res.missing = append(res.missing, p.name)
 			}
 		case posKw:
 			if !a.posStar && !a.kwStar {
 				missing = append(missing, p.name)
+				res.missing = append(res.missing, p.name)
 			}
 		case kwOnly:
 			if !a.kwStar {
 				missing = append(missing, p.name+" (keyword-only)")
+				res.missing = append(res.missing, p.name)
 			}
 		}
 	}

@@ -467,7 +467,17 @@ func (j *judge) callVerdict(t *target, x *ref, how matchHow, rel model.Relation,
 	}
 	if nb.err != "" {
 		if ob := bind(ops, args, name); ob.err != "" {
-			return verdict{}, false // it did not bind before the change either
+			more := newlyMissing(ob, nb)
+			if len(more) == 0 {
+				return verdict{}, false // it did not bind before the change either
+			}
+			// broken before, and broken once more by the change
+			what := "argument"
+			if len(more) > 1 {
+				what = "arguments"
+			}
+			return verdict{rel, model.Inconsistent, fmt.Sprintf("the call misses required %s %s of %s (%s); it already missed %s before the change",
+				what, strings.Join(more, ", "), name, details, strings.Join(ob.missing, ", ")), prec, "TypeError"}, true
 		}
 		if j.opaque(nf) {
 			return verdict{rel, model.MayBeImpacted, fmt.Sprintf("the call %s (%s); a decorator of %s may change how it is called", nb.err, details, name), prec, ""}, true
