@@ -558,6 +558,9 @@ func (tv *typeVerdicts) verdictFor(r *ref, syn verdict) (verdict, bool) {
 	if m := tv.missingAround(r); m != "" {
 		return verdict{missing: m}, false
 	}
+	if m := discardsAdded(r); m != "" {
+		return verdict{rel: rel, v: model.MayBeImpacted, msg: m}, true
+	}
 	switch r.t.ch.Label {
 	case model.MMS, model.MCC:
 		if reordered(r.t) {
@@ -877,6 +880,51 @@ func stackAt(f *ast.File, pos token.Pos) []ast.Node {
 		return true
 	})
 	return stack
+}
+
+// discardsAdded describes a call that discards the results of a function
+// that gained results (a statement, go or defer, or assigned to blanks
+// only): it compiles, but the new result (often an error, or a cleanup
+// function) is silently dropped, which is rarely what the change wants.
+// "" when the call is not such a call.
+func discardsAdded(r *ref) string {
+	if r.call == nil || r.t.old == nil || r.t.new == nil {
+		return ""
+	}
+	of, _ := r.t.old.Data.(*funcInfo)
+	nf, _ := r.t.new.Data.(*funcInfo)
+	if of == nil || nf == nil || len(nf.Results) <= len(of.Results) {
+		return ""
+	}
+	at := -1
+	for i, n := range r.stack {
+		if n == ast.Node(r.call) {
+			at = i
+		}
+	}
+	if at < 1 {
+		return ""
+	}
+	discarded := false
+	switch p := r.stack[at-1].(type) {
+	case *ast.ExprStmt, *ast.GoStmt, *ast.DeferStmt:
+		discarded = true
+	case *ast.AssignStmt:
+		discarded = len(p.Rhs) == 1
+		for _, l := range p.Lhs {
+			if id, ok := l.(*ast.Ident); !ok || id.Name != "_" {
+				discarded = false
+			}
+		}
+	}
+	if !discarded {
+		return ""
+	}
+	var added []string
+	for _, p := range nf.Results[len(of.Results):] {
+		added = append(added, p.Type)
+	}
+	return fmt.Sprintf("discards the results of %s, which now also returns %s: the new result is dropped", r.t.name, strings.Join(added, ", "))
 }
 
 // resultsChanged reports a function change that altered its results.
