@@ -195,6 +195,10 @@ func (j *judge) overrideVerdict(t *target, x *ref) (verdict, bool) {
 	}
 	ip, op, np := callParams(impl), callParams(of), callParams(nf)
 	switch {
+	case accepts(ip, np) && mirrors(ip, op) && !mirrors(op, np):
+		// it accepts every call the new signature allows, but it was
+		// written as the old one's copy: overrides are kept in step
+		return verdict{model.OverriddenBy, model.MayBeImpacted, fmt.Sprintf("%s still has the old signature of %s, which it mirrored (%s): it accepts the new calls, but no longer mirrors it", name, shortName(t), strings.Join(t.ch.Details, "; ")), prec, ""}, true
 	case accepts(ip, np):
 		return verdict{model.OverriddenBy, model.Consistent, fmt.Sprintf("%s accepts the new signature of %s", name, shortName(t)), prec, ""}, true
 	case accepts(ip, op):
@@ -202,6 +206,20 @@ func (j *judge) overrideVerdict(t *target, x *ref) (verdict, bool) {
 		return verdict{model.OverriddenBy, model.Inconsistent, fmt.Sprintf("%s overrides %s with the old signature: %s", name, shortName(t), strings.Join(t.ch.Details, "; ")), prec, ""}, true
 	}
 	return verdict{model.OverriddenBy, model.MayBeImpacted, fmt.Sprintf("%s overrides %s, whose signature changed: %s", name, shortName(t), strings.Join(t.ch.Details, "; ")), prec, ""}, true
+}
+
+// mirrors reports two parameter lists with the same names, kinds and
+// required-ness, in order (defaults' values and annotations aside).
+func mirrors(a, b []param) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].name != b[i].name || a[i].kind != b[i].kind || a[i].hasDef != b[i].hasDef {
+			return false
+		}
+	}
+	return true
 }
 
 // followOverride makes the derived change of an override that must
