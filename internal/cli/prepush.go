@@ -57,13 +57,19 @@ func runPrePush(ctx context.Context, dir string, args []string, stdin io.Reader,
 	if err != nil {
 		return fail(err)
 	}
+	if len(updates) == 0 {
+		fmt.Fprintln(stderr, "ripple: pre-push read no refs on its input: nothing to check (git runs this hook with the remote's name and URL, and the pushed refs on stdin)")
+		return ExitOK
+	}
 	ctx, cancel := context.WithTimeout(ctx, cfg.Budget+30*time.Second)
 	defer cancel()
 	ranges, skips, err := prepush.Plan(ctx, repo, remote, updates)
 	if err != nil {
 		return fail(err)
 	}
-	if cfg.Verbose {
+	// skipped refs are said with -verbose, and always when nothing at all
+	// was checked: a silent pass must not look like a clean one
+	if cfg.Verbose || len(ranges) == 0 {
 		for _, s := range skips {
 			fmt.Fprintf(stderr, "ripple: %s: not checked: %s\n", s.Ref, s.Why)
 		}

@@ -126,6 +126,10 @@ func (p *planner) planKnown(ctx context.Context, ref, old, head string) (Range, 
 	return Range{Ref: ref, Base: mb, Head: head, Why: fmt.Sprintf("force push to %s: from merge-base %s", ref, gitio.Short(mb))}, "", nil
 }
 
+// MaxFirstPush caps the commits checked on a first push to a remote that
+// has none: the history before them is the base.
+const MaxFirstPush = 50
+
 // planNew handles a new remote ref, or one whose remote commit is not
 // local: only the commits that are not on the remote are checked.
 func (p *planner) planNew(ctx context.Context, u Update, head string) (Range, string, error) {
@@ -158,8 +162,22 @@ func (p *planner) planNew(ctx context.Context, u Update, head string) (Range, st
 		return Range{}, fmt.Sprintf("%s with no new commits: all are on %s", lead, scope), nil
 	case len(bounds) == 0 && p.r.Shallow:
 		return Range{}, fmt.Sprintf("%s: the new commits reach the edge of this shallow clone: nothing to compare against (fetch more history)", lead), nil
+	case len(bounds) == 0 && gitio.IsZero(u.RemoteSHA) && n == 1:
+		return Range{}, "first push of a single commit to a remote with no commits: nothing to compare against", nil
 	case len(bounds) == 0 && gitio.IsZero(u.RemoteSHA):
-		return Range{}, "first push of a history with no commits on the remote: nothing to compare against", nil
+		// nothing of it is on the remote: check the recent history, each
+		// change against the state MaxFirstPush commits back (or the root)
+		k := min(n-1, MaxFirstPush)
+		out, err := p.r.Git(ctx, "rev-parse", "--verify", "--quiet", fmt.Sprintf("%s~%d^{commit}", head, k))
+		if err != nil {
+			return Range{}, "", err
+		}
+		base := strings.TrimSpace(string(out))
+		why := fmt.Sprintf("first push of %s to a remote with no commits: the last %s checked (from %s)", ref, model.Plural(k, "commit", "commits"), gitio.Short(base))
+		if k < n-1 {
+			why += fmt.Sprintf("; the %d older ones are taken as they are", n-1-k)
+		}
+		return Range{Ref: ref, Base: base, Head: head, Why: why}, "", nil
 	case len(bounds) == 0:
 		return Range{}, fmt.Sprintf("%s: none of the pushed history is on %s: nothing to compare against (run git fetch)", lead, scope), nil
 	}

@@ -109,10 +109,16 @@ func TestPlan(t *testing.T) {
 				"update of refs/heads/main (the remote's " + short(o2) + " was never fetched): 1 commit not on origin"}}, nil
 		}},
 		{"first push to an empty remote", func(f *fixture) ([]string, []Range, []Skip) {
-			f.commit("c1")
+			c1 := f.commit("c1")
 			f.commit("c2")
+			c3 := f.commit("c3")
+			return []string{"origin", "main"}, []Range{{"refs/heads/main", c1, c3,
+				"first push of refs/heads/main to a remote with no commits: the last 2 commits checked (from " + short(c1) + ")"}}, nil
+		}},
+		{"first push of one commit to an empty remote", func(f *fixture) ([]string, []Range, []Skip) {
+			f.commit("c1")
 			return []string{"origin", "main"}, nil,
-				[]Skip{{"refs/heads/main", "first push of a history with no commits on the remote: nothing to compare against"}}
+				[]Skip{{"refs/heads/main", "first push of a single commit to a remote with no commits: nothing to compare against"}}
 		}},
 		{"several refs in one push", func(f *fixture) ([]string, []Range, []Skip) {
 			c1 := f.commit("c1")
