@@ -2,7 +2,6 @@ package fix
 
 import (
 	"context"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -301,11 +300,7 @@ func TestDeclareHelperOnce(t *testing.T) {
 // TestPythonDeclare: pyright's "is not defined" for a helper the seed
 // calls becomes a new module-level definition.
 func TestPythonDeclare(t *testing.T) {
-	if _, err := exec.LookPath("npm"); err != nil {
-		if _, err := exec.LookPath("pyright"); err != nil {
-			t.Skip("neither pyright nor npm to install it")
-		}
-	}
+	needPyright(t)
 	repo, sc := setup(t, `
 -- old/pkg/__init__.py --
 -- old/pkg/lib.py --

@@ -432,11 +432,7 @@ func Use() string {
 // TestPythonModelEdit: a Python caller is fixed by the model, the block
 // validated by the Python front-end and the result proven by pyright.
 func TestPythonModelEdit(t *testing.T) {
-	if _, err := exec.LookPath("npm"); err != nil {
-		if _, err := exec.LookPath("pyright"); err != nil {
-			t.Skip("neither pyright nor npm to install it")
-		}
-	}
+	needPyright(t)
 	sc := testrepo.FromTxtar(t, txtar.Parse([]byte(`
 -- old/pkg/__init__.py --
 -- old/pkg/lib.py --
@@ -478,11 +474,7 @@ def scale(x: int, factor: int) -> int:
 // removed parameter in Python are fixed without a model, and the result
 // is proven by pyright.
 func TestPythonMechanical(t *testing.T) {
-	if _, err := exec.LookPath("npm"); err != nil {
-		if _, err := exec.LookPath("pyright"); err != nil {
-			t.Skip("neither pyright nor npm to install it")
-		}
-	}
+	needPyright(t)
 	sc := testrepo.FromTxtar(t, txtar.Parse([]byte(`
 -- old/pkg/__init__.py --
 -- old/pkg/lib.py --
@@ -528,5 +520,14 @@ def shift(x: int) -> int:
 		if !strings.Contains(res.Patch, want) {
 			t.Errorf("patch lacks %q:\n%s", want, res.Patch)
 		}
+	}
+}
+
+// needPyright skips a test that needs the Python oracle when pyright is
+// neither here nor installable (no npm, or npm's registry unreachable).
+func needPyright(t *testing.T) {
+	t.Helper()
+	if _, err := (&oracle.Pyright{}).Locate(context.Background()); err != nil {
+		t.Skipf("the Python oracle cannot run: %v", err)
 	}
 }

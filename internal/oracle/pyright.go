@@ -33,6 +33,11 @@ type Pyright struct {
 var ErrNoPyright = errors.New("pyright is not installed and npm is not available to install it: install Node.js, then `npm install -g pyright`")
 
 // locate returns the pyright executable, installing it when needed.
+// Locate finds pyright as Check does (PATH, the user cache, else an
+// install with npm), for callers that must know beforehand whether the
+// Python oracle can run; the error says what is missing.
+func (p *Pyright) Locate(ctx context.Context) (string, error) { return p.locate(ctx) }
+
 func (p *Pyright) locate(ctx context.Context) (string, error) {
 	if p.Bin != "" {
 		return p.Bin, nil
