@@ -76,7 +76,7 @@ func (a *analyzer) claimedImpls(r *ref, done map[tref]bool) []*lang.Ref {
 	}
 	var out []*lang.Ref
 	for _, e := range exprs {
-		tr := a.claimedType(e, r.f)
+		tr := a.syms.exprType(e, r.f, 0) // (*T)(nil) reads as T
 		if tr == nil || done[*tr] {
 			continue
 		}
@@ -130,25 +130,6 @@ func (a *analyzer) returned(stack []ast.Node) []ast.Expr {
 		return true
 	})
 	return out
-}
-
-// claimedType is the named type of a value expression, with conversions
-// such as (*T)(nil) read as T.
-func (a *analyzer) claimedType(e ast.Expr, f *pfile) *tref {
-	if c, ok := e.(*ast.CallExpr); ok && len(c.Args) == 1 {
-		fun := c.Fun
-		for {
-			p, ok := fun.(*ast.ParenExpr)
-			if !ok {
-				break
-			}
-			fun = p.X
-		}
-		if st, ok := fun.(*ast.StarExpr); ok {
-			return a.syms.typeRef(st.X, f)
-		}
-	}
-	return a.syms.exprType(e, f, 0)
 }
 
 // indexPackage makes sure every file of f's package is in the symbol
