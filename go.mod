@@ -9,6 +9,7 @@ require (
 	github.com/rogpeppe/go-internal v1.14.1
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/sourcegraph/go-diff v0.9.0
+	github.com/yuin/goldmark v1.8.7
 	go.yaml.in/yaml/v3 v3.0.4
 	golang.org/x/mod v0.42.0
 	golang.org/x/tools v0.52.0

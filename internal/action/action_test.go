@@ -6,12 +6,14 @@ import (
 	"os"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	githubactions "github.com/sethvargo/go-githubactions"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/ripple-dev/ripple/internal/action/review"
 	"github.com/ripple-dev/ripple/internal/config"
 )
 
@@ -177,6 +179,32 @@ func TestFixInputs(t *testing.T) {
 		name := strings.ToLower(strings.ReplaceAll(strings.TrimPrefix(k, "INPUT_"), "_", "-"))
 		if err == nil || !strings.Contains(err.Error(), "input "+name) {
 			t.Errorf("%s=%s: err %v, want one naming input %s", k, v, err, name)
+		}
+	}
+}
+
+// TestMaxCommentsInput: max-comments is 0..review.MaxCommentsLimit
+// (the cap of inline comments per review); more is refused, not
+// silently lowered.
+func TestMaxCommentsInput(t *testing.T) {
+	read := func(v string) (*inputs, error) {
+		gha := githubactions.New(githubactions.WithGetenv(func(k string) string {
+			if k == "INPUT_MAX_COMMENTS" {
+				return v
+			}
+			return ""
+		}), githubactions.WithWriter(io.Discard))
+		return readInputs(gha)
+	}
+	for v, want := range map[string]int{"": review.DefaultMaxComments, "0": 0, "7": 7, strconv.Itoa(review.MaxCommentsLimit): review.MaxCommentsLimit} {
+		in, err := read(v)
+		if err != nil || in.maxComments != want {
+			t.Errorf("max-comments %q: %v, %v; want %d", v, in, err, want)
+		}
+	}
+	for _, v := range []string{strconv.Itoa(review.MaxCommentsLimit + 1), "1000", "-1", "many"} {
+		if _, err := read(v); err == nil || !strings.Contains(err.Error(), "input max-comments") {
+			t.Errorf("max-comments %q: err %v, want one naming the input", v, err)
 		}
 	}
 }

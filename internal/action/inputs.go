@@ -96,6 +96,9 @@ func readInputs(gha *githubactions.Action) (*inputs, error) {
 		if err != nil || n < 0 {
 			return nil, fmt.Errorf("input max-comments: %q is not a number of comments (0 puts every finding in the review body)", v)
 		}
+		if n > review.MaxCommentsLimit {
+			return nil, fmt.Errorf("input max-comments: %d is over %d, the most inline comments Ripple puts in one review (the rest go to its body)", n, review.MaxCommentsLimit)
+		}
 		in.maxComments = n
 	}
 	for _, name := range ConfigInputs {

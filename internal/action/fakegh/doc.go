@@ -20,12 +20,13 @@
 //
 // It is strict where the action could be wrong beyond the description.
 // A review comment carries path, body, line and side, never position
-// mixed with line; start_line only below line; every request carries a
-// bearer token and the X-GitHub-Api-Version header. A request that breaks
-// a rule is answered as GitHub would (404, 422) and recorded as a
-// violation, and tests fail on any violation. A review comment on a line
-// outside the pull request's diff is a violation too: the action must
-// never send one.
+// mixed with line; start_line only below line and on the same side;
+// every request carries a bearer token and the X-GitHub-Api-Version
+// header. A request that breaks a rule is answered as GitHub would (404,
+// 422) and recorded as a violation, and tests fail on any violation. A
+// review comment on a line outside the pull request's diff is a
+// violation too: the action must never send one. The log (Log) keeps
+// every request's body, for transcripts of what a run sent.
 //
 // It is permissive where GitHub is. Tokens are read-only or may write
 // (a read-only token gets GitHub's 403 "Resource not accessible by

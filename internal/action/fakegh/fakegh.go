@@ -1,8 +1,10 @@
 package fakegh
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -91,9 +93,12 @@ type Review struct {
 
 // Entry is one request as the server saw it.
 type Entry struct {
-	Method, Path string
-	Status       int
-	Note         string
+	Method string
+	Path   string // the URL's path, then its query sorted by name
+	Status int
+	Note   string
+	// Body is the request's body as sent (JSON for every write).
+	Body []byte
 }
 
 func (e Entry) String() string {
@@ -269,6 +274,11 @@ var routes = []route{
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	reqBody, err := io.ReadAll(r.Body)
+	if err != nil {
+		s.violate("%s %s: reading the body: %v", r.Method, r.URL.Path, err)
+	}
+	r.Body = io.NopCloser(bytes.NewReader(reqBody))
 	rec := &recorder{header: http.Header{}}
 	var status int
 	var note string
@@ -307,7 +317,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	w.WriteHeader(rec.status)
 	_, _ = w.Write(body)
-	s.log = append(s.log, Entry{Method: r.Method, Path: r.URL.Path + sortedQuery(r), Status: status, Note: note})
+	s.log = append(s.log, Entry{Method: r.Method, Path: r.URL.Path + sortedQuery(r), Status: status, Note: note, Body: reqBody})
 }
 
 func sortedQuery(r *http.Request) string {

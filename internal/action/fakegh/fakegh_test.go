@@ -40,6 +40,8 @@ func TestViolations(t *testing.T) {
 		{"POST", "/repos/octo/demo/pulls/1/reviews", `{"event":"COMMENT","body":"b","comments":[{"path":"x.go","body":"c","position":1,"line":2}]}`, 422, "position mixed with line"},
 		{"POST", "/repos/octo/demo/pulls/1/reviews", `{"event":"COMMENT","body":"b","comments":[{"path":"x.go","body":"c","line":9,"side":"RIGHT"}]}`, 422, "x.go:9 (RIGHT) is not on the right side"},
 		{"POST", "/repos/octo/demo/pulls/1/reviews", `{"event":"COMMENT","body":"b","comments":[{"path":"x.go","body":"c","start_line":3,"line":2}]}`, 422, "start_line must be below line"},
+		{"POST", "/repos/octo/demo/pulls/1/reviews", `{"event":"COMMENT","body":"b","comments":[{"path":"x.go","body":"c","start_line":1,"start_side":"LEFT","line":2,"side":"RIGHT"}]}`, 422, "a range on two sides"},
+		{"POST", "/repos/octo/demo/pulls/1/reviews", `{"event":"COMMENT","body":"b","comments":[{"path":"x.go","body":"c","start_line":1,"start_side":"RIGHT","line":3,"side":"RIGHT"}]}`, 200, ""},
 		{"POST", "/repos/octo/demo/pulls/1/reviews", `{"event":"COMMENT","body":"b","extra":1}`, 422, `(operation pulls/create-review): request body property "extra" is unsupported`},
 		{"POST", "/repos/octo/demo/pulls/1/reviews", `{"event":"COMMENT","body":"b","comments":[{"path":"x.go","body":"c","line":"2"}]}`, 422, `(operation pulls/create-review): request body field comments/0/line: value must be an integer`},
 		{"POST", "/repos/octo/demo/pulls/1/reviews", `{"event":"comment","body":"b"}`, 422, `(operation pulls/create-review): request body field event: value is not one of the allowed values`},

@@ -370,6 +370,11 @@ func (s *Server) createReview(w http.ResponseWriter, r *http.Request, m []string
 			return bad("comments[%d]: start_line must be below line", i)
 		case c.StartSide != nil && *c.StartSide != "RIGHT" && *c.StartSide != "LEFT":
 			return bad("comments[%d]: start_side %q", i, *c.StartSide)
+		case c.StartSide != nil && *c.StartSide != sideOf(c):
+			// GitHub takes a range from a deleted line to an added one;
+			// the action's ranges are suggestions, whose lines are all
+			// on the right side
+			return bad("comments[%d]: start_side %s and side %s: a range on two sides", i, *c.StartSide, sideOf(c))
 		}
 	}
 	if st, note, ok := s.fault(w, r); ok {
@@ -393,10 +398,7 @@ func (s *Server) createReview(w http.ResponseWriter, r *http.Request, m []string
 		if c.Position != nil {
 			continue
 		}
-		side := "RIGHT"
-		if c.Side != nil {
-			side = *c.Side
-		}
+		side := sideOf(c)
 		lines := []int{*c.Line}
 		if c.StartLine != nil {
 			lines = lines[:0]
@@ -434,6 +436,14 @@ func (s *Server) createReview(w http.ResponseWriter, r *http.Request, m []string
 	s.reviews = append(s.reviews, rv)
 	writeJSON(w, http.StatusOK, s.reviewJSON(rv, pr.Number))
 	return http.StatusOK, fmt.Sprintf("event=%s comments=%d", rv.Event, len(req.Comments))
+}
+
+// sideOf is a comment's side, RIGHT by default as GitHub has it.
+func sideOf(c reviewComment) string {
+	if c.Side != nil {
+		return *c.Side
+	}
+	return "RIGHT"
 }
 
 // updateComment is PATCH /repos/{owner}/{repo}/pulls/comments/{comment_id}.

@@ -123,3 +123,80 @@ func Truncate(s string, n int, tail string) string {
 	}
 	return s[:cut] + tail
 }
+
+// TruncateMarkdown cuts the Markdown document s to at most n bytes, as
+// Truncate does, and keeps what is left well formed: a fenced code block
+// the cut leaves open is closed (else it would swallow tail and whatever
+// a caller appends, such as a hidden marker), and so is every <details>
+// element left open. tail follows the closings. Bytes bound GitHub's
+// limits, counted in characters, from above. When even the closings do
+// not fit in n, the cut is made earlier.
+func TruncateMarkdown(s string, n int, tail string) string {
+	if len(s) <= n {
+		return s
+	}
+	budget := n - len(tail)
+	for budget > 0 {
+		head := Truncate(s, budget, "")
+		if head != "" && !strings.HasSuffix(head, "\n") {
+			head += "\n"
+		}
+		out := head + closings(head) + tail
+		if len(out) <= n {
+			return out
+		}
+		budget -= len(out) - n
+	}
+	if len(tail) <= n {
+		return tail
+	}
+	return ""
+}
+
+// closings is what closes the fenced code block and the <details>
+// elements that the Markdown document s leaves open. Fences are those of
+// CommonMark (at most three spaces of indentation, three or more
+// backticks or tildes, closed by a longer or equal run of the same
+// character); <details> and </details> are counted on lines outside
+// code blocks.
+func closings(s string) string {
+	fence := ""
+	details := 0
+	for _, line := range strings.Split(s, "\n") {
+		t := strings.TrimLeft(line, " ")
+		if len(line)-len(t) > 3 {
+			continue // indented code (or a continuation): neither opens nor closes
+		}
+		if fence != "" {
+			if run := leadingRun(t); len(run) >= len(fence) && run[0] == fence[0] && strings.TrimSpace(t[len(run):]) == "" {
+				fence = ""
+			}
+			continue
+		}
+		if run := leadingRun(t); len(run) >= 3 && (run[0] == '~' || !strings.Contains(t[len(run):], "`")) {
+			fence = run
+			continue
+		}
+		details += strings.Count(t, "<details") - strings.Count(t, "</details>")
+	}
+	var b strings.Builder
+	if fence != "" {
+		b.WriteString(fence + "\n")
+	}
+	for ; details > 0; details-- {
+		b.WriteString("\n</details>\n")
+	}
+	return b.String()
+}
+
+// leadingRun is the run of backticks or tildes that t starts with.
+func leadingRun(t string) string {
+	if t == "" || (t[0] != '`' && t[0] != '~') {
+		return ""
+	}
+	i := 0
+	for i < len(t) && t[i] == t[0] {
+		i++
+	}
+	return t[:i]
+}

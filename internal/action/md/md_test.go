@@ -3,6 +3,8 @@ package md
 import (
 	"strings"
 	"testing"
+
+	"github.com/ripple-dev/ripple/internal/action/md/mdtest"
 )
 
 func TestText(t *testing.T) {
@@ -57,5 +59,53 @@ func TestTruncate(t *testing.T) {
 	}
 	if got := Truncate(s, 22, "…\n"); got != "line one\nline two\n…\n" {
 		t.Errorf("cut: %q", got)
+	}
+}
+
+// TestTruncateMarkdown: a cut document stays within its limit and well
+// formed as a CommonMark parser reads it: a code block the cut leaves
+// open is closed before the tail, so that the marker a caller appends
+// after it is still HTML, and <details> left open are closed. Each case
+// breaks with the plain Truncate.
+func TestTruncateMarkdown(t *testing.T) {
+	const marker = "<!-- ripple:fp=0123 -->"
+	long := strings.Repeat("x := `a` + \"```\"\n", 400)
+	cases := []struct {
+		name, doc string
+		n         int
+		fences    int // fenced code blocks left
+	}{
+		{"inside a suggestion", "**Ripple**\n\nSuggested change:\n\n````suggestion\n" + long + "````\n", 3000, 1},
+		{"inside a tilde fence", "intro\n\n~~~go\n" + long + "~~~\n", 2000, 1},
+		{"inside details and a fence", "<details><summary>The patch</summary>\n\n```diff\n" + strings.Repeat("+x\n", 5000) + "```\n\n</details>\n", 4000, 1},
+		{"inside nested details", "<details><summary>a</summary>\n\n<details><summary>b</summary>\n\n" + strings.Repeat("- item\n", 2000) + "\n</details>\n\n</details>\n", 3000, 0},
+		{"after a closed fence", "```\ncode\n```\n\n" + strings.Repeat("- item `x`\n", 2000), 3000, 1},
+		{"a fence of eight backticks", "````````suggestion\n" + strings.Repeat("a ``````` b\n", 2000) + "````````\n", 1500, 1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := TruncateMarkdown(c.doc, c.n, "\n…cut\n") + "\n" + marker
+			if len(got) > c.n+1+len(marker) {
+				t.Errorf("%d bytes, over %d", len(got)-1-len(marker), c.n)
+			}
+			if p := mdtest.Problems(got, marker); len(p) > 0 {
+				t.Errorf("not well formed: %v\n%s", p, got[max(0, len(got)-400):])
+			}
+			d := mdtest.Parse(got)
+			if len(d.Fences) != c.fences {
+				t.Errorf("%d fenced code blocks, want %d", len(d.Fences), c.fences)
+			}
+			for _, f := range d.Fences {
+				if strings.Contains(f.Content, "…cut") {
+					t.Errorf("the tail is inside a code block")
+				}
+			}
+		})
+	}
+	if s := "short\n"; TruncateMarkdown(s, 10, "!") != s {
+		t.Error("a document that fits is cut")
+	}
+	if got := TruncateMarkdown("```\n"+long, 2, "!"); len(got) > 2 {
+		t.Errorf("tiny limit: %q", got)
 	}
 }

@@ -18,15 +18,20 @@ import (
 const (
 	stateResolved   = "resolved"
 	stateSuperseded = "superseded"
-	// MaxBody is the longest review or comment body Ripple writes
-	// (GitHub's limit is 65,536 characters).
+	// MaxBody is the longest review or comment body Ripple writes, in
+	// bytes: GitHub's limit is 65,536 characters, and a character is
+	// at least one byte.
 	MaxBody = 60000
+	// maxGitHubBody is GitHub's limit.
+	maxGitHubBody = 65536
 )
 
 var (
 	fpRE     = regexp.MustCompile(`<!-- ripple:fp=([0-9a-f]{16,128}) -->`)
 	stateRE  = regexp.MustCompile(`<!-- ripple:state=(\w+) -->`)
 	reviewRE = regexp.MustCompile(`<!-- ripple:review digest=([0-9a-f]{64}) -->`)
+	// sugRE opens a suggestion block (md.Fence: backticks only)
+	sugRE = regexp.MustCompile("(?m)^(```+)suggestion$")
 )
 
 func fpMarker(fp string) string      { return "<!-- ripple:fp=" + fp + " -->" }
@@ -54,8 +59,16 @@ func Digest(rep *findings.Report) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// commentBody is the text of an inline comment on f.
-func commentBody(rep *findings.Report, f *findings.Finding, s *Suggestion, links findings.Links) string {
+// maxAlso is the most other sites one comment names; the job summary
+// lists them all.
+const maxAlso = 20
+
+// commentBody is the text of an inline comment on f, with the
+// suggestion s when one is given and the comment can hold it (suggested
+// reports whether it does): a suggestion is never cut, since a cut one
+// would apply half an edit. The text is at most MaxBody bytes and ends
+// with the fingerprint marker.
+func commentBody(rep *findings.Report, f *findings.Finding, s *Suggestion, links findings.Links) (body string, suggested bool) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "**Ripple · %s** · %s · precision %s\n\n", md.Text(f.Level), md.Text(f.Verdict), md.Text(f.Precision))
 	fmt.Fprintf(&b, "%s\n\n", md.Text(f.Message))
@@ -64,7 +77,11 @@ func commentBody(rep *findings.Report, f *findings.Finding, s *Suggestion, links
 	}
 	if len(f.Also) > 0 {
 		var ps []string
-		for _, s := range f.Also {
+		for i, s := range f.Also {
+			if i == maxAlso {
+				ps = append(ps, fmt.Sprintf("and %d more in the job summary", len(f.Also)-maxAlso))
+				break
+			}
 			ps = append(ps, md.Link(md.Text(fmt.Sprintf("%s:%d", s.Path, s.Line)), links.Blob(rep.Head, s.Path, s.Line)))
 		}
 		fmt.Fprintf(&b, "The same holds at %s: %s.\n", model.Plural(len(f.Also), "more site", "more sites"), strings.Join(ps, ", "))
@@ -75,22 +92,35 @@ func commentBody(rep *findings.Report, f *findings.Finding, s *Suggestion, links
 	if p := trailText(f); p != "" {
 		fmt.Fprintf(&b, "Relation path: %s.\n", p)
 	}
+	marker := fpMarker(f.Fingerprint)
 	if s != nil {
-		// whole lines: one final newline is the block's own; an empty
-		// replacement deletes the lines
-		repl := strings.TrimSuffix(s.Replacement, "\n")
-		fence := md.Fence(repl)
-		if repl != "" {
-			repl += "\n"
+		block := suggestionBlock(s)
+		if b.Len()+len(block)+1+len(marker) <= MaxBody {
+			b.WriteString(block)
+			suggested = true
+		} else {
+			fmt.Fprintf(&b, "\nRipple has a suggested change for lines %d–%d, too long for a review comment (GitHub's limit is %d characters).\n", s.StartLine, s.EndLine, maxGitHubBody)
 		}
-		intro := "Suggested change"
-		if s.Note != "" {
-			intro += " (" + md.Text(s.Note) + ")"
-		}
-		fmt.Fprintf(&b, "\n%s:\n\n%ssuggestion\n%s%s\n", intro, fence, repl, fence)
 	}
-	b.WriteString("\n" + fpMarker(f.Fingerprint))
-	return b.String()
+	return md.TruncateMarkdown(b.String(), MaxBody-1-len(marker), "\n…\n") + "\n" + marker, suggested
+}
+
+// suggestionBlock is a suggestion that replaces the comment's lines with
+// s.Replacement, fenced by more backticks than the replacement ever
+// holds in a row, so that no line of it closes the block early.
+func suggestionBlock(s *Suggestion) string {
+	// whole lines: one final newline is the block's own; an empty
+	// replacement deletes the lines
+	repl := strings.TrimSuffix(s.Replacement, "\n")
+	fence := md.Fence(repl)
+	if repl != "" {
+		repl += "\n"
+	}
+	intro := "Suggested change"
+	if s.Note != "" {
+		intro += " (" + md.Text(s.Note) + ")"
+	}
+	return fmt.Sprintf("\n%s:\n\n%ssuggestion\n%s%s\n", intro, fence, repl, fence)
 }
 
 // seedLink is `display` linked to the declaration.
@@ -138,7 +168,10 @@ func stripMarkers(s string) string {
 	if i := strings.Index(s, "<details><summary>Earlier comment</summary>"); i >= 0 {
 		s = s[:i] // do not nest earlier texts
 	}
-	return md.Truncate(strings.TrimSpace(s), MaxBody/4, "…")
+	// an earlier suggestion is shown, not offered: GitHub would still
+	// let it be committed from the edited comment
+	s = sugRE.ReplaceAllString(s, "${1}text")
+	return md.TruncateMarkdown(strings.TrimSpace(s), MaxBody/4, "\n…\n")
 }
 
 // reviewBody is the text of the review: what is inline, and every
@@ -210,8 +243,9 @@ func reviewBody(rep *findings.Report, p *Plan, o Options) string {
 	if o.RunURL != "" && total > 0 {
 		fmt.Fprintf(&b, "Every finding with its relation path is in the job summary of [this run](%s).\n", o.RunURL)
 	}
-	b.WriteString("\n" + reviewMarker(p.Digest))
-	return b.String()
+	marker := reviewMarker(p.Digest)
+	cut := fmt.Sprintf("\n_The review stops here (GitHub's size limit); the job summary%s lists every finding._\n", runLink(o.RunURL))
+	return md.TruncateMarkdown(b.String(), MaxBody-1-len(marker), cut) + "\n" + marker
 }
 
 func runLink(u string) string {

@@ -14,11 +14,11 @@ type DiffMap struct {
 	files map[string][]hunk
 }
 
-// hunk is one hunk's right side: lines start..end, of which right holds
-// the added and context lines (all of them, in a unified diff).
+// hunk is one hunk's right side: lines start..end of the new file, every
+// one of them an added or a context line (a unified diff lists each line
+// of a hunk's new range, in order).
 type hunk struct {
 	start, end int
-	right      map[int]bool
 }
 
 // NewDiffMap returns an empty map.
@@ -41,7 +41,9 @@ func ParseGitDiff(patch []byte) (*DiffMap, error) {
 			continue // deleted: nothing on the right side
 		}
 		name = strings.TrimPrefix(name, "b/")
-		m.addHunks(name, fd.Hunks)
+		if err := m.addHunks(name, fd.Hunks); err != nil {
+			return nil, fmt.Errorf("parsing the pull request's diff: %w", err)
+		}
 	}
 	return m, nil
 }
@@ -59,47 +61,46 @@ func (m *DiffMap) AddPatch(path, patch string) error {
 	if err != nil {
 		return fmt.Errorf("parsing the diff of %s: %w", path, err)
 	}
-	m.addHunks(path, hs)
+	if err := m.addHunks(path, hs); err != nil {
+		return fmt.Errorf("parsing the diff of %s: %w", path, err)
+	}
 	return nil
 }
 
-func (m *DiffMap) addHunks(path string, hs []*godiff.Hunk) {
+// addHunks records the right side of each hunk. The hunk header says
+// where it starts and how long it is; the body must agree (its added and
+// context lines are that many), or the diff is not the one GitHub shows
+// and no line of it is trusted. An empty line in a body is a context
+// line whose leading space was lost, as git apply reads it.
+func (m *DiffMap) addHunks(path string, hs []*godiff.Hunk) error {
 	for _, h := range hs {
-		line := int(h.NewStartLine)
-		hk := hunk{start: line, right: map[int]bool{}}
-		body := h.Body
-		for len(body) > 0 {
-			var l []byte
-			if i := bytes.IndexByte(body, '\n'); i >= 0 {
-				l, body = body[:i], body[i+1:]
-			} else {
-				l, body = body, nil
-			}
-			if len(l) == 0 {
-				continue
-			}
-			switch l[0] {
-			case ' ', '+':
-				hk.right[line] = true
-				line++
+		n := 0
+		body := bytes.TrimSuffix(h.Body, []byte("\n"))
+		for _, l := range bytes.Split(body, []byte("\n")) {
+			switch {
+			case len(l) == 0 && len(body) == 0:
+			case len(l) == 0, l[0] == ' ', l[0] == '+':
+				n++
+			case l[0] == '-', l[0] == '\\':
+			default:
+				return fmt.Errorf("%s: hunk at line %d: %q is not a diff line", path, h.NewStartLine, l)
 			}
 		}
-		hk.end = line - 1
-		if hk.end >= hk.start {
-			m.files[path] = append(m.files[path], hk)
+		if n != int(h.NewLines) {
+			return fmt.Errorf("%s: hunk at line %d: its header says %d lines on the right side, its body has %d", path, h.NewStartLine, h.NewLines, n)
+		}
+		if n > 0 {
+			start := int(h.NewStartLine)
+			m.files[path] = append(m.files[path], hunk{start: start, end: start + n - 1})
 		}
 	}
+	return nil
 }
 
 // Commentable reports whether line of path (head state) is on the right
 // side of the diff.
 func (m *DiffMap) Commentable(path string, line int) bool {
-	for _, h := range m.files[path] {
-		if h.right[line] {
-			return true
-		}
-	}
-	return false
+	return m.InOneHunk(path, line, line)
 }
 
 // InOneHunk reports whether every line of start..end is on the right
@@ -110,15 +111,9 @@ func (m *DiffMap) InOneHunk(path string, start, end int) bool {
 		return false
 	}
 	for _, h := range m.files[path] {
-		if start < h.start || end > h.end {
-			continue
+		if h.start <= start && end <= h.end {
+			return true
 		}
-		for l := start; l <= end; l++ {
-			if !h.right[l] {
-				return false
-			}
-		}
-		return true
 	}
 	return false
 }

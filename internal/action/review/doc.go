@@ -16,7 +16,12 @@
 //     (internal/action/fixmode), introduced by where it comes from.
 //   - In the review body, grouped by change with a permalink per site,
 //     when its line is outside the diff, or when the inline cap
-//     (MaxComments) is reached.
+//     (MaxComments, never above MaxCommentsLimit) is reached.
+//
+// Every body is at most MaxBody bytes (GitHub's limit is 65,536
+// characters): long lists are cut, a suggestion too long for a comment
+// is left out rather than cut, and a cut closes any code block or
+// <details> it leaves open and keeps the hidden marker.
 //
 // Options.Note is a paragraph fix mode puts at the top of the body (the
 // commits it pushed, the stacked pull request, why nothing was

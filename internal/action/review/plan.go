@@ -14,10 +14,22 @@ const NoFindings = "no findings"
 // DefaultMaxComments is the inline comment cap of one review.
 const DefaultMaxComments = 25
 
+// MaxCommentsLimit is the most inline comments one review ever carries,
+// whatever the options say. GitHub documents no number of comments per
+// review; it documents a limit on content creation (secondary rate
+// limits: about 80 content-generating requests a minute, 500 an hour,
+// lower for some endpoints), and every inline comment is a thread and a
+// notification. 50 keeps one review below the per-minute figure even if
+// each of its comments counted as one request, with room for the edits
+// of earlier comments the same run makes; the findings past it are
+// listed in the review body.
+const MaxCommentsLimit = 50
+
 // Options shape a review.
 type Options struct {
 	// MaxComments caps new inline comments; the rest go to the body.
-	// 0 means DefaultMaxComments, a negative number no inline comments.
+	// 0 means DefaultMaxComments, a negative number no inline comments;
+	// above MaxCommentsLimit it is MaxCommentsLimit.
 	MaxComments int
 	Links       findings.Links
 	// RunURL links the workflow run, whose job summary lists everything.
@@ -37,7 +49,7 @@ func (o Options) maxComments() int {
 	case o.MaxComments < 0:
 		return 0
 	}
-	return o.MaxComments
+	return min(o.MaxComments, MaxCommentsLimit)
 }
 
 // Existing is a review comment already on the pull request.
@@ -187,6 +199,10 @@ func placeInline(rep *findings.Report, f *findings.Finding, dm *DiffMap, links f
 	} else if !dm.Commentable(f.Path, f.Line) {
 		return Comment{}, false
 	}
-	c.Body = commentBody(rep, f, c.Suggestion, links)
+	var suggested bool
+	c.Body, suggested = commentBody(rep, f, c.Suggestion, links)
+	if !suggested {
+		c.Suggestion = nil // too long for a comment: the range is commented on without it
+	}
 	return c, true
 }
