@@ -61,6 +61,9 @@ func TestMain(m *testing.M) {
 //   - fakegh log | comments | reviews | review I: print what the fake saw
 //     or holds (review I prints the body of the I-th review, from 1).
 //   - fakegh reset-log: forget the requests seen so far.
+//   - fakegh transcript NAME [VAR...]: the requests seen so far must be
+//     the golden transcript testdata/transcript/NAME.txt (-update
+//     rewrites it; see transcript_test.go).
 //   - fakegh remote GITDIR: the repository's branches are those of the
 //     git repository GITDIR (the bare remote the action pushes to), for
 //     opening pull requests.
@@ -225,6 +228,8 @@ func cmdFakeGH(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	case "reset-log":
 		srv.ResetLog()
+	case "transcript":
+		cmdTranscript(ts, srv, args[1:])
 	case "remote":
 		if len(args) != 2 {
 			ts.Fatalf("usage: fakegh remote GITDIR")
