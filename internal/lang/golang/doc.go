@@ -29,15 +29,22 @@
 // argument counts against the new parameters, result counts against the
 // assignment, uses of deleted or renamed names, unkeyed literals against
 // an added or deleted field, implementations with the old signature of a
-// changed interface method.
+// changed interface method. An interface that gained a method, where no
+// checker ran, is held against the types the syntax claims implement it
+// (ifacesyntax.go).
 //
-// Precise tier (typecheck.go, loader.go): the packages holding references
+// Precise tier (typecheck.go, loader.go, evidence.go, implements.go): the
+// packages holding references
 // are type-checked with go/types, from source, with bodies; their imports
 // are loaded declarations-only (bodies blanked before parsing, strip.go):
 // packages of the repository from the head state, the standard library
 // and module-cache packages from disk (their export data cached across
 // runs, exportcache.go). An import that cannot be found becomes an empty
-// stub, so the checker is silent, never wrong, about code using it. Each
+// stub: the checker is silent about code using it, and that silence is
+// no evidence (evidence.go): a site is consistent only when everything
+// around it was typed, else it keeps its syntactic verdict and names what
+// was missing; an error that only shows an unknown method set is
+// dropped. The packages not found are named once per check. Each
 // package is checked under as many build configurations (GOOS, GOARCH,
 // custom tags) as it takes to include every file holding a reference and
 // the seed's own files. Checker errors are attributed to the reference

@@ -1,0 +1,220 @@
+package golang
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"regexp"
+	"strings"
+
+	"github.com/ripple-dev/ripple/internal/lang"
+	"github.com/ripple-dev/ripple/internal/model"
+)
+
+// What the checker says about interfaces: its "does not implement"
+// errors, parsed (implErrors), judge the methods implementing a changed
+// interface method (implVerdict) and report, where the fix belongs, the
+// types no longer implementing an interface they are used as
+// (extraFindings); an interface method an implementation's new signature
+// no longer fits may follow it (followIface).
+
+var (
+	notImplRE = regexp.MustCompile(`(\*?[\w.\[\], ]+) does not implement ([\w.\[\], ]+) \((missing method|wrong type for method|method) (\w+)(?: has pointer receiver)?\)`)
+)
+
+// implErrors are the checker's "does not implement" errors, parsed.
+type implError struct {
+	unit              *unitResult
+	err               types.Error
+	typ, iface, which string
+	typQ, ifaceQ      string // package qualifiers as printed ("" = the error's own package)
+}
+
+func (tv *typeVerdicts) implErrors() []implError {
+	var out []implError
+	for _, u := range tv.units {
+		for _, e := range u.errs {
+			m := notImplRE.FindStringSubmatch(e.Msg)
+			if m == nil {
+				continue
+			}
+			out = append(out, implError{unit: u, err: e, typ: lastName(m[1]), iface: lastName(m[2]), which: m[4],
+				typQ: qualOf(m[1]), ifaceQ: qualOf(m[2])})
+		}
+	}
+	return out
+}
+
+// qualOf returns the package qualifier of a type as the checker prints
+// it ("*oci.Client" -> "oci").
+func qualOf(s string) string {
+	s = strings.TrimPrefix(strings.TrimSpace(s), "*")
+	if i := strings.IndexByte(s, '['); i >= 0 {
+		s = s[:i]
+	}
+	if i := strings.LastIndexByte(s, '.'); i >= 0 {
+		return s[:i]
+	}
+	return ""
+}
+
+func lastName(s string) string {
+	s = strings.TrimPrefix(strings.TrimSpace(s), "*")
+	if i := strings.IndexByte(s, '['); i >= 0 {
+		s = s[:i]
+	}
+	if i := strings.LastIndexByte(s, '.'); i >= 0 {
+		s = s[i+1:]
+	}
+	return s
+}
+
+// implVerdict: a method implementing a changed interface method is
+// inconsistent when the checker says its type no longer implements the
+// interface somewhere it is used as one.
+//
+// The checker reports only the first method a type lacks, so any "does
+// not implement" error for the type and the interface proves it is used
+// as one; a stale method of such a type is then broken.
+func (tv *typeVerdicts) implVerdict(r *ref, syn verdict) (verdict, bool) {
+	if syn.skip || syn.v != model.MayBeImpacted {
+		return verdict{}, false
+	}
+	impl := tref{r.f.pkgKey, r.implRcv}
+	for _, ie := range tv.implErrors() {
+		if ie.iface != r.t.container {
+			continue
+		}
+		used := ie.typ == r.implRcv
+		if !used { // a type that embeds the implementation, its method promoted
+			errFile := tv.a.ix.parsedFile(tv.a.ix.fset.PositionFor(ie.err.Pos, false).Filename)
+			for _, k := range tv.a.syms.candidates(ie.typQ, errFile) {
+				if tv.a.syms.embeds(&tref{k, ie.typ}, impl, 0) {
+					used = true
+				}
+			}
+		}
+		if used {
+			pos := tv.a.ix.fset.PositionFor(ie.err.Pos, false)
+			return verdict{rel: model.OverriddenBy, v: model.Inconsistent,
+				msg: fmt.Sprintf("%s (%s is used as %s at %s:%d)", syn.msg, r.implRcv, r.t.container, pos.Filename, pos.Line)}, true
+		}
+	}
+	return verdict{}, false
+}
+
+// extraFindings reports what only the checker sees: types that no
+// longer implement an interface they are used as. The site is where the
+// fix belongs, never the seed itself: the implementing method (or the
+// type, when the method is missing) for a changed interface, and the
+// interface's method for a changed implementation (CodePlan: the
+// compiler blames the override; following the relation does not revert
+// the seed). The places the type is used as the interface go into the
+// message.
+func (tv *typeVerdicts) extraFindings(a *analyzer, ts []*target, seen map[string]bool) []*lang.Ref {
+	type group struct {
+		ie   implError
+		uses []token.Position
+	}
+	groups := map[string]*group{}
+	var order []string
+	for _, ie := range tv.implErrors() {
+		k := ie.typ + "|" + ie.iface + "|" + ie.which
+		g := groups[k]
+		if g == nil {
+			g = &group{ie: ie}
+			groups[k] = g
+			order = append(order, k)
+		}
+		g.uses = append(g.uses, a.ix.fset.PositionFor(ie.err.Pos, false))
+	}
+	var out []*lang.Ref
+	for _, k := range order {
+		g := groups[k]
+		ie := g.ie
+		for _, t := range ts {
+			var rel model.Relation
+			var site *ast.Ident
+			switch {
+			case (t.kind == model.KindIfaceMethod && t.container == ie.iface && (t.name == ie.which || t.ch.Renamed() && t.ch.New.Name == ie.which)) ||
+				(t.kind == model.KindInterface && t.name == ie.iface && t.ch.Label == model.AM):
+				rel = model.OverriddenBy
+				errPkg := a.ix.parsedFile(a.ix.fset.PositionFor(ie.err.Pos, false).Filename)
+				site = a.syms.findMember(ie.typ, ie.typQ, errPkg, ie.which, false)
+				if site == nil {
+					site = a.syms.findType(ie.typ, ie.typQ, errPkg)
+				}
+			case t.kind == model.KindMethod && t.container == ie.typ && t.name == ie.which && !t.ch.Derived:
+				// a derived implementation change is caused by the interface:
+				// never blame the interface (the developer's seed)
+				rel = model.Overrides
+				errPkg := a.ix.parsedFile(a.ix.fset.PositionFor(ie.err.Pos, false).Filename)
+				site = a.syms.findMember(ie.iface, ie.ifaceQ, errPkg, ie.which, true)
+			default:
+				continue
+			}
+			pos := ie.err.Pos
+			if site != nil {
+				pos = site.Pos()
+			}
+			f := a.ix.parsedFile(a.ix.fset.PositionFor(pos, false).Filename)
+			if f == nil {
+				continue
+			}
+			r := &ref{t: t, f: f, prec: model.PrecisionTypes, stack: stackAt(f.ast, pos)}
+			if site != nil {
+				r.id = site
+			}
+			msg := cleanMsg(ie.err.Msg)
+			if site != nil {
+				u := g.uses[0]
+				msg = fmt.Sprintf("%s no longer implements %s, as it must where it is used at %s:%d", ie.typ, ie.iface, u.Filename, u.Line)
+				if len(g.uses) > 1 {
+					msg += fmt.Sprintf(" (and %d more places)", len(g.uses)-1)
+				}
+				msg += ": " + strings.TrimPrefix(cleanMsg(ie.err.Msg[strings.Index(ie.err.Msg, "does not implement"):]), "does not implement ")
+			}
+			fd := a.finding(r, verdict{rel: rel, v: model.Inconsistent, msg: msg}, model.PrecisionTypes)
+			if rel == model.Overrides && site != nil {
+				fd.Follow = a.followIface(t, f, ie.iface, ie.which)
+			}
+			if r.id == nil {
+				line, col, text := a.ix.lineText(f, pos)
+				fd.Site.Line, fd.Site.Col, fd.Site.Text = line, col, text
+			}
+			key := fmt.Sprintf("%s:%d:%s/%s:%s", fd.Site.Path, fd.Site.Line, fd.Change.Label, fd.Relation, fd.Change.Block().Display)
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			out = append(out, fd)
+		}
+	}
+	return out
+}
+
+// followIface is the derived change of an interface method that an
+// implementation's new signature no longer fits: the interface may take
+// that signature (or the implementation be changed back; the change is
+// tentative), and then its other implementations and the calls through
+// it are walked.
+func (a *analyzer) followIface(t *target, f *pfile, iface, method string) *lang.Follow {
+	nf, _ := t.new.Data.(*funcInfo)
+	of, _ := t.old.Data.(*funcInfo)
+	if nf == nil || of == nil || t.ch.Label != model.MMS || looseSig(of) == looseSig(nf) {
+		return nil // a receiver change is the implementation's alone
+	}
+	decls, _ := New().Decls(f.path, f.src)
+	for _, d := range decls {
+		if d.Kind != model.KindIfaceMethod || d.Container != iface || d.Name != method {
+			continue
+		}
+		to := *d
+		fi := &funcInfo{Recv: iface, File: nf.File, Fset: nf.Fset, Params: nf.Params, Results: nf.Results, Variadic: nf.Variadic, TypeParams: nf.TypeParams}
+		to.Block = d.Block.WithData(fi)
+		return &lang.Follow{Decl: &to, From: d, Label: model.MMS, May: true,
+			Details: []string{"may have to follow " + t.ch.Block().Display + ": " + strings.Join(t.ch.Details, "; ")}}
+	}
+	return nil
+}
