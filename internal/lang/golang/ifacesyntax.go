@@ -81,7 +81,7 @@ func (a *analyzer) claimedImpls(r *ref, done map[tref]bool) []*lang.Ref {
 			continue
 		}
 		ts := a.syms.lookupType(tr)
-		if ts == nil || ts.iface != nil && len(ts.iface)+len(ts.ifaceEm) > 0 {
+		if ts == nil || len(ts.iface)+len(ts.ifaceEm) > 0 {
 			continue // not a type of the repository, or an interface itself
 		}
 		a.indexPackage(ts.file)

@@ -23,6 +23,7 @@ type analyzer struct {
 	// importers were reported
 	goneOnce sync.Once
 	gone     []goneModule
+	baseMods *modules
 	modDone  map[string]bool
 }
 

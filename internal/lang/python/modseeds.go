@@ -32,7 +32,8 @@ type goneModule struct {
 }
 
 // goneModules lists the Python files the change deleted or renamed, once
-// per check.
+// per check; the base state's module map is read only when there are
+// some (a.baseMods).
 func (a *analyzer) goneModules(ctx context.Context) []goneModule {
 	a.goneOnce.Do(func() {
 		renamed := map[string]string{} // base path -> head path
@@ -59,6 +60,7 @@ func (a *analyzer) goneModules(ctx context.Context) []goneModule {
 		if base == nil {
 			return
 		}
+		a.baseMods = base
 		for _, p := range paths {
 			g := goneModule{path: p, name: base.moduleName(p)}
 			if np := renamed[p]; np != "" && a.ix.mods.files[np] {
@@ -116,10 +118,7 @@ func (a *analyzer) moduleFindings(ctx context.Context, changes []*model.Change) 
 	if err != nil {
 		return nil, err
 	}
-	base := a.baseModules(ctx)
-	if base == nil {
-		return nil, nil
-	}
+	base := a.baseMods
 	removed := map[string]goneModule{}
 	for _, g := range mine {
 		removed[g.path] = g
