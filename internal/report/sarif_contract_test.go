@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"net/url"
 	"os"
@@ -18,7 +17,6 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/ripple-dev/ripple/internal/check"
-	"github.com/ripple-dev/ripple/internal/config"
 	"github.com/ripple-dev/ripple/internal/gitio"
 	"github.com/ripple-dev/ripple/internal/model"
 	"github.com/ripple-dev/ripple/internal/testrepo"
@@ -445,19 +443,7 @@ func runScenario(t *testing.T, file string) (*model.Result, string) {
 		t.Fatal(err)
 	}
 	sc := testrepo.FromTxtar(t, ar)
-	cfg := config.Default()
-	fs := flag.NewFlagSet("scenario", flag.ContinueOnError)
-	cfg.RegisterFlags(fs)
-	for _, l := range strings.Split(sc.Comment, "\n") {
-		if rest, ok := strings.CutPrefix(strings.TrimSpace(l), "flags:"); ok {
-			if err := fs.Parse(strings.Fields(rest)); err != nil {
-				t.Fatalf("flags: %v", err)
-			}
-		}
-	}
-	if err := cfg.Validate(); err != nil {
-		t.Fatal(err)
-	}
+	cfg := sc.Config(t)
 	ctx := context.Background()
 	repo, err := gitio.Open(ctx, sc.Dir)
 	if err != nil {

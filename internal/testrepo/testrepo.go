@@ -5,6 +5,7 @@
 package testrepo
 
 import (
+	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +15,8 @@ import (
 	"testing"
 
 	"golang.org/x/tools/txtar"
+
+	"github.com/ripple-dev/ripple/internal/config"
 )
 
 // Env is the environment that makes git hermetic: no system or global
@@ -127,6 +130,26 @@ type Scenario struct {
 	Wants map[string][]string
 	// Sections holds the archive's files outside old/ and new/.
 	Sections map[string]string
+}
+
+// Config is the check configuration the scenario asks for: the defaults
+// with the flags of its `flags: ...` comment lines applied, validated.
+func (sc *Scenario) Config(t testing.TB) *config.Config {
+	t.Helper()
+	cfg := config.Default()
+	fs := flag.NewFlagSet("scenario", flag.ContinueOnError)
+	cfg.RegisterFlags(fs)
+	for _, l := range strings.Split(sc.Comment, "\n") {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(l), "flags:"); ok {
+			if err := fs.Parse(strings.Fields(rest)); err != nil {
+				t.Fatalf("flags: %v", err)
+			}
+		}
+	}
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	return cfg
 }
 
 var wantRE = regexp.MustCompile(`\s*// want (.*)$`)
