@@ -134,7 +134,7 @@ func printPlan(w io.Writer, r *fix.Result) {
 	if r.Oracle != nil {
 		verdict := "passes"
 		if !r.Oracle.Pass {
-			verdict = fmt.Sprintf("fails with %s the change introduced", model.Plural(len(r.Oracle.Diagnostics), "problem", "problems"))
+			verdict = "fails with " + model.Plural(len(r.Oracle.Diagnostics), "problem", "problems")
 		}
 		if n := len(r.Oracle.Preexisting); n > 0 {
 			verdict += fmt.Sprintf(" (%s the base state already had, not counted)", model.Plural(n, "problem", "problems"))
