@@ -45,10 +45,21 @@ func TestScenarios(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no scenarios: %v", err)
 	}
+	// a cache of the test's own: every Go scenario runs cold, then again
+	// with the declarations the first run cached (repository packages by
+	// content), and both runs must meet the archive
+	cache := t.TempDir()
+	t.Setenv("RIPPLE_CACHE", cache)
 	for _, file := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
 			runScenario(t, file)
+			if b, err := os.ReadFile(file); err == nil && strings.Contains(string(b), ".go --") {
+				t.Run("warm", func(t *testing.T) { runScenario(t, file) })
+			}
 		})
+	}
+	if ents, err := os.ReadDir(filepath.Join(cache, "types", "v1")); err != nil || len(ents) == 0 {
+		t.Errorf("the scenarios cached no declarations in %s (%v)", cache, err)
 	}
 }
 

@@ -38,8 +38,12 @@
 // are type-checked with go/types, from source, with bodies; their imports
 // are loaded declarations-only (bodies blanked before parsing, strip.go):
 // packages of the repository from the head state, the standard library
-// and module-cache packages from disk (their export data cached across
-// runs, exportcache.go). An import that cannot be found becomes an empty
+// and module-cache packages from disk. Their declarations are kept as
+// export data across runs (exportcache.go): standard library and
+// module-cache packages by directory, repository packages (and
+// module-cache packages built on a package not found) by a content key
+// over their files and their imports' keys (repocache.go), so a check
+// type-checks from source only what changed since an earlier one. An import that cannot be found becomes an empty
 // stub: the checker is silent about code using it, and that silence is
 // no evidence (evidence.go): a site is consistent only when everything
 // around it was typed, else it keeps its syntactic verdict and names what

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"golang.org/x/tools/go/gcexportdata"
 )
@@ -22,7 +23,7 @@ import (
 // RIPPLE_CACHE=off disables it. Entries are keyed by Go version, build
 // configuration, import path and directory; writes are atomic renames,
 // so concurrent hooks share it safely. A corrupt entry is ignored and
-// rewritten.
+// rewritten. Entries unused for a week are removed (trim), once a day.
 type exportCache struct {
 	dir     string
 	version string
@@ -44,7 +45,54 @@ func openExportCache(goVersion string) *exportCache {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil
 	}
-	return &exportCache{dir: dir, version: goVersion}
+	c := &exportCache{dir: dir, version: goVersion}
+	go c.trim()
+	return c
+}
+
+// trimAge is how long an entry may go unused before trim removes it;
+// trimEvery how often trim runs.
+const (
+	trimAge   = 7 * 24 * time.Hour
+	trimEvery = 24 * time.Hour
+)
+
+// trim removes the entries not used for trimAge, at most once per
+// trimEvery (the mtime of a marker file says when it last ran). Repository
+// packages are cached by content, so every pushed change leaves entries
+// that no later check asks for; this bounds the cache to what a week of
+// work used. A hook that exits while trim runs leaves the rest for the
+// next one.
+func (c *exportCache) trim() {
+	marker := filepath.Join(c.dir, "trimmed")
+	if st, err := os.Stat(marker); err == nil && time.Since(st.ModTime()) < trimEvery {
+		return
+	}
+	if err := os.WriteFile(marker, nil, 0o644); err != nil {
+		return
+	}
+	now := time.Now()
+	_ = os.Chtimes(marker, now, now)
+	ents, err := os.ReadDir(c.dir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		if e.Name() == "trimmed" || e.IsDir() {
+			continue
+		}
+		if info, err := e.Info(); err == nil && now.Sub(info.ModTime()) > trimAge {
+			os.Remove(filepath.Join(c.dir, e.Name()))
+		}
+	}
+}
+
+// used marks the entry at f as used (its mtime), at most once an hour.
+func used(f string) {
+	if st, err := os.Stat(f); err == nil && time.Since(st.ModTime()) > time.Hour {
+		now := time.Now()
+		_ = os.Chtimes(f, now, now)
+	}
 }
 
 func (c *exportCache) file(p, dir string, bc buildCtx) string {
@@ -58,10 +106,12 @@ func (c *exportCache) read(fset *token.FileSet, shared map[string]*types.Package
 	if c == nil {
 		return nil
 	}
-	data, err := os.ReadFile(c.file(p, dir, bc))
+	f := c.file(p, dir, bc)
+	data, err := os.ReadFile(f)
 	if err != nil {
 		return nil
 	}
+	used(f)
 	mu.Lock()
 	defer mu.Unlock()
 	if pkg, ok := shared[p]; ok && pkg.Complete() {
@@ -79,11 +129,23 @@ func (c *exportCache) write(fset *token.FileSet, pkg *types.Package, dir string,
 	if c == nil {
 		return
 	}
+	c.writeFile(fset, pkg, c.file(pkg.Path(), dir, bc))
+}
+
+// writeRepo stores a repository package's export data under its content
+// key.
+func (c *exportCache) writeRepo(fset *token.FileSet, pkg *types.Package, key string) {
+	if c == nil {
+		return
+	}
+	c.writeFile(fset, pkg, filepath.Join(c.dir, key[:32]))
+}
+
+func (c *exportCache) writeFile(fset *token.FileSet, pkg *types.Package, dst string) {
 	var buf bytes.Buffer
 	if err := gcexportdata.Write(&buf, fset, pkg); err != nil {
 		return
 	}
-	dst := c.file(pkg.Path(), dir, bc)
 	tmp, err := os.CreateTemp(c.dir, "tmp-*")
 	if err != nil {
 		return

@@ -48,6 +48,9 @@ type index struct {
 	// files of a checked package that hold no reference (the grep found
 	// none of the words in them).
 	bare *corpus.Corpus[*pfile]
+	// heads holds the headers of the files of imported repository
+	// packages (repocache.go)
+	heads *corpus.Corpus[*fileHead]
 
 	all    []string            // every .go file of the head state
 	byDir  map[string][]string // dir -> files
@@ -85,6 +88,14 @@ func newIndex(ctx context.Context, t gitio.Tree, ignored func(string) bool, diag
 		Parse: func(p string, src []byte) (*pfile, bool, *model.Diagnostic) {
 			f := ix.parseStripped(p, src)
 			return f, f != nil, nil
+		},
+	})
+	ix.heads = corpus.New(corpus.Config[*fileHead]{
+		Tree: t, Pathspecs: []string{"*.go"},
+		Usable: func(p string) bool { return usable(p) && (ignored == nil || !ignored(p)) },
+		Parse: func(p string, src []byte) (*fileHead, bool, *model.Diagnostic) {
+			h := parseHead(p, src)
+			return h, h != nil, nil
 		},
 	})
 	all, err := ix.All(ctx)

@@ -143,6 +143,7 @@ type loader struct {
 	// stubbed for the time budget or an import cycle
 	absent map[string]bool
 	loaded int
+	cached int // repository packages read from the export-data cache
 	// dirty records loaded packages whose types depend on something not
 	// reproducible from disk (a stub, a package of the repository): they
 	// are not written to the export-data cache.
@@ -152,13 +153,17 @@ type loader struct {
 	// through it, so each package exists once.
 	shared map[string]map[string]*types.Package
 	cache  *exportCache
+	// ckey is the cache key of each loaded package whose declarations
+	// are reproducible (see repocache.go)
+	ckey map[*types.Package]string
 }
 
 func newLoader(a *analyzer, deadline time.Time) *loader {
 	env := toolchainEnv()
 	return &loader{a: a, fset: a.ix.fset, deadline: deadline, env: env,
 		pkgs: map[string]*types.Package{}, loading: map[string]bool{}, stubbed: map[string]bool{}, absent: map[string]bool{},
-		dirty: map[string]bool{}, shared: map[string]map[string]*types.Package{}, cache: openExportCache(env.version)}
+		dirty: map[string]bool{}, shared: map[string]map[string]*types.Package{}, cache: openExportCache(env.version),
+		ckey: map[*types.Package]string{}}
 }
 
 func (l *loader) late() bool { return !l.deadline.IsZero() && time.Now().After(l.deadline) }
@@ -183,11 +188,7 @@ func (im *importer) ImportFrom(p, _ string, _ types.ImportMode) (*types.Package,
 	loc, ok := im.l.locate(p, im.from)
 	if !ok {
 		im.dirty = true
-		pkg := im.l.stub(p)
-		im.l.mu.Lock()
-		im.l.absent[p] = true
-		im.l.mu.Unlock()
-		return pkg, nil
+		return im.l.absentStub(p), nil
 	}
 	pkg, dirty := im.l.load(p, loc, im.bc)
 	if dirty || loc.repo {
@@ -275,6 +276,25 @@ func isDir(d string) bool {
 	return err == nil && st.IsDir()
 }
 
+// absentStub is the stub of a package that was not found: it stands for
+// the same thing in every check until the package appears, so packages
+// built on it may be cached (under a key that names it absent).
+func (l *loader) absentStub(p string) *types.Package {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	key := "absent|" + p
+	if pkg, ok := l.pkgs[key]; ok {
+		return pkg
+	}
+	pkg := types.NewPackage(p, defaultImportName(p))
+	pkg.MarkComplete()
+	l.pkgs[key] = pkg
+	l.stubbed[p] = true
+	l.absent[p] = true
+	l.ckey[pkg] = "absent:" + p
+	return pkg
+}
+
 func (l *loader) stub(p string) *types.Package {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -321,9 +341,28 @@ func (l *loader) load(p string, loc location, bc buildCtx) (pkg *types.Package, 
 			l.mu.Lock()
 			delete(l.loading, key)
 			l.pkgs[key] = pkg
+			l.ckey[pkg] = "disk:" + loc.dir
 			l.mu.Unlock()
 			return pkg, false
 		}
+	}
+	ck, deps, cacheable := l.contentKey(p, loc, bc)
+	if cacheable {
+		l.mu.Lock()
+		pkg := l.cache.readRepo(l.fset, deps, p, ck)
+		if pkg != nil {
+			delete(l.loading, key)
+			l.pkgs[key] = pkg
+			l.dirty[key] = true
+			l.ckey[pkg] = ck
+			if !loc.repo {
+				shared[p] = pkg
+			}
+			l.cached++
+			l.mu.Unlock()
+			return pkg, true
+		}
+		l.mu.Unlock()
 	}
 	files := l.files(loc, bc)
 	im := &importer{l: l, from: loc, bc: bc}
@@ -348,9 +387,18 @@ func (l *loader) load(p string, loc location, bc buildCtx) (pkg *types.Package, 
 		shared[p] = pkg
 	}
 	l.loaded++
+	switch {
+	case !dirty:
+		l.ckey[pkg] = "disk:" + loc.dir
+	case cacheable:
+		l.ckey[pkg] = ck
+	}
 	l.mu.Unlock()
-	if !dirty && !loc.repo {
+	switch {
+	case !dirty:
 		l.cache.write(l.fset, pkg, loc.dir, bc)
+	case cacheable:
+		l.cache.writeRepo(l.fset, pkg, ck)
 	}
 	return pkg, dirty
 }

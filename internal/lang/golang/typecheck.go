@@ -63,7 +63,11 @@ func (a *analyzer) typecheck(ctx context.Context, ts []*target, refs []*ref, ext
 		return nil
 	}
 	t0 := time.Now()
-	defer func() { trace("typecheck %d references in %v", len(refs), time.Since(t0)) }()
+	defer func() {
+		if a.loader != nil {
+			trace("typecheck %d references in %v: %d packages loaded from source, %d repository packages from the cache", len(refs), time.Since(t0), a.loader.loaded, a.loader.cached)
+		}
+	}()
 	if toolchainEnv().goroot == "" {
 		a.note("nogo", "type checking used no standard library sources (the go command is not on PATH): types from outside the repository are unknown")
 	}
