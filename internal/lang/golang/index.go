@@ -259,12 +259,16 @@ func (ix *index) parseStripped(p string, src []byte) *pfile {
 		return nil
 	}
 	src, _ = validUTF8(src)
-	f, _ := parser.ParseFile(ix.fset, p, stripBodies(src), parser.ParseComments|parser.SkipObjectResolution)
+	// comments are parsed only in the header, for the //go:build line:
+	// the declarations' comments are a large part of a package's source
+	f, _ := parser.ParseFile(ix.fset, p, stripBodies(src), parser.SkipObjectResolution)
 	if f == nil || f.Name == nil {
 		return nil
 	}
 	pf := &pfile{path: p, dir: dirOf(p), src: src, ast: f, pkgName: f.Name.Name}
-	pf.build = buildLine(f)
+	if h, _ := parser.ParseFile(token.NewFileSet(), p, src, parser.PackageClauseOnly|parser.ParseComments); h != nil {
+		pf.build = buildLine(h)
+	}
 	return pf
 }
 

@@ -1,102 +1,183 @@
 package golang
 
-import (
-	"go/scanner"
-	"go/token"
-)
-
 // stripBodies returns src with the contents of every top-level function
 // body replaced by spaces (newlines kept), so that offsets and lines are
 // unchanged and go/parser skips the work. Imported packages are checked
 // without bodies (types.Config.IgnoreFuncBodies), so parsing them is
 // waste: this makes loading a package about twice as fast.
+//
+// It is a byte walk that knows only what decides where a top-level
+// function body starts and ends (comments, string, raw-string and rune
+// literals, brackets, the keywords func, struct and interface, and the
+// newline that ends a body-less declaration): three times faster than
+// tokenizing with go/scanner (BenchmarkStrip), and held to the tokenizing
+// walk (stripTokens, in the tests) on every file of the standard library.
 func stripBodies(src []byte) []byte {
 	out := append([]byte(nil), src...)
-	var s scanner.Scanner
-	fs := token.NewFileSet()
-	file := fs.AddFile("", -1, len(src))
-	s.Init(file, src, nil, 0)
-	next := func() (int, token.Token) {
-		pos, tok, _ := s.Scan()
-		return file.Offset(pos), tok
+	n := len(src)
+	i := 0
+	isIdent := func(c byte) bool {
+		return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
 	}
-	// skipGroup consumes tokens up to the brace closing an opened one and
-	// returns its offset.
-	skipGroup := func() (int, bool) {
-		depth := 1
-		for {
-			off, tok := next()
-			switch tok {
-			case token.EOF:
-				return 0, false
-			case token.LBRACE:
+	// skip moves past a comment or literal starting at i, reporting
+	// whether there was one and whether it held a newline
+	skip := func() (bool, bool) {
+		c := src[i]
+		switch {
+		case c == '/' && i+1 < n && src[i+1] == '/':
+			for i < n && src[i] != '\n' {
+				i++
+			}
+			return true, false // the newline itself is seen next
+		case c == '/' && i+1 < n && src[i+1] == '*':
+			nl := false
+			i += 2
+			for i+1 < n && !(src[i] == '*' && src[i+1] == '/') {
+				nl = nl || src[i] == '\n'
+				i++
+			}
+			i += 2
+			return true, nl
+		case c == '"' || c == '\'':
+			i++
+			for i < n && src[i] != c && src[i] != '\n' {
+				if src[i] == '\\' {
+					i++
+				}
+				i++
+			}
+			i++
+			return true, false
+		case c == '`':
+			i++
+			for i < n && src[i] != '`' {
+				i++
+			}
+			i++
+			return true, false
+		}
+		return false, false
+	}
+	// word returns the identifier or keyword at i and moves past it
+	word := func() string {
+		j := i
+		for i < n && isIdent(src[i]) {
+			i++
+		}
+		return string(src[j:i])
+	}
+	// group moves past the brackets opened at i (a '{'), returning the
+	// offset of the closing one, or -1
+	group := func() int {
+		depth := 0
+		for i < n {
+			if ok, _ := skip(); ok {
+				continue
+			}
+			switch src[i] {
+			case '{':
 				depth++
-			case token.RBRACE:
+			case '}':
 				depth--
 				if depth == 0 {
-					return off, true
+					i++
+					return i - 1
 				}
 			}
+			i++
 		}
+		return -1
 	}
 	braces := 0
-	for {
-		_, tok := next()
-		switch tok {
-		case token.EOF:
-			return out
-		case token.LBRACE:
+	for i < n {
+		if ok, _ := skip(); ok {
+			continue
+		}
+		c := src[i]
+		switch {
+		case c == '{':
 			braces++
+			i++
 			continue
-		case token.RBRACE:
+		case c == '}':
 			braces--
+			i++
 			continue
-		case token.FUNC:
-			if braces != 0 {
+		case isIdent(c):
+			if w := word(); w != "func" || braces != 0 {
 				continue
 			}
 		default:
+			i++
 			continue
 		}
 		// a top-level func: find its body's opening brace
 		parens := 0
+		last := byte(0) // the last significant byte on the line
 	sig:
-		for {
-			off, tok := next()
-			switch tok {
-			case token.EOF:
-				return out
-			case token.LPAREN, token.LBRACK:
-				parens++
-			case token.RPAREN, token.RBRACK:
-				parens--
-			case token.STRUCT, token.INTERFACE:
-				if parens == 0 {
-					if _, t := next(); t == token.LBRACE {
-						if _, ok := skipGroup(); !ok {
-							return out
-						}
-					}
+		for i < n {
+			ok, nl := skip()
+			if ok {
+				if nl && parens == 0 && endsStatement(last) {
+					break sig
 				}
-			case token.SEMICOLON:
-				if parens == 0 {
+				continue
+			}
+			c := src[i]
+			switch {
+			case c == '(' || c == '[':
+				parens++
+			case c == ')' || c == ']':
+				parens--
+			case c == '\n':
+				if parens == 0 && endsStatement(last) {
 					break sig // no body (assembly)
 				}
-			case token.LBRACE:
-				if parens != 0 {
-					continue
+			case isIdent(c):
+				w := word()
+				last = 'a'
+				if parens == 0 && (w == "struct" || w == "interface") {
+					for i < n && (src[i] == ' ' || src[i] == '\t') {
+						i++
+					}
+					if i < n && src[i] == '{' {
+						if group() < 0 {
+							return out
+						}
+						last = '}'
+					}
 				}
-				end, ok := skipGroup()
-				if !ok {
+				continue
+			case c == '{':
+				if parens != 0 {
+					break
+				}
+				open := i
+				end := group()
+				if end < 0 {
 					return out
 				}
-				for i := off + 1; i < end; i++ {
-					if out[i] != '\n' {
-						out[i] = ' '
+				for k := open + 1; k < end; k++ {
+					if out[k] != '\n' {
+						out[k] = ' '
 					}
 				}
 				break sig
+			case c == ';' && parens == 0:
+				break sig
 			}
+			if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+				last = c
+			}
+			i++
 		}
 	}
+	return out
+}
+
+// endsStatement reports whether a line whose last token ends with c gets
+// a semicolon at its newline (the Go specification's rule, for what may
+// end a function signature).
+func endsStatement(c byte) bool {
+	return c == 'a' || c == ')' || c == ']' || c == '}'
 }
