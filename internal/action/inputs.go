@@ -32,8 +32,11 @@ type inputs struct {
 	review           bool
 	maxComments      int
 	deepen           bool
-	reviewFrom       string
-	configArgs       []string
+	// downloadModules: the composite action ran go mod download before
+	// this step (the input is read here only to be validated)
+	downloadModules bool
+	reviewFrom      string
+	configArgs      []string
 
 	// fix mode
 	mode        string // modeCheck or modeFix
@@ -83,6 +86,9 @@ func readInputs(gha *githubactions.Action) (*inputs, error) {
 		return nil, err
 	}
 	if in.review, err = boolInput(gha, "review", true); err != nil {
+		return nil, err
+	}
+	if in.downloadModules, err = boolInput(gha, "download-modules", true); err != nil {
 		return nil, err
 	}
 	if in.deepen, err = boolInput(gha, "deepen", true); err != nil {
