@@ -156,6 +156,8 @@ type loader struct {
 	// ckey is the cache key of each loaded package whose declarations
 	// are reproducible (see repocache.go)
 	ckey map[*types.Package]string
+	// inTests: whether a directory has in-package test files
+	inTests map[string]bool
 }
 
 func newLoader(a *analyzer, deadline time.Time) *loader {
@@ -163,7 +165,7 @@ func newLoader(a *analyzer, deadline time.Time) *loader {
 	return &loader{a: a, fset: a.ix.fset, deadline: deadline, env: env,
 		pkgs: map[string]*types.Package{}, loading: map[string]bool{}, stubbed: map[string]bool{}, absent: map[string]bool{},
 		dirty: map[string]bool{}, shared: map[string]map[string]*types.Package{}, cache: openExportCache(env.version),
-		ckey: map[*types.Package]string{}}
+		ckey: map[*types.Package]string{}, inTests: map[string]bool{}}
 }
 
 func (l *loader) late() bool { return !l.deadline.IsZero() && time.Now().After(l.deadline) }
@@ -203,7 +205,7 @@ func (l *loader) locate(p string, from location) (location, bool) {
 	mods := l.a.ix.mods
 	if from.repo {
 		if d, ok := mods.dirOf(p, from.dir, l.a.ix.dirSet); ok {
-			return location{repo: true, dir: d, withTests: from.withTests && d == from.dir}, true
+			return location{repo: true, dir: d, withTests: from.withTests && d == from.dir && l.inPackageTests(d)}, true
 		}
 	}
 	first, _, _ := strings.Cut(p, "/")
@@ -269,6 +271,39 @@ func (l *loader) locate(p string, from location) (location, bool) {
 		return location{dir: d, modDir: modDir}, true
 	}
 	return location{}, false
+}
+
+// inPackageTests reports whether directory d of the repository has test
+// files in its package (not only an external _test package). Only then
+// is the package an external test imports a variant of its own: without
+// such files the variant would be the same declarations as a second
+// package, and the packages the external test also imports, built
+// against the first, would not accept its types ("wrong type for method"
+// where both name the same type).
+func (l *loader) inPackageTests(d string) bool {
+	l.mu.Lock()
+	v, ok := l.inTests[d]
+	l.mu.Unlock()
+	if ok {
+		return v
+	}
+	name := l.a.ix.importName(l.a.ctx, l.a.ix.mods.importPath(d), d)
+	var tests []string
+	for _, p := range l.a.ix.byDir[d] {
+		if strings.HasSuffix(p, "_test.go") {
+			tests = append(tests, p)
+		}
+	}
+	for _, h := range l.a.ix.headsOf(l.a.ctx, tests) {
+		if h.pkgName == name {
+			v = true
+			break
+		}
+	}
+	l.mu.Lock()
+	l.inTests[d] = v
+	l.mu.Unlock()
+	return v
 }
 
 func isDir(d string) bool {
