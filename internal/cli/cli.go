@@ -38,7 +38,7 @@ Ripple finds the code your diff left inconsistent.
 commands:
   check       check a range of commits, or the uncommitted work tree
   pre-push    the git pre-push hook entry (reads git's ref lines on stdin)
-  fix         derive the missing edits, prove them with go build and go vet, show or write them
+  fix         derive the missing edits, prove them (Go: go build, go vet; Python: pyright), show or write them
   install     install the pre-push hook in this repository
   uninstall   remove it (restoring a hook it chained)
   version     print the version

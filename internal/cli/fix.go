@@ -40,8 +40,13 @@ func runFix(ctx context.Context, dir string, args []string, stdout, stderr io.Wr
 Plans the edits the change between -base and HEAD leaves to be made
 (mechanical where the change determines them, else by the model at
 RIPPLE_LLM_BASE_URL / RIPPLE_LLM_MODEL with the key in RIPPLE_LLM_API_KEY
-or OPENAI_API_KEY), checks them with go build and go vet, and prints them
-as a diff. Nothing is written without -write.`)
+or OPENAI_API_KEY), proves them with the oracle and prints them as a
+diff. Nothing is written without -write.
+
+The oracle checks Go with go build and go vet (and go test with -tests),
+Python with pyright when it is installed: on PATH or in Ripple's user
+cache, where npm installs it when missing (with neither pyright nor
+npm, a Python fix stops with an error; -no-oracle leaves it unproven).`)
 		fs.PrintDefaults()
 	}
 	repo, cfg, code := setUp(ctx, dir, fs, args, stderr)
