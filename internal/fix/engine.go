@@ -43,19 +43,23 @@ type Options struct {
 }
 
 // Result is a run's outcome.
+// Its JSON keys (hook fix -json) are lower snake_case, as are those of
+// the types it holds.
 type Result struct {
-	Base, Head  string
-	Seed        *model.Result // the check of the developer's change
-	Obligations []*Obligation
-	Patch       string // head -> fixed state, unified diff
-	Oracle      *oracle.Result
-	Proven      bool // the oracle passed on the fixed state
-	Rounds      int
-	Mechanical  int // blocks edited without a model
-	ByModel     int // blocks edited by the model
-	Rejected    int // model replies refused (unparsable, outside the block, ...)
-	In, Out     int // model tokens
-	Notes       []string
+	Base        string         `json:"base"`
+	Head        string         `json:"head"`
+	Seed        *model.Result  `json:"seed"` // the check of the developer's change
+	Obligations []*Obligation  `json:"obligations"`
+	Patch       string         `json:"patch"` // head -> fixed state, unified diff
+	Oracle      *oracle.Result `json:"oracle,omitempty"`
+	Proven      bool           `json:"proven"` // the oracle passed on the fixed state
+	Rounds      int            `json:"rounds"`
+	Mechanical  int            `json:"mechanical"` // blocks edited without a model
+	ByModel     int            `json:"by_model"`   // blocks edited by the model
+	Rejected    int            `json:"rejected"`   // model replies refused (unparsable, outside the block, ...)
+	In          int            `json:"tokens_in"`  // model tokens
+	Out         int            `json:"tokens_out"`
+	Notes       []string       `json:"notes,omitempty"`
 }
 
 // DefaultRounds is the default bound on oracle rounds. Each round can

@@ -34,14 +34,14 @@ func (d Diagnostic) String() string {
 
 // Result is one oracle run.
 type Result struct {
-	Pass        bool
-	Diagnostics []Diagnostic
+	Pass        bool         `json:"pass"`
+	Diagnostics []Diagnostic `json:"diagnostics"`
 	// Preexisting are diagnostics the state before the change had too
 	// (Relative): reported, but neither blocking proof nor planned.
-	Preexisting []Diagnostic
-	Took        time.Duration
+	Preexisting []Diagnostic  `json:"preexisting,omitempty"`
+	Took        time.Duration `json:"took_ns"`
 	// Ran lists the commands that ran, for reports.
-	Ran []string
+	Ran []string `json:"ran"`
 }
 
 // Options selects what runs.

@@ -1,0 +1,125 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os/exec"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/ripple-dev/ripple/internal/testrepo"
+)
+
+// renamed is a Go change whose one caller is fixed mechanically: Old
+// becomes New.
+const renamed = `
+-- old/go.mod --
+module example.com/m
+
+go 1.22
+-- old/p/p.go --
+package p
+
+func Old(a int) int { return a }
+-- old/q/q.go --
+package q
+
+import "example.com/m/p"
+
+func Use() int { return p.Old(1) }
+-- new/p/p.go --
+package p
+
+func New(a int) int { return a }
+`
+
+// fixRepo builds a repository from an archive for hook fix, with no
+// model configured and the go command kept off the network.
+func fixRepo(t *testing.T, archive string) *testrepo.Scenario {
+	t.Helper()
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go not installed")
+	}
+	sc := testrepo.FromTxtar(t, txtar.Parse([]byte(archive)))
+	for _, k := range []string{"RIPPLE_LLM_BASE_URL", "RIPPLE_LLM_MODEL", "RIPPLE_LLM_API_KEY", "OPENAI_API_KEY"} {
+		t.Setenv(k, "")
+	}
+	t.Setenv("GOPROXY", "off")
+	t.Setenv("GOFLAGS", "-mod=mod")
+	t.Setenv("GOTOOLCHAIN", "local")
+	return sc
+}
+
+// runFixCmd runs `hook -C dir fix -base BASE args...`.
+func runFixCmd(t *testing.T, sc *testrepo.Scenario, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	all := append([]string{"-C", sc.Dir, "fix", "-base", sc.Base}, args...)
+	code = Run(context.Background(), all, strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+var snakeKey = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
+
+// jsonKeys collects every object key of a decoded JSON value, with the
+// path where it occurs.
+func jsonKeys(v any, at string, out map[string]string) {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if _, seen := out[k]; !seen {
+				out[k] = at + "." + k
+			}
+			jsonKeys(e, at+"."+k, out)
+		}
+	case []any:
+		for _, e := range x {
+			jsonKeys(e, at+"[]", out)
+		}
+	}
+}
+
+// TestFixJSONKeys: every key of hook fix -json is lower snake_case (the
+// result and the oracle's verdict had Go's field names: Base, ByModel,
+// Pass, ...).
+func TestFixJSONKeys(t *testing.T) {
+	sc := fixRepo(t, renamed)
+	code, stdout, stderr := runFixCmd(t, sc, "-json")
+	if code != ExitOK {
+		t.Fatalf("exit %d, want %d; stderr:\n%s", code, ExitOK, stderr)
+	}
+	var v map[string]any
+	if err := json.Unmarshal([]byte(stdout), &v); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, stdout)
+	}
+	var top []string
+	for k := range v {
+		top = append(top, k)
+	}
+	sort.Strings(top)
+	want := "base by_model head mechanical obligations oracle patch proven rejected rounds seed tokens_in tokens_out"
+	if got := strings.Join(top, " "); got != want {
+		t.Errorf("top-level keys:\n got %s\nwant %s", got, want)
+	}
+	oracle, _ := v["oracle"].(map[string]any)
+	for _, k := range []string{"pass", "diagnostics", "took_ns", "ran"} {
+		if _, ok := oracle[k]; !ok {
+			t.Errorf("the oracle's verdict has no key %q: %v", k, oracle)
+		}
+	}
+	keys := map[string]string{}
+	jsonKeys(v, "", keys)
+	for k, at := range keys {
+		if !snakeKey.MatchString(k) {
+			t.Errorf("key %q (at %s) is not lower snake_case", k, at)
+		}
+	}
+	if v["proven"] != true || v["mechanical"] != float64(1) {
+		t.Errorf("proven %v, mechanical %v; want true, 1", v["proven"], v["mechanical"])
+	}
+}
