@@ -3,13 +3,14 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
-
 	"strings"
 	"time"
 
+	"github.com/ripple-dev/ripple/internal/config"
 	"github.com/ripple-dev/ripple/internal/fix"
 	"github.com/ripple-dev/ripple/internal/gitio"
 	"github.com/ripple-dev/ripple/internal/languages"
@@ -33,7 +34,7 @@ func runFix(ctx context.Context, dir string, args []string, stdout, stderr io.Wr
 	noModel := fs.Bool("no-model", false, "mechanical fixes only, even when a model is configured")
 	budget := fs.Int("token-budget", 200000, "most model tokens (prompt and completion) for the run")
 	modelTimeout := fs.Duration("model-timeout", 60*time.Second, "time limit of one model request, retries included")
-	jsonOut := fs.Bool("json", false, "print the plan as JSON")
+	jsonOut := fs.Bool("json", false, "print the plan as JSON (the same as -format json)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, `usage: hook fix [-base REV] [-write] [flags]
 
@@ -47,6 +48,9 @@ The oracle checks Go with go build and go vet (and go test with -tests),
 Python with pyright when it is installed: on PATH or in Ripple's user
 cache, where npm installs it when missing (with neither pyright nor
 npm, a Python fix stops with an error; -no-oracle leaves it unproven).`)
+		if f := fs.Lookup("format"); f != nil {
+			f.Usage = fixFormatUsage
+		}
 		fs.PrintDefaults()
 	}
 	repo, cfg, code := setUp(ctx, dir, fs, args, stderr)
@@ -54,6 +58,11 @@ npm, a Python fix stops with an error; -no-oracle leaves it unproven).`)
 		return code
 	}
 	defer repo.Close()
+	asJSON, err := fixFormat(fs, cfg, *jsonOut)
+	if err != nil {
+		fmt.Fprintln(stderr, "ripple:", err)
+		return ExitFailure
+	}
 	if *write && !*allowDirty {
 		if dirty, err := dirtyTree(ctx, repo); err != nil {
 			fmt.Fprintln(stderr, "ripple:", err)
@@ -81,7 +90,7 @@ npm, a Python fix stops with an error; -no-oracle leaves it unproven).`)
 		fmt.Fprintln(stderr, "ripple:", err)
 		return ExitFailure
 	}
-	if *jsonOut {
+	if asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(res); err != nil {
@@ -106,6 +115,32 @@ npm, a Python fix stops with an error; -no-oracle leaves it unproven).`)
 		return ExitFindings
 	}
 	return ExitOK
+}
+
+const fixFormatUsage = "output `format` of the plan: text, or json (the same as -json); the config file's format is for hook check and does not apply"
+
+// fixFormat says whether fix prints its plan as JSON: with -json, or
+// with -format json on the command line. -format is a config flag that
+// every command has; a format from the config file is for check's
+// report and is ignored here, so that a repository set to sarif does
+// not break fix. -format sarif on the command line, and -json with
+// -format text, are errors.
+func fixFormat(fs *flag.FlagSet, cfg *config.Config, jsonFlag bool) (bool, error) {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "format" })
+	if !given {
+		return jsonFlag, nil
+	}
+	switch cfg.Format {
+	case config.FormatJSON:
+		return true, nil
+	case config.FormatText:
+		if jsonFlag {
+			return false, errors.New("-json and -format text contradict each other")
+		}
+		return false, nil
+	}
+	return false, fmt.Errorf("-format %s: hook fix prints its plan as text or json (-format json, or -json); %s is a format of hook check's findings", cfg.Format, cfg.Format)
 }
 
 // dirtyTree names the first uncommitted change to tracked files, or "".

@@ -123,3 +123,53 @@ func TestFixJSONKeys(t *testing.T) {
 		t.Errorf("proven %v, mechanical %v; want true, 1", v["proven"], v["mechanical"])
 	}
 }
+
+// TestFixFormat: -format json prints the plan as JSON, like -json (fix
+// took -format from the config flags and printed text); -format sarif
+// and -json with -format text are refused; the config file's format
+// (sarif here, for check's report) does not change fix's output.
+func TestFixFormat(t *testing.T) {
+	sc := fixRepo(t, renamed+`-- old/.ripple.yaml --
+version: 1
+format: sarif
+`)
+	decode := func(args ...string) map[string]any {
+		t.Helper()
+		code, stdout, stderr := runFixCmd(t, sc, args...)
+		if code != ExitOK {
+			t.Fatalf("%v: exit %d; stderr:\n%s", args, code, stderr)
+		}
+		var v map[string]any
+		if err := json.Unmarshal([]byte(stdout), &v); err != nil {
+			t.Fatalf("%v: not JSON: %v\n%s", args, err, stdout)
+		}
+		return v
+	}
+	byFlag, byFormat := decode("-json"), decode("-format", "json")
+	decode("-json", "-format=json")
+	if byFlag["patch"] == "" || byFlag["patch"] != byFormat["patch"] || byFlag["proven"] != byFormat["proven"] {
+		t.Errorf("-json and -format json differ: patch %q / %q, proven %v / %v", byFlag["patch"], byFormat["patch"], byFlag["proven"], byFormat["proven"])
+	}
+
+	code, stdout, stderr := runFixCmd(t, sc)
+	if code != ExitOK || !strings.HasPrefix(stdout, "1. func Use (q/q.go:") || strings.Contains(stdout, "$schema") {
+		t.Errorf("with format: sarif in the config file: exit %d, want text; stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	code, stdout, _ = runFixCmd(t, sc, "-format", "text")
+	if code != ExitOK || !strings.HasPrefix(stdout, "1. ") {
+		t.Errorf("-format text: exit %d; stdout:\n%s", code, stdout)
+	}
+
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-format", "sarif"}, "ripple: -format sarif: hook fix prints its plan as text or json"},
+		{[]string{"-json", "-format", "text"}, "ripple: -json and -format text contradict each other"},
+	} {
+		code, stdout, stderr := runFixCmd(t, sc, tc.args...)
+		if code != ExitFailure || !strings.Contains(stderr, tc.want) || stdout != "" {
+			t.Errorf("%v: exit %d, stderr %q, stdout %q; want exit %d and %q", tc.args, code, stderr, stdout, ExitFailure, tc.want)
+		}
+	}
+}
