@@ -116,6 +116,11 @@ func (e *engine) applyModel(ctx context.Context, obs []*Obligation) bool {
 			ob.Status, ob.Note = Failed, "the model is out of budget or unreachable"
 			continue
 		}
+		if ob.Block == FileScope {
+			// not a declaration the model could be asked to rewrite
+			ob.Status, ob.Note = Skipped, "code at file scope is edited mechanically only"
+			continue
+		}
 		if ob.Declare != "" {
 			if e.declare(ctx, ob) {
 				edited = true

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/ripple-dev/ripple/internal/gitio"
+	"github.com/ripple-dev/ripple/internal/model"
 	"github.com/ripple-dev/ripple/internal/oracle"
 	"github.com/ripple-dev/ripple/internal/testrepo"
 	"golang.org/x/tools/txtar"
@@ -529,5 +530,61 @@ func needPyright(t *testing.T) {
 	t.Helper()
 	if _, err := (&oracle.Pyright{}).Locate(context.Background()); err != nil {
 		t.Skipf("the Python oracle cannot run: %v", err)
+	}
+}
+
+// TestPythonFileScope: calls at a module's top level are fixed
+// mechanically as one obligation named for what it is, file scope, with
+// the lines of its calls (it was an unnamed block at line 0: "(use.py:0)").
+func TestPythonFileScope(t *testing.T) {
+	sc := testrepo.FromTxtar(t, txtar.Parse([]byte(`
+-- old/pkg/__init__.py --
+-- old/pkg/lib.py --
+def scale(x: int) -> int:
+    return 2 * x
+-- old/pkg/use.py --
+from pkg import lib
+
+SMALL = lib.scale(2)
+LARGE = lib.scale(30)
+
+
+def use() -> int:
+    return lib.scale(3)
+-- new/pkg/lib.py --
+def times(x: int) -> int:
+    return 2 * x
+`)))
+	repo, err := gitio.Open(context.Background(), sc.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer repo.Close()
+	res, err := Run(context.Background(), repo, Options{Base: sc.Base, Head: sc.Head, Rounds: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Patch, "+SMALL = lib.times(2)\n+LARGE = lib.times(30)") {
+		t.Errorf("patch:\n%s", res.Patch)
+	}
+	var top *Obligation
+	for _, o := range res.Obligations {
+		if o.Path == "pkg/use.py" && o.Block != "def use" {
+			if top != nil {
+				t.Errorf("two obligations at the top of pkg/use.py: %q and %q", top.Block, o.Block)
+			}
+			top = o
+		}
+	}
+	if top == nil {
+		logPlan(t, res)
+		t.Fatal("no obligation for the module-level calls")
+	}
+	if top.Block != FileScope || top.Span != (model.Span{StartLine: 3, EndLine: 4}) || top.Status != Done || top.Method != "mechanical" {
+		t.Errorf("block %q span %+v status %s by %q; want \"file scope\", lines 3-4, done mechanically", top.Block, top.Span, top.Status, top.Method)
+	}
+	d := top.Describe()
+	if !strings.HasPrefix(d, "file scope of pkg/use.py (lines 3-4): done by mechanical") || strings.Contains(d, ":0)") {
+		t.Errorf("described as:\n%s", d)
 	}
 }

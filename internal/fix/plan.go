@@ -35,6 +35,12 @@ type Reason struct {
 	Trail []model.Step `json:"trail,omitempty"`
 }
 
+// FileScope is the Block of an obligation on code outside any
+// declaration (a Python module's top level, as the relation trails call
+// it): its Span runs from the first to the last line its reasons are
+// about. Only mechanical fixes edit it.
+const FileScope = "file scope"
+
 // Obligation is a node of the plan graph: a block to edit and why.
 type Obligation struct {
 	ID    int    `json:"id"`
@@ -120,22 +126,33 @@ func obligationsFrom(res *model.Result, seeds map[string]bool, review bool) (obs
 		if !must && !(review && (f.Level == model.LevelWarning || f.Level == model.LevelNote)) {
 			continue
 		}
-		if f.Site.Enclosing == "" || f.Site.EnclosingSpan.StartLine == 0 {
+		block, span := f.Site.Enclosing, f.Site.EnclosingSpan
+		outside := block == "" || span.StartLine == 0
+		if outside {
 			if f.Fix == nil {
 				skipped = append(skipped, f)
 				continue
 			}
+			// code outside any declaration (a Python module's top
+			// level): its lines are those of its findings
+			span = model.Span{StartLine: f.Site.Line, EndLine: f.Site.Line}
+			if block == "" {
+				block = FileScope
+			}
 		}
-		k := blockKey(f.Site.Path, f.Site.Enclosing)
+		k := blockKey(f.Site.Path, block)
 		if seeds[k] {
 			skipped = append(skipped, f)
 			continue
 		}
 		o := byKey[k]
 		if o == nil {
-			o = &Obligation{Path: f.Site.Path, Block: f.Site.Enclosing, Span: f.Site.EnclosingSpan, Status: Pending}
+			o = &Obligation{Path: f.Site.Path, Block: block, Span: span, Status: Pending}
 			byKey[k] = o
 			obs = append(obs, o)
+		} else if outside {
+			o.Span.StartLine = min(o.Span.StartLine, span.StartLine)
+			o.Span.EndLine = max(o.Span.EndLine, span.EndLine)
 		}
 		o.Reasons = append(o.Reasons, Reason{
 			Message: f.Message, Line: f.Site.Line, Relation: f.Relation, Change: f.Change, Fix: f.Fix, Must: must, Trail: f.Trail,
@@ -176,6 +193,12 @@ func (o *Obligation) Describe() string {
 		why = append(why, r.Message)
 	}
 	s := fmt.Sprintf("%s (%s:%d): %s", o.Block, o.Path, o.Span.StartLine, o.Status)
+	switch {
+	case o.Block == FileScope && o.Span.EndLine > o.Span.StartLine:
+		s = fmt.Sprintf("%s of %s (lines %d-%d): %s", o.Block, o.Path, o.Span.StartLine, o.Span.EndLine, o.Status)
+	case o.Block == FileScope:
+		s = fmt.Sprintf("%s of %s (line %d): %s", o.Block, o.Path, o.Span.StartLine, o.Status)
+	}
 	if o.Declare != "" {
 		s = fmt.Sprintf("%s (at the end of %s): %s", o.Block, o.Path, o.Status)
 	}
