@@ -160,13 +160,14 @@ func dirtyTree(ctx context.Context, repo *gitio.Repo) (string, error) {
 	return s, nil
 }
 
-// printPlan shows the plan graph, the cost and the patch.
+// printPlan shows the plan, each block once as it ended, the cost and
+// the patch.
 func printPlan(w io.Writer, r *fix.Result) {
 	if len(r.Obligations) == 0 {
 		fmt.Fprintln(w, "ripple: nothing to fix")
 	}
-	for _, o := range r.Obligations {
-		fmt.Fprintf(w, "%d. %s\n", o.ID, o.Describe())
+	for i, o := range r.Blocks() {
+		fmt.Fprintf(w, "%d. %s\n", i+1, o.Describe())
 	}
 	for _, n := range r.Notes {
 		fmt.Fprintln(w, "note:", n)

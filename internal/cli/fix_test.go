@@ -12,6 +12,9 @@ import (
 
 	"golang.org/x/tools/txtar"
 
+	"github.com/ripple-dev/ripple/internal/fix"
+	"github.com/ripple-dev/ripple/internal/model"
+	"github.com/ripple-dev/ripple/internal/oracle"
 	"github.com/ripple-dev/ripple/internal/testrepo"
 )
 
@@ -171,5 +174,40 @@ format: sarif
 		if code != ExitFailure || !strings.Contains(stderr, tc.want) || stdout != "" {
 			t.Errorf("%v: exit %d, stderr %q, stdout %q; want exit %d and %q", tc.args, code, stderr, stdout, ExitFailure, tc.want)
 		}
+	}
+}
+
+// TestPrintPlanBlockOnce: a block planned again in a later round (the
+// oracle still reported it) is listed once, as it ended, with the
+// tokens of both attempts; it was listed once per round.
+func TestPrintPlanBlockOnce(t *testing.T) {
+	trail := []model.Step{{Display: "func Scale", Path: "num/num.go", Line: 3}, {Relation: model.CalledBy, Display: "func Use", Path: "app/app.go", Line: 7}}
+	use1 := &fix.Obligation{ID: 1, Path: "app/app.go", Block: "func Use", Span: model.Span{StartLine: 6, EndLine: 8}, Round: 1,
+		Status: fix.Failed, Method: "model", Note: "rejected: the reply has no code block", In: 100, Out: 10,
+		Reasons: []fix.Reason{{Message: "cannot use num.Scale(2) (value of type float64) as int value in return statement", Line: 7, Must: true, Trail: trail}}}
+	two := &fix.Obligation{ID: 2, Path: "app/app.go", Block: "func Two", Span: model.Span{StartLine: 10, EndLine: 10}, Round: 1,
+		Status: fix.Done, Method: "mechanical", Reasons: []fix.Reason{{Message: "calls Old, which was renamed to New", Line: 10, Must: true}}}
+	d := oracle.Diagnostic{Path: "app/app.go", Line: 7, Tool: "build", Message: "cannot use num.Scale(2) (value of type float64) as int value in return statement"}
+	use2 := &fix.Obligation{ID: 3, Path: "app/app.go", Block: "func Use", Span: model.Span{StartLine: 6, EndLine: 8}, Round: 2,
+		Status: fix.Failed, Method: "model", Note: "the model returned the block unchanged", In: 50, Out: 5,
+		Reasons: []fix.Reason{{Message: "build: " + d.Message, Line: 7, Oracle: &d, Must: true}}}
+	var b strings.Builder
+	printPlan(&b, &fix.Result{Obligations: []*fix.Obligation{use1, two, use2}, Rounds: 2})
+	out := b.String()
+	if n := strings.Count(out, "func Use ("); n != 1 {
+		t.Errorf("func Use listed %d times, want once:\n%s", n, out)
+	}
+	for _, want := range []string{
+		"1. func Use (app/app.go:6): failed by model, 150 tokens in, 15 out: the model returned the block unchanged\n" +
+			"    because cannot use num.Scale(2) (value of type float64) as int value in return statement\n" +
+			"    path: func Scale → called by func Use\n",
+		"2. func Two (app/app.go:10): done by mechanical\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks\n%s\nin\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "3. ") || strings.Contains(out, "build: cannot use") {
+		t.Errorf("a block's second round is listed, or its reason repeated:\n%s", out)
 	}
 }

@@ -241,6 +241,11 @@ func TestBadModels(t *testing.T) {
 				logPlan(t, res)
 				t.Errorf("no obligation says %q", tc.note)
 			}
+			// the oracle round plans the block again: reports list it once
+			if bs := res.Blocks(); len(bs) != 1 || bs[0].Block != "func Use" || bs[0].Status != Failed {
+				logPlan(t, res)
+				t.Errorf("%d obligations make %d blocks, want the one failed func Use", len(res.Obligations), len(bs))
+			}
 		})
 	}
 }

@@ -65,6 +65,57 @@ type Obligation struct {
 	Note     string      `json:"note,omitempty"`
 }
 
+// Blocks is the plan by block, for reports: one obligation per block,
+// in the order blocks were first planned. A block the oracle sent back
+// to be planned again has an obligation per round in Obligations; here
+// it appears once, as it ended (the status, method, note and diff of
+// its last attempt), with the reasons of every round (an oracle error
+// that repeats an earlier reason is not repeated), the first trail, and
+// the tokens of all rounds. The obligations are copies.
+func (r *Result) Blocks() []*Obligation {
+	idx := map[string]int{}
+	var out []*Obligation
+	for _, ob := range r.Obligations {
+		i, seen := idx[ob.key()]
+		if !seen {
+			c := *ob
+			c.Reasons = append([]Reason(nil), ob.Reasons...)
+			idx[ob.key()] = len(out)
+			out = append(out, &c)
+			continue
+		}
+		m := out[i]
+		merged := *m
+		if ob.Status != Pending || m.Status == Pending {
+			merged = *ob // the later attempt's outcome
+			merged.ID, merged.Round = m.ID, m.Round
+			if merged.Parent == nil {
+				merged.Parent, merged.ParentID = m.Parent, m.ParentID
+			}
+		}
+		merged.In, merged.Out = m.In+ob.In, m.Out+ob.Out
+		merged.Reasons = m.Reasons
+		for _, re := range ob.Reasons {
+			if !hasReason(merged.Reasons, re) {
+				merged.Reasons = append(merged.Reasons, re)
+			}
+		}
+		*m = merged
+	}
+	return out
+}
+
+// hasReason reports whether rs says what r says: the same message, or
+// the oracle's diagnostic whose message a reason already gives.
+func hasReason(rs []Reason, r Reason) bool {
+	for _, x := range rs {
+		if x.Message == r.Message || r.Oracle != nil && x.Message == r.Oracle.Message {
+			return true
+		}
+	}
+	return false
+}
+
 // Must reports whether the obligation has a reason that must be fixed.
 func (o *Obligation) Must() bool {
 	for _, r := range o.Reasons {
