@@ -90,6 +90,9 @@ npm, a Python fix stops with an error; -no-oracle leaves it unproven).`)
 		fmt.Fprintln(stderr, "ripple:", err)
 		return ExitFailure
 	}
+	if res.ModelUnreachable != "" {
+		fmt.Fprintf(stderr, "ripple: %s; mechanical fixes only\n", res.ModelUnreachable)
+	}
 	if asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net"
 	"os/exec"
 	"regexp"
 	"sort"
@@ -209,5 +210,65 @@ func TestPrintPlanBlockOnce(t *testing.T) {
 	}
 	if strings.Contains(out, "3. ") || strings.Contains(out, "build: cannot use") {
 		t.Errorf("a block's second round is listed, or its reason repeated:\n%s", out)
+	}
+}
+
+// TestFixDeadModelEndpoint: with a model endpoint that refuses
+// connections, hook fix says so once, naming the URL and the cause,
+// still prints the mechanical fix, and exits as when blocks stay
+// unfixed (it retried the same error for three rounds, ~25 s).
+func TestFixDeadModelEndpoint(t *testing.T) {
+	sc := fixRepo(t, `
+-- old/go.mod --
+module example.com/m
+
+go 1.22
+-- old/p/p.go --
+package p
+
+func Scale(x int) int { return 2 * x }
+
+func Old(a int) int { return a }
+-- old/q/q.go --
+package q
+
+import "example.com/m/p"
+
+func Use() int { return p.Scale(2) }
+
+func Two() int { return p.Scale(3) }
+
+func Renamed() int { return p.Old(1) }
+-- new/p/p.go --
+package p
+
+func Scale(x float64) float64 { return 2 * x }
+
+func New(a int) int { return a }
+`)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := "http://" + ln.Addr().String() + "/v1"
+	ln.Close()
+	t.Setenv("RIPPLE_LLM_BASE_URL", url)
+	t.Setenv("RIPPLE_LLM_MODEL", "m")
+	code, stdout, stderr := runFixCmd(t, sc)
+	if code != ExitFindings {
+		t.Errorf("exit %d, want %d", code, ExitFindings)
+	}
+	msg := "ripple: model endpoint " + url + " unreachable: "
+	if n := strings.Count(stderr, msg); n != 1 || strings.Contains(stdout, msg) {
+		t.Errorf("%q %d times on stderr, want once (and not on stdout); stderr:\n%s\nstdout:\n%s", msg, n, stderr, stdout)
+	}
+	if !regexp.MustCompile(regexp.QuoteMeta(msg) + `.*refused.*; mechanical fixes only\n`).MatchString(stderr) {
+		t.Errorf("the message does not name the cause and the consequence:\n%s", stderr)
+	}
+	for _, want := range []string{"+func Renamed() int { return p.New(1) }", "1 blocks edited mechanically", "; 1 rounds\n",
+		"func Use (q/q.go:5): failed: needs the model, whose endpoint is unreachable"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout)
+		}
 	}
 }

@@ -81,6 +81,10 @@ func (e *engine) applyMechanical(ctx context.Context, obs []*Obligation) bool {
 	return true
 }
 
+// modelDown is the note of the blocks left to a model that cannot be
+// reached.
+const modelDown = "needs the model, whose endpoint is unreachable"
+
 // applyModel asks the model for each obligation's block, bottom-up within
 // a file so that earlier blocks keep their lines. It reports whether any
 // block was edited.
@@ -114,6 +118,9 @@ func (e *engine) applyModel(ctx context.Context, obs []*Obligation) bool {
 		}
 		if e.noModel {
 			ob.Status, ob.Note = Failed, "the model is out of budget or unreachable"
+			if e.res.ModelUnreachable != "" {
+				ob.Status, ob.Note = Failed, modelDown
+			}
 			continue
 		}
 		if ob.Block == FileScope {
@@ -258,6 +265,15 @@ func (e *engine) ask(ctx context.Context, ob *Obligation, prompt string) (code s
 		{Role: "user", Content: prompt},
 	})
 	ob.In, ob.Out = ob.In+reply.In, ob.Out+reply.Out
+	var down *UnreachableError
+	if errors.As(err, &down) {
+		// no other request can get through: mechanical fixes only from
+		// now on, said once (Result.ModelUnreachable), not per block
+		ob.Status, ob.Note, ob.Method = Failed, modelDown, ""
+		e.noModel = true
+		e.res.ModelUnreachable = down.Error()
+		return "", nil, false
+	}
 	if err != nil {
 		ob.Status, ob.Note = Failed, err.Error()
 		if errors.Is(err, ErrBudget) || ctx.Err() != nil || strings.Contains(err.Error(), "no answer within") {

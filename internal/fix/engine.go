@@ -60,6 +60,11 @@ type Result struct {
 	In          int            `json:"tokens_in"`  // model tokens
 	Out         int            `json:"tokens_out"`
 	Notes       []string       `json:"notes,omitempty"`
+	// ModelUnreachable says why the model could not be reached
+	// ("model endpoint URL unreachable: connection refused"), when a
+	// request failed at the connection level: the run asked it nothing
+	// more and fixed mechanically only.
+	ModelUnreachable string `json:"model_unreachable,omitempty"`
 }
 
 // DefaultRounds is the default bound on oracle rounds. Each round can

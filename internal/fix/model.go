@@ -3,15 +3,20 @@ package fix
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	openai "github.com/sashabaranov/go-openai"
@@ -80,6 +85,60 @@ type openAI struct {
 // ErrBudget is returned once the token budget is spent.
 var ErrBudget = errors.New("token budget spent")
 
+// UnreachableError is a model request that failed at the connection
+// level: the endpoint refused the connection, its host name did not
+// resolve, or the TLS handshake failed. Asking again cannot help, so the
+// request is not retried and the engine stops asking the model for the
+// rest of the run. A slow endpoint is not unreachable: its requests run
+// out of time (ModelConfig.Timeout) instead.
+type UnreachableError struct {
+	URL   string // the base URL
+	Cause string // "connection refused", "lookup ...: no such host", ...
+}
+
+func (e *UnreachableError) Error() string {
+	return fmt.Sprintf("model endpoint %s unreachable: %s", e.URL, e.Cause)
+}
+
+// unreachable says whether a request error is a connection-level
+// failure, and its cause in a few words.
+func unreachable(err error) (string, bool) {
+	var dns *net.DNSError
+	if errors.As(err, &dns) && !dns.IsTimeout {
+		return dns.Error(), true
+	}
+	var op *net.OpError
+	if errors.As(err, &op) && !op.Timeout() {
+		switch op.Op {
+		case "dial":
+			var errno syscall.Errno
+			if errors.As(op.Err, &errno) {
+				return errno.Error(), true
+			}
+			return op.Err.Error(), true
+		case "remote error": // a TLS alert from the server
+			return op.Error(), true
+		}
+	}
+	if errors.Is(err, http.ErrSchemeMismatch) { // https:// to a plain HTTP server
+		return http.ErrSchemeMismatch.Error(), true
+	}
+	var verify *tls.CertificateVerificationError
+	var header tls.RecordHeaderError
+	var hostname x509.HostnameError
+	var authority x509.UnknownAuthorityError
+	var invalid x509.CertificateInvalidError
+	if errors.As(err, &verify) || errors.As(err, &header) || errors.As(err, &hostname) ||
+		errors.As(err, &authority) || errors.As(err, &invalid) {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			return ue.Err.Error(), true
+		}
+		return err.Error(), true
+	}
+	return "", false
+}
+
 // NewOpenAI returns a Model for an OpenAI-compatible endpoint. Azure
 // endpoints (*.openai.azure.com) use Azure's authentication and
 // deployment paths.
@@ -133,6 +192,9 @@ func (m *openAI) Complete(ctx context.Context, msgs []Message) (Reply, error) {
 		if ctx.Err() != nil {
 			return Reply{}, fmt.Errorf("model %s at %s: no answer within %v", m.cfg.Model, m.cfg.BaseURL, m.cfg.Timeout)
 		}
+		if cause, ok := unreachable(err); ok {
+			return Reply{}, &UnreachableError{URL: m.cfg.BaseURL, Cause: cause}
+		}
 		return Reply{}, fmt.Errorf("model %s at %s: %w", m.cfg.Model, m.cfg.BaseURL, err)
 	}
 	if len(resp.Choices) == 0 {
@@ -145,9 +207,11 @@ func (m *openAI) Complete(ctx context.Context, msgs []Message) (Reply, error) {
 	return r, nil
 }
 
-// retrying retries requests answered 429 or 5xx, and connection errors,
-// with exponential backoff and jitter, honouring Retry-After, within the
-// request's context (go-openai has no retries of its own).
+// retrying retries requests answered 429 or 5xx, and connection errors
+// but those that say the endpoint is unreachable (see
+// UnreachableError), with exponential backoff and jitter, honouring
+// Retry-After, within the request's context (go-openai has no retries
+// of its own).
 type retrying struct {
 	next    http.RoundTripper
 	retries int
@@ -177,6 +241,9 @@ func (t *retrying) RoundTrip(req *http.Request) (*http.Response, error) {
 		resp, err := t.next.RoundTrip(r)
 		retry := err != nil && req.Context().Err() == nil ||
 			err == nil && (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500)
+		if _, down := unreachable(err); err != nil && down {
+			retry = false
+		}
 		if !retry || attempt >= t.retries {
 			return resp, err
 		}

@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/tools/txtar"
 
+	"github.com/ripple-dev/ripple/internal/action/findings"
 	"github.com/ripple-dev/ripple/internal/fix"
 	"github.com/ripple-dev/ripple/internal/languages"
 	"github.com/ripple-dev/ripple/internal/model"
@@ -477,5 +478,15 @@ func Scale(x int) int { return clamp(2 * x) }
 	}
 	if len(commits) != 1 || !strings.Contains(commits[0].Message, "- p/p.go new clamp: the oracle: p/p.go:3: build: undefined: clamp (model)") {
 		t.Errorf("commits %+v", commits)
+	}
+}
+
+// TestSectionModelUnreachable: the summary says the model endpoint could
+// not be reached (the engine stopped asking it), naming URL and cause.
+func TestSectionModelUnreachable(t *testing.T) {
+	res := &fix.Result{Mechanical: 1, ModelUnreachable: "model endpoint http://127.0.0.1:9/v1 unreachable: connection refused"}
+	got := Section(res, &Outcome{State: Unproven, Model: "model m at http://127.0.0.1:9/v1"}, findings.Links{})
+	if want := "1 block edited mechanically, 0 blocks by the model; the model endpoint http://127.0.0.1:9/v1 unreachable: connection refused, so only mechanical fixes were made."; !strings.Contains(got, want) {
+		t.Errorf("section lacks\n%s\nin\n%s", want, got)
 	}
 }

@@ -70,6 +70,8 @@ func Section(res *fix.Result, o *Outcome, links findings.Links) string {
 	}
 	if o.Model == "" {
 		b.WriteString("; no model is configured (`llm-base-url`, `llm-model`), so only mechanical fixes were tried")
+	} else if res.ModelUnreachable != "" {
+		fmt.Fprintf(&b, "; the %s, so only mechanical fixes were made", md.Text(res.ModelUnreachable))
 	}
 	b.WriteString(".\n\n")
 	switch o.State {
