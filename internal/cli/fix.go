@@ -146,6 +146,13 @@ func fixFormat(fs *flag.FlagSet, cfg *config.Config, jsonFlag bool) (bool, error
 	return false, fmt.Errorf("-format %s: hook fix prints its plan as text or json (-format json, or -json); %s is a format of hook check's findings", cfg.Format, cfg.Format)
 }
 
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
 // dirtyTree names the first uncommitted change to tracked files, or "".
 func dirtyTree(ctx context.Context, repo *gitio.Repo) (string, error) {
 	out, err := repo.Git(ctx, "status", "--porcelain", "--untracked-files=no")
@@ -174,6 +181,14 @@ func printPlan(w io.Writer, r *fix.Result) {
 	}
 	for _, n := range r.Notes {
 		fmt.Fprintln(w, "note:", n)
+	}
+	if len(r.MissingDefaults) > 0 {
+		var flags []string
+		for _, p := range r.MissingDefaults {
+			flags = append(flags, "-param-defaults "+p+"=EXPR")
+		}
+		fmt.Fprintf(w, "hint: calls lack a value for the added %s %s; pass %s to fix these calls mechanically\n",
+			plural(len(flags), "parameter", "parameters"), strings.Join(r.MissingDefaults, ", "), strings.Join(flags, " "))
 	}
 	if r.Oracle != nil {
 		verdict := "passes"

@@ -49,6 +49,14 @@ func fixRepo(t *testing.T, archive string) *testrepo.Scenario {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("go not installed")
 	}
+	// the oracle builds and vets: share the build cache of the process
+	// running the tests, or the fresh HOME would compile the standard
+	// library afresh
+	cache, err := exec.Command("go", "env", "GOCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GOCACHE", strings.TrimSpace(string(cache)))
 	sc := testrepo.FromTxtar(t, txtar.Parse([]byte(archive)))
 	for _, k := range []string{"RIPPLE_LLM_BASE_URL", "RIPPLE_LLM_MODEL", "RIPPLE_LLM_API_KEY", "OPENAI_API_KEY"} {
 		t.Setenv(k, "")
@@ -270,5 +278,52 @@ func New(a int) int { return a }
 		if !strings.Contains(stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout)
 		}
+	}
+}
+
+// TestFixParamDefaultsHint: calls that lack a value for a parameter the
+// change added, left unfixed without a model, come with the hint of the
+// flag that fixes them mechanically, naming the parameter; given the
+// flag, the calls are fixed and the hint is gone.
+func TestFixParamDefaultsHint(t *testing.T) {
+	sc := fixRepo(t, `
+-- old/go.mod --
+module example.com/m
+
+go 1.22
+-- old/p/p.go --
+package p
+
+func Get(id int) int { return id }
+-- old/q/q.go --
+package q
+
+import "example.com/m/p"
+
+func Use() int { return p.Get(1) }
+
+func Two() int { return p.Get(2) }
+-- new/p/p.go --
+package p
+
+import "context"
+
+func Get(ctx context.Context, id int) int { _ = ctx; return id }
+`)
+	code, stdout, _ := runFixCmd(t, sc, "-no-model")
+	hint := "hint: calls lack a value for the added parameter ctx; pass -param-defaults ctx=EXPR to fix these calls mechanically\n"
+	if code != ExitFindings || strings.Count(stdout, hint) != 1 {
+		t.Errorf("exit %d, want %d and once %q; stdout:\n%s", code, ExitFindings, hint, stdout)
+	}
+	code, stdout, _ = runFixCmd(t, sc, "-no-model", "-json")
+	var v struct {
+		Missing []string `json:"missing_param_defaults"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &v); err != nil || code != ExitFindings || strings.Join(v.Missing, ",") != "ctx" {
+		t.Errorf("-json: exit %d, missing_param_defaults %q (%v), want [ctx]", code, v.Missing, err)
+	}
+	code, stdout, stderr := runFixCmd(t, sc, "-no-model", "-param-defaults", "ctx=context.TODO()")
+	if code != ExitOK || strings.Contains(stdout, "hint:") || !strings.Contains(stdout, "+func Two() int { return p.Get(context.TODO(), 2) }") {
+		t.Errorf("with -param-defaults: exit %d; stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 }

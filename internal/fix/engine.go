@@ -65,6 +65,11 @@ type Result struct {
 	// request failed at the connection level: the run asked it nothing
 	// more and fixed mechanically only.
 	ModelUnreachable string `json:"model_unreachable,omitempty"`
+	// MissingDefaults are the parameters the change added that calls the
+	// run did not fix mechanically lack a value for: given as
+	// -param-defaults NAME=EXPR (param_defaults), those calls are fixed
+	// mechanically.
+	MissingDefaults []string `json:"missing_param_defaults,omitempty"`
 }
 
 // DefaultRounds is the default bound on oracle rounds. Each round can
@@ -169,6 +174,7 @@ func Run(ctx context.Context, repo *gitio.Repo, o Options) (*Result, error) {
 	if e.res.Patch, err = e.sc.patch(ctx); err != nil {
 		return nil, err
 	}
+	e.res.MissingDefaults = missingDefaults(e.res.Obligations, o.Config.ParamDefaults)
 	for _, ob := range e.res.Obligations {
 		switch {
 		case ob.Status == Done && ob.Method == "mechanical":

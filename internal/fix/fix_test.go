@@ -593,3 +593,37 @@ def times(x: int) -> int:
 		t.Errorf("described as:\n%s", d)
 	}
 }
+
+// TestPythonMissingDefaults: a required parameter added to a Python
+// function is named as a missing param_defaults entry when its calls are
+// left unfixed; an optional one added with it is not (its calls bind).
+func TestPythonMissingDefaults(t *testing.T) {
+	sc := testrepo.FromTxtar(t, txtar.Parse([]byte(`
+-- old/pkg/__init__.py --
+-- old/pkg/lib.py --
+def scale(x: int) -> int:
+    return 2 * x
+-- old/pkg/use.py --
+from pkg.lib import scale
+
+
+def use() -> int:
+    return scale(2)
+-- new/pkg/lib.py --
+def scale(x: int, factor: int, verbose: bool = False) -> int:
+    return factor * x
+`)))
+	repo, err := gitio.Open(context.Background(), sc.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer repo.Close()
+	res, err := Run(context.Background(), repo, Options{Base: sc.Base, Head: sc.Head, Rounds: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(res.MissingDefaults, ",") != "factor" {
+		logPlan(t, res)
+		t.Errorf("missing defaults %q, want [factor]", res.MissingDefaults)
+	}
+}
