@@ -85,6 +85,18 @@ func (e *engine) applyMechanical(ctx context.Context, obs []*Obligation) bool {
 // reached.
 const modelDown = "needs the model, whose endpoint is unreachable"
 
+// withoutModel is the note of a block left to the model when no model
+// can be asked.
+func (e *engine) withoutModel() string {
+	switch {
+	case e.res.ModelUnreachable != "":
+		return modelDown
+	case e.opts.Model == nil:
+		return "needs a model (set RIPPLE_LLM_BASE_URL and RIPPLE_LLM_MODEL), no mechanical fix"
+	}
+	return "the model is out of budget or unreachable"
+}
+
 // applyModel asks the model for each obligation's block, bottom-up within
 // a file so that earlier blocks keep their lines. It reports whether any
 // block was edited.
@@ -92,7 +104,7 @@ func (e *engine) applyModel(ctx context.Context, obs []*Obligation) bool {
 	if e.noModel {
 		for _, ob := range obs {
 			if ob.Status == Pending {
-				ob.Status, ob.Note = Failed, "needs a model (set RIPPLE_LLM_BASE_URL and RIPPLE_LLM_MODEL), no mechanical fix"
+				ob.Status, ob.Note = Failed, e.withoutModel()
 			}
 		}
 		return false
@@ -117,10 +129,7 @@ func (e *engine) applyModel(ctx context.Context, obs []*Obligation) bool {
 			continue
 		}
 		if e.noModel {
-			ob.Status, ob.Note = Failed, "the model is out of budget or unreachable"
-			if e.res.ModelUnreachable != "" {
-				ob.Status, ob.Note = Failed, modelDown
-			}
+			ob.Status, ob.Note = Failed, e.withoutModel()
 			continue
 		}
 		if ob.Block == FileScope {

@@ -178,18 +178,17 @@ func obligationsFrom(res *model.Result, seeds map[string]bool, review bool) (obs
 			continue
 		}
 		block, span := f.Site.Enclosing, f.Site.EnclosingSpan
-		outside := block == "" || span.StartLine == 0
-		if outside {
+		outside := block == ""
+		if outside || span.StartLine == 0 {
 			if f.Fix == nil {
 				skipped = append(skipped, f)
 				continue
 			}
+		}
+		if outside {
 			// code outside any declaration (a Python module's top
 			// level): its lines are those of its findings
-			span = model.Span{StartLine: f.Site.Line, EndLine: f.Site.Line}
-			if block == "" {
-				block = FileScope
-			}
+			block, span = FileScope, model.Span{StartLine: f.Site.Line, EndLine: f.Site.Line}
 		}
 		k := blockKey(f.Site.Path, block)
 		if seeds[k] {
