@@ -313,27 +313,20 @@ func isDir(d string) bool {
 
 // absentStub is the stub of a package that was not found: it stands for
 // the same thing in every check until the package appears, so packages
-// built on it may be cached (under a key that names it absent).
-func (l *loader) absentStub(p string) *types.Package {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	key := "absent|" + p
-	if pkg, ok := l.pkgs[key]; ok {
-		return pkg
-	}
-	pkg := types.NewPackage(p, defaultImportName(p))
-	pkg.MarkComplete()
-	l.pkgs[key] = pkg
-	l.stubbed[p] = true
-	l.absent[p] = true
-	l.ckey[pkg] = "absent:" + p
-	return pkg
-}
+// built on it may be cached (under a key that names it absent). stub is
+// the stub of a package found but not loaded (the deadline, an import
+// cycle): nothing built on it is cached.
+func (l *loader) absentStub(p string) *types.Package { return l.stubOf(p, true) }
 
-func (l *loader) stub(p string) *types.Package {
+func (l *loader) stub(p string) *types.Package { return l.stubOf(p, false) }
+
+func (l *loader) stubOf(p string, absent bool) *types.Package {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	key := "stub|" + p
+	if absent {
+		key = "absent|" + p
+	}
 	if pkg, ok := l.pkgs[key]; ok {
 		return pkg
 	}
@@ -341,6 +334,10 @@ func (l *loader) stub(p string) *types.Package {
 	pkg.MarkComplete()
 	l.pkgs[key] = pkg
 	l.stubbed[p] = true
+	if absent {
+		l.absent[p] = true
+		l.ckey[pkg] = "absent:" + p
+	}
 	return pkg
 }
 
