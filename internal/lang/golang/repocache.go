@@ -28,10 +28,12 @@ import (
 // every file selected, and the key of every import (a module-cache or
 // GOROOT directory, a package not found, or another repository
 // package's content key). Whatever changes what the checker would see
-// changes the key, so an entry is never stale, only unused; a package
-// whose imports include one stubbed for the deadline or a cycle, or a
-// module-cache package that itself depends on one not found, is not
-// cached.
+// changes the key, so an entry is never stale, only unused. A
+// module-cache package that depends on a package not found is keyed the
+// same way (its directory stands for its files, which never change), so
+// a partial module cache does not make everything above it uncacheable;
+// a package whose imports include one stubbed for the deadline or a
+// cycle is not cached at all.
 
 // repoCacheVersion changes when what an entry holds changes (the
 // stripping of bodies, the checker's configuration).
