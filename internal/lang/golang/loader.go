@@ -146,7 +146,7 @@ type loader struct {
 	cached int // repository packages read from the export-data cache
 	// dirty records loaded packages whose types depend on something not
 	// reproducible from disk (a stub, a package of the repository): they
-	// are not written to the export-data cache.
+	// are not cached by directory, only by content key (repocache.go).
 	dirty map[string]bool
 	// shared holds, per build configuration, every package loaded from
 	// disk by import path: the export-data reader resolves dependencies
