@@ -144,6 +144,13 @@ func runCheck(ctx context.Context, dir string, args []string, stdout, stderr io.
 	if *preCommit {
 		*base, *head = os.Getenv("PRE_COMMIT_FROM_REF"), os.Getenv("PRE_COMMIT_TO_REF")
 	}
+	// HEAD is the head of the range, or with -worktree its default base
+	if (!*work && *head == "") || (*work && *base == "") {
+		if err := noCommits(ctx, repo); err != nil {
+			fmt.Fprintln(stderr, "ripple:", err)
+			return ExitFailure
+		}
+	}
 	if *cpuProfile != "" {
 		stop, err := startProfile(*cpuProfile)
 		if err != nil {
@@ -217,6 +224,24 @@ func runInstall(ctx context.Context, dir, cmd string, args []string, stdout, std
 	}
 	fmt.Fprintln(stdout, strings.TrimRight(msg, "\n"))
 	return ExitOK
+}
+
+// noCommits is the error of a command that needs HEAD when HEAD has no
+// commit: a repository without any (just after git init), or a branch
+// not yet committed to. Without it the command fails on git's "unknown
+// revision HEAD", which does not say why.
+func noCommits(ctx context.Context, repo *gitio.Repo) error {
+	if repo.HeadCommit(ctx) != "" {
+		return nil
+	}
+	out, err := repo.Git(ctx, "for-each-ref", "--count=1", "--format=%(refname)")
+	if err == nil && strings.TrimSpace(string(out)) == "" {
+		return fmt.Errorf("%s has no commits yet; nothing to check", repo.Top)
+	}
+	if b := repo.CurrentBranch(ctx); b != "" {
+		return fmt.Errorf("branch %s has no commits yet; nothing to check", b)
+	}
+	return fmt.Errorf("HEAD has no commit in %s; nothing to check", repo.Top)
 }
 
 // startProfile starts a CPU profile written to path.

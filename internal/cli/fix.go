@@ -58,6 +58,10 @@ npm, a Python fix stops with an error; -no-oracle leaves it unproven).`)
 		return code
 	}
 	defer repo.Close()
+	if err := noCommits(ctx, repo); err != nil {
+		fmt.Fprintln(stderr, "ripple:", err)
+		return ExitFailure
+	}
 	asJSON, err := fixFormat(fs, cfg, *jsonOut)
 	if err != nil {
 		fmt.Fprintln(stderr, "ripple:", err)
