@@ -253,6 +253,16 @@ func (c *Config) validate(name string, lines map[string]int) error {
 			bad("severity."+k, "%v", err)
 		}
 	}
+	names := make([]string, 0, len(c.ParamDefaults))
+	for k := range c.ParamDefaults {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		if strings.TrimSpace(c.ParamDefaults[k]) == "" {
+			bad("param_defaults."+k, "empty expression")
+		}
+	}
 	enum := func(key, v string, valid []string) {
 		if !slices.Contains(valid, v) {
 			bad(key, "unknown value %q (want %s)", v, orList(valid))

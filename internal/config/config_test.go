@@ -2,6 +2,7 @@ package config
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -87,6 +88,18 @@ verbose: true
 		{name: "bad max_files", src: "version: 1\nmax_files: 0\n", errs: []string{"f.yaml:2: max_files: must be > 0, got 0"}},
 		{name: "bad glob", src: "version: 1\nignore:\n  - ok/*.go\n  - \"[a-\"\n", errs: []string{`f.yaml:4: ignore[1]: bad glob "[a-"`}},
 		{name: "empty glob", src: "version: 1\ngenerated: [\"\"]\n", errs: []string{`f.yaml:2: generated[0]: empty glob`}},
+		{name: "missing version before a bad value", src: "fail-on: error\nprecision: bogus\n", errs: []string{"f.yaml:1: missing required key version"}},
+		{name: "bad value on line 2", src: "version: 1\nprecision: bogus\n", errs: []string{`f.yaml:2: precision: unknown value "bogus"`}},
+		// the line of a value error is its key's, wherever the value is
+		{name: "wrong type below its key", src: "version: 1\nbudget:\n  10\n", errs: []string{`f.yaml:2: budget: want a duration such as 10s or 1m30s, got "10"`}},
+		{name: "wrong type in a block scalar", src: "version: 1\nmax_files: >\n  12x\n", errs: []string{`f.yaml:2: max_files: want an integer, got "12x\n"`}},
+		{name: "wrong type through an alias", src: "version: &v 1\nfail_on: warning\nbudget: *v\n", errs: []string{`f.yaml:3: budget: want a duration such as 10s or 1m30s, got "1"`}},
+		{name: "bad value through an alias", src: "version: 1\nprecision: &p bogus\n\nformat: *p\n", errs: []string{`f.yaml:2: precision: unknown value "bogus"`, `f.yaml:4: format: unknown value "bogus"`}},
+		{name: "bad glob through an alias", src: "version: 1\nignore: &g\n  - \"[a-\"\ngenerated: *g\n", errs: []string{`f.yaml:3: ignore[0]: bad glob`, `f.yaml:4: generated[0]: bad glob`}},
+		{name: "flow mapping over lines", src: "version: 1\nseverity: {\n  UsedBy: note,\n  CalledBy: [x] }\n", errs: []string{"f.yaml:4: severity.CalledBy: want a level"}},
+		{name: "duplicate severity", src: "version: 1\nseverity:\n  CalledBy: error\n  CalledBy: note\n", errs: []string{`f.yaml:4: severity: key "CalledBy" given twice (first at line 3)`}},
+		{name: "empty param default", src: "version: 1\nparam_defaults:\n  ctx:\n", errs: []string{`f.yaml:3: param_defaults.ctx: empty expression`}},
+		{name: "param default type", src: "version: 1\nparam_defaults:\n  ctx: [1]\n", errs: []string{`f.yaml:3: param_defaults.ctx: want a string, got a list`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := Parse("f.yaml", []byte(tc.src))
@@ -108,6 +121,42 @@ verbose: true
 				}
 			}
 		})
+	}
+}
+
+// TestParseKeyLine gives every key a bad value on the line after it:
+// each error names the key and the key's line.
+func TestParseKeyLine(t *testing.T) {
+	bad := map[string]string{
+		"ignore":         "vendor",
+		"generated":      "{a: b}",
+		"severity":       "[CalledBy]",
+		"fail_on":        "loud",
+		"on_tool_error":  "ignore",
+		"budget":         "-1s",
+		"precision":      "max",
+		"max_files":      "0",
+		"format":         "xml",
+		"verbose":        "maybe",
+		"param_defaults": "ctx",
+	}
+	for _, k := range Keys() {
+		if k == "version" {
+			continue
+		}
+		v, ok := bad[k]
+		if !ok {
+			t.Errorf("no bad value for key %s", k)
+			continue
+		}
+		for _, layout := range []string{"%s: %s\n", "%s:\n  %s\n"} {
+			src := "version: 1\n# the next key is on line 3\n" + fmt.Sprintf(layout, k, v)
+			_, err := Parse("f.yaml", []byte(src))
+			want := "f.yaml:3: " + k + ": "
+			if err == nil || !strings.HasPrefix(err.Error(), want) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("%q: error %v, want one starting with %q", src, err, want)
+			}
+		}
 	}
 }
 

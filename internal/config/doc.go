@@ -37,10 +37,11 @@
 // # Strictness
 //
 // The file is versioned: "version: 1" is required, and another version is
-// an error before anything else is read. It is decoded strictly (yaml.v3
-// with KnownFields): an unknown key, a value of the wrong type or an
-// invalid value (a level, relation, glob, duration, enumerated word) is
-// an error naming the key and its line, as
+// an error before anything else is read. It is decoded strictly, key by
+// key: an unknown key, a value of the wrong type or an invalid value (a
+// level, relation, glob, duration, enumerated word) is an error naming
+// the key and the key's line (a list item's own line; through an alias,
+// the line that names it), as
 //
 //	.ripple.yaml:7: severity.CalledBy: unknown level "loud" (want error, warning, note or none)
 //

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -65,7 +66,7 @@ func Parse(name string, data []byte) (*Config, error) {
 	case err == io.EOF:
 		return nil, fmt.Errorf("%s: empty config; it needs at least \"version: %d\"", name, Version)
 	case err != nil:
-		return nil, yamlError(name, err, nil)
+		return nil, yamlError(name, err)
 	}
 	var more yaml.Node
 	if err := dec.Decode(&more); err != io.EOF {
@@ -78,21 +79,18 @@ func Parse(name string, data []byte) (*Config, error) {
 	if root.Kind != yaml.MappingNode {
 		return nil, fmt.Errorf("%s:%d: want a mapping of keys (version: %d, ...)", name, root.Line, Version)
 	}
-	lines := map[string]int{}
-	byLine := map[int][]located{}
 	version, seen := 0, false
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
-		index(k.Value, k, v, lines, byLine)
 		if k.Value != "version" {
 			continue
 		}
 		seen = true
 		if err := v.Decode(&version); err != nil {
-			return nil, fmt.Errorf("%s:%d: version: want an integer, got %q", name, v.Line, v.Value)
+			return nil, fmt.Errorf("%s:%d: version: want an integer, got %q", name, k.Line, v.Value)
 		}
 		if version != Version {
-			return nil, fmt.Errorf("%s:%d: version: unsupported config version %d (this ripple understands %d)", name, v.Line, version, Version)
+			return nil, fmt.Errorf("%s:%d: version: unsupported config version %d (this ripple understands %d)", name, k.Line, version, Version)
 		}
 	}
 	if !seen {
@@ -100,14 +98,29 @@ func Parse(name string, data []byte) (*Config, error) {
 	}
 
 	c := Default()
-	strict := yaml.NewDecoder(bytes.NewReader(data))
-	strict.KnownFields(true)
-	decodeErr := strict.Decode(c) // values that do not decode keep their defaults
-	if decodeErr != nil {
-		if _, ok := decodeErr.(*yaml.TypeError); !ok {
-			return nil, yamlError(name, decodeErr, byLine)
+	d := &decoder{name: name, lines: map[string]int{}}
+	fields := map[string]reflect.Value{}
+	cv := reflect.ValueOf(c).Elem()
+	for i := range cv.NumField() {
+		if key := cv.Type().Field(i).Tag.Get("yaml"); key != "" {
+			fields[key] = cv.Field(i)
 		}
-		decodeErr = yamlError(name, decodeErr, byLine)
+	}
+	first := map[string]int{}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		if l, ok := first[k.Value]; ok {
+			d.errorf(k.Line, "key %q given twice (first at line %d)", k.Value, l)
+			continue
+		}
+		first[k.Value] = k.Line
+		f, ok := fields[k.Value]
+		switch {
+		case !ok:
+			d.errorf(k.Line, "unknown key %q%s (valid keys: %s)", k.Value, suggest(k.Value), strings.Join(Keys(), ", "))
+		case k.Value != "version": // checked above
+			d.decode(k.Value, k.Line, v, f, false)
+		}
 	}
 	for k, l := range c.Severity {
 		if n, err := model.ParseLevel(string(l)); err == nil {
@@ -123,7 +136,10 @@ func Parse(name string, data []byte) (*Config, error) {
 	if c.Severity == nil {
 		c.Severity = map[string]model.Level{}
 	}
-	if err := errors.Join(decodeErr, c.validate(name, lines)); err != nil {
+	if c.ParamDefaults == nil {
+		c.ParamDefaults = map[string]string{}
+	}
+	if err := errors.Join(errors.Join(d.errs...), c.validate(name, d.lines)); err != nil {
 		return nil, byLineOrder(name, err)
 	}
 	c.fileKeys = map[string]bool{}
@@ -131,6 +147,103 @@ func Parse(name string, data []byte) (*Config, error) {
 		c.fileKeys[root.Content[i].Value] = true
 	}
 	return c, nil
+}
+
+// decoder decodes the values of a config file key by key, so that every
+// error is located at the line of its key (yaml.v3's own errors give the
+// line of the value, which may be below the key or, through an alias,
+// anywhere in the file).
+type decoder struct {
+	name  string
+	lines map[string]int // key path ("budget", "ignore[2]", "severity.CalledBy") → line
+	errs  []error
+}
+
+func (d *decoder) errorf(line int, format string, args ...any) {
+	d.errs = append(d.errs, fmt.Errorf("%s:%d: %s", d.name, line, fmt.Sprintf(format, args...)))
+}
+
+// decode sets dst (a settable field or element) from v, the value of key
+// path at line. Lists and mappings are decoded element by element, each
+// located at its own line (a list item's, a mapping key's), except
+// within an alias, whose elements are located at the line that names it.
+// A null value leaves dst as it is.
+func (d *decoder) decode(path string, line int, v *yaml.Node, dst reflect.Value, inAlias bool) {
+	d.lines[path] = line
+	for v.Kind == yaml.AliasNode && v.Alias != nil {
+		v, inAlias = v.Alias, true
+	}
+	if v.ShortTag() == "!!null" {
+		return
+	}
+	at := func(n *yaml.Node) int {
+		if inAlias {
+			return line
+		}
+		return n.Line
+	}
+	t := dst.Type()
+	switch t.Kind() {
+	case reflect.Slice:
+		if v.Kind != yaml.SequenceNode {
+			break
+		}
+		s := reflect.MakeSlice(t, len(v.Content), len(v.Content))
+		for i, e := range v.Content {
+			d.decode(fmt.Sprintf("%s[%d]", path, i), at(e), e, s.Index(i), inAlias)
+		}
+		dst.Set(s)
+		return
+	case reflect.Map:
+		if v.Kind != yaml.MappingNode {
+			break
+		}
+		m := reflect.MakeMap(t)
+		first := map[string]int{}
+		for i := 0; i+1 < len(v.Content); i += 2 {
+			k, e := v.Content[i], v.Content[i+1]
+			if l, ok := first[k.Value]; ok {
+				d.errorf(at(k), "%s: key %q given twice (first at line %d)", path, k.Value, l)
+				continue
+			}
+			first[k.Value] = at(k)
+			ev := reflect.New(t.Elem()).Elem()
+			d.decode(path+"."+k.Value, at(k), e, ev, inAlias)
+			m.SetMapIndex(reflect.ValueOf(k.Value).Convert(t.Key()), ev)
+		}
+		dst.Set(m)
+		return
+	default:
+		if v.Kind != yaml.ScalarNode {
+			break
+		}
+		p := reflect.New(t)
+		if err := v.Decode(p.Interface()); err == nil {
+			dst.Set(p.Elem())
+			return
+		}
+	}
+	got := map[yaml.Kind]string{yaml.SequenceNode: "a list", yaml.MappingNode: "a mapping"}[v.Kind]
+	if got == "" {
+		got = strconv.Quote(v.Value)
+	}
+	want, ok := typeWants[t.String()]
+	if !ok {
+		want = t.String()
+	}
+	d.errorf(line, "%s: want %s, got %s", path, want, got)
+}
+
+// typeWants says in words what a value of a Go type in Config is.
+var typeWants = map[string]string{
+	"time.Duration":          "a duration such as 10s or 1m30s",
+	"int":                    "an integer",
+	"bool":                   "true or false",
+	"string":                 "a string",
+	"model.Level":            "a level (error, warning, note or none)",
+	"[]string":               "a list of strings",
+	"map[string]model.Level": "a mapping of relation: level",
+	"map[string]string":      "a mapping of name: expression",
 }
 
 // byLineOrder flattens joined errors and orders them by line.
@@ -156,113 +269,18 @@ func byLineOrder(name string, err error) error {
 	return errors.Join(leaves...)
 }
 
-// located is the value of a key path in the file.
-type located struct {
-	key  string
-	node *yaml.Node
-}
+var lineRE = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
 
-// index records where the value v of key k lies: lines maps key paths
-// ("budget", "ignore[2]", "severity.CalledBy") to the line of the key (of
-// the value for list items), byLine the reverse: the values on a line.
-func index(path string, k, v *yaml.Node, lines map[string]int, byLine map[int][]located) {
-	if k != nil {
-		lines[path] = k.Line
-	} else {
-		lines[path] = v.Line
+// yamlError rewrites the syntax errors of yaml.v3 as "name:line: problem".
+// Messages without a line are kept, prefixed with name.
+func yamlError(name string, err error) error {
+	m := err.Error()
+	sm := lineRE.FindStringSubmatch(m)
+	if sm == nil {
+		return fmt.Errorf("%s: %s", name, strings.TrimPrefix(m, "yaml: "))
 	}
-	byLine[v.Line] = append(byLine[v.Line], located{path, v})
-	switch v.Kind {
-	case yaml.SequenceNode:
-		for i, e := range v.Content {
-			index(fmt.Sprintf("%s[%d]", path, i), nil, e, lines, byLine)
-		}
-	case yaml.MappingNode:
-		for i := 0; i+1 < len(v.Content); i += 2 {
-			index(path+"."+v.Content[i].Value, v.Content[i], v.Content[i+1], lines, byLine)
-		}
-	}
-}
-
-var (
-	lineRE       = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
-	unknownRE    = regexp.MustCompile(`^field (.*) not found in type `)
-	setTwiceRE   = regexp.MustCompile(`^(?:field (.*) already set in type .*|mapping key "(.*)" already defined at line (\d+))$`)
-	cannotUseRE  = regexp.MustCompile("^cannot unmarshal (!!\\w+)(?: `(.*)`)? into (.*)$")
-	goTypeToWant = map[string]string{
-		"time.Duration":          "a duration such as 10s or 1m30s",
-		"int":                    "an integer",
-		"bool":                   "true or false",
-		"string":                 "a string",
-		"model.Level":            "a level (error, warning, note or none)",
-		"[]string":               "a list of strings",
-		"map[string]model.Level": "a mapping of relation: level",
-		"config.Config":          "a mapping of keys",
-	}
-)
-
-// yamlError rewrites the errors of yaml.v3 as "name:line: key: problem",
-// naming the key from byLine (line → key path). Messages it does not
-// recognise are kept, located when they carry a line.
-func yamlError(name string, err error, byLine map[int][]located) error {
-	var msgs []string
-	if te, ok := err.(*yaml.TypeError); ok {
-		msgs = te.Errors
-	} else {
-		msgs = []string{err.Error()}
-	}
-	var errs []error
-	for _, m := range msgs {
-		sm := lineRE.FindStringSubmatch(m)
-		if sm == nil {
-			errs = append(errs, fmt.Errorf("%s: %s", name, strings.TrimPrefix(m, "yaml: ")))
-			continue
-		}
-		line, _ := strconv.Atoi(sm[1])
-		errs = append(errs, fmt.Errorf("%s:%d: %s", name, line, explain(sm[2], byLine[line])))
-	}
-	return errors.Join(errs...)
-}
-
-// explain rewords one yaml.v3 message about a value on its line.
-func explain(m string, on []located) string {
-	if sm := unknownRE.FindStringSubmatch(m); sm != nil {
-		return fmt.Sprintf("unknown key %q%s (valid keys: %s)", sm[1], suggest(sm[1]), strings.Join(Keys(), ", "))
-	}
-	if sm := setTwiceRE.FindStringSubmatch(m); sm != nil {
-		if sm[1] != "" {
-			return fmt.Sprintf("key %q given twice", sm[1])
-		}
-		return fmt.Sprintf("key %q given twice (first at line %s)", sm[2], sm[3])
-	}
-	sm := cannotUseRE.FindStringSubmatch(m)
-	var at located
-	for _, l := range slices.Backward(on) { // children (more precise) come last
-		if sm == nil || l.node.ShortTag() == sm[1] && (l.node.Kind != yaml.ScalarNode ||
-			l.node.Value == sm[2] || strings.HasPrefix(l.node.Value, strings.TrimSuffix(sm[2], "..."))) {
-			at = l
-			break
-		}
-	}
-	prefix := ""
-	if at.key != "" {
-		prefix = at.key + ": "
-	}
-	if sm != nil {
-		want, ok := goTypeToWant[sm[3]]
-		if !ok {
-			want = sm[3]
-		}
-		got := map[string]string{"!!seq": "a list", "!!map": "a mapping", "!!null": "nothing"}[sm[1]]
-		if got == "" {
-			got = strconv.Quote(sm[2])
-			if at.node != nil {
-				got = strconv.Quote(at.node.Value) // yaml.v3 shortens long values
-			}
-		}
-		return fmt.Sprintf("%swant %s, got %s", prefix, want, got)
-	}
-	return prefix + m
+	line, _ := strconv.Atoi(sm[1])
+	return fmt.Errorf("%s:%d: %s", name, line, sm[2])
 }
 
 // suggest proposes the known key an unknown one was probably meant to be.
