@@ -191,10 +191,11 @@ func runInstall(ctx context.Context, dir, cmd string, args []string, stdout, std
 	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	force := fs.Bool("force", false, "replace a Ripple hook of another version")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return ExitOK
-		}
+	if code, ok := parseFlags(fs, stderr, func() error { return fs.Parse(args) }); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "ripple: unexpected argument %q\n%s\n", fs.Arg(0), usageHint(fs))
 		return ExitFailure
 	}
 	repo, err := openRepo(ctx, dir)
@@ -271,14 +272,48 @@ func setUp(ctx context.Context, dir string, fs *flag.FlagSet, args []string, std
 		fmt.Fprintln(stderr, "ripple:", err)
 		return nil, nil, ExitFailure
 	}
-	cfg, _, err := config.Resolve(repo.Top, fs, args)
-	if err != nil {
+	var cfg *config.Config
+	code, ok := parseFlags(fs, stderr, func() (err error) {
+		cfg, _, err = config.Resolve(repo.Top, fs, args)
+		return err
+	})
+	if !ok {
 		repo.Close()
-		if errors.Is(err, flag.ErrHelp) {
-			return nil, nil, ExitOK
-		}
-		fmt.Fprintln(stderr, "ripple:", err)
-		return nil, nil, ExitFailure
+		return nil, nil, code
 	}
 	return repo, cfg, ExitOK
+}
+
+// parseFlags runs parse (fs.Parse, or config.Resolve, which calls it)
+// with the flag package's own reporting silenced: on a bad flag it would
+// print the error and the whole usage, and the caller the error again.
+// A bad flag is said once, with a hint (the flag package calls fs.Usage
+// on every error of its own, which tells them from the errors of the
+// config file); -h (-h=1, -help) prints the usage. ok is false when the
+// command is done, with code.
+func parseFlags(fs *flag.FlagSet, stderr io.Writer, parse func() error) (code int, ok bool) {
+	usage, out := fs.Usage, fs.Output()
+	badFlag := false
+	fs.Usage = func() { badFlag = true }
+	fs.SetOutput(io.Discard)
+	err := parse()
+	fs.Usage = usage
+	fs.SetOutput(out)
+	switch {
+	case err == nil:
+		return ExitOK, true
+	case errors.Is(err, flag.ErrHelp):
+		fs.Usage()
+		return ExitOK, false
+	case badFlag:
+		fmt.Fprintf(stderr, "ripple: %v\n%s\n", err, usageHint(fs))
+		return ExitFailure, false
+	}
+	fmt.Fprintln(stderr, "ripple:", err)
+	return ExitFailure, false
+}
+
+// usageHint is the line that follows a usage error.
+func usageHint(fs *flag.FlagSet) string {
+	return fmt.Sprintf("run 'hook %s -h' for usage", fs.Name())
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -21,10 +22,13 @@ import (
 func runPrePush(ctx context.Context, dir string, args []string, stdin io.Reader, stderr io.Writer) int {
 	fs := flag.NewFlagSet("pre-push", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	if wantsHelp(args) {
+	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: hook pre-push [config flags] REMOTE URL  (git runs it; it reads the pushed refs on stdin)")
-		config.Default().RegisterFlags(fs)
 		fs.PrintDefaults()
+	}
+	if wantsHelp(args) {
+		config.Default().RegisterFlags(fs)
+		fs.Usage()
 		return ExitOK
 	}
 	repo, err := openRepo(ctx, dir)
@@ -34,7 +38,19 @@ func runPrePush(ctx context.Context, dir string, args []string, stdin io.Reader,
 		return ExitOK
 	}
 	defer repo.Close()
+	// the flag package's own report of a bad flag (the error, then the
+	// whole usage) is silenced: the error is said once, below
+	usage := fs.Usage
+	badFlag := false
+	fs.Usage = func() { badFlag = true }
+	fs.SetOutput(io.Discard)
 	cfg, _, cfgErr := config.Resolve(repo.Top, fs, args)
+	fs.Usage = usage
+	fs.SetOutput(stderr)
+	if errors.Is(cfgErr, flag.ErrHelp) { // -h=1
+		fs.Usage()
+		return ExitOK
+	}
 	if cfgErr != nil {
 		cfg = config.Fallback(repo.Top, args)
 	}
@@ -47,6 +63,9 @@ func runPrePush(ctx context.Context, dir string, args []string, stdin io.Reader,
 		return ExitOK
 	}
 	if cfgErr != nil {
+		if badFlag {
+			return fail(cfgErr)
+		}
 		return fail(fmt.Errorf("config: %w", cfgErr))
 	}
 	remote := ""
