@@ -190,7 +190,29 @@ func failing(res *model.Result, cfg *config.Config) bool {
 func runInstall(ctx context.Context, dir, cmd string, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	force := fs.Bool("force", false, "replace a Ripple hook of another version")
+	force := new(bool)
+	if cmd == "install" {
+		fs.BoolVar(force, "force", false, "replace a Ripple hook of another version")
+		fs.Usage = func() {
+			fmt.Fprintln(stderr, `usage: hook install [-force]
+
+Installs Ripple's pre-push hook in this repository (in git's hooks
+directory, core.hooksPath included); a pre-push hook of another tool is
+kept and run first.`)
+			fs.PrintDefaults()
+		}
+	} else {
+		fs.Usage = func() {
+			fmt.Fprintln(stderr, `usage: hook uninstall
+
+Removes Ripple's pre-push hook from this repository, putting back the
+hook it chained; a hook that is not Ripple's is left alone.`)
+		}
+	}
+	if wantsHelp(args) {
+		fs.Usage()
+		return ExitOK
+	}
 	if code, ok := parseFlags(fs, stderr, func() error { return fs.Parse(args) }); !ok {
 		return code
 	}
