@@ -28,7 +28,8 @@ const (
 	ExitFailure  = 2
 )
 
-// Version is set at build time with -ldflags "-X ...cli.Version=v1.2.3".
+// Version may be set at build time with -ldflags "-X ...cli.Version=v1.2.3";
+// `hook version` prefers what Go recorded in the binary (see versionOf).
 var Version = "dev"
 
 const usage = `usage: hook [-C dir] <command> [flags]
@@ -75,7 +76,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "install", "uninstall":
 		return runInstall(ctx, dir, cmd, rest, stdout, stderr)
 	case "version", "--version":
-		fmt.Fprintln(stdout, "ripple", Version)
+		fmt.Fprintln(stdout, "ripple", version())
 		return ExitOK
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
