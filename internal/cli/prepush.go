@@ -147,6 +147,13 @@ func merge(dst, src *model.Result) {
 		kept[changeKey(c)] = c
 		dst.Changes = append(dst.Changes, c)
 	}
+	// a change derived in this range from a duplicate follows the change
+	// kept (else the duplicate would be counted, as a cause, once more)
+	for _, c := range src.Changes {
+		if k, ok := same[c.Cause]; ok {
+			c.Cause = k
+		}
+	}
 	for _, f := range src.Findings {
 		if k, ok := same[f.Change]; ok {
 			f.Change = k

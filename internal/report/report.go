@@ -48,36 +48,69 @@ func Write(w io.Writer, format string, r *model.Result, o Options) error {
 // Headline is the one line a blocked (or passing) push prints first:
 //
 //	ripple: 9 inconsistent sites in 2 changes; push blocked
-//	ripple: 9 inconsistent sites in 2 changes, 2 more may be impacted; push blocked
-//	ripple: 2 sites may be impacted in 1 change
+//	ripple: 9 inconsistent sites in 2 of 5 changes, 2 more may be impacted; push blocked
+//	ripple: 2 sites may be impacted in 1 of 3 changes
 //	ripple: no inconsistent sites (3 changes checked)
+//
+// It counts what the totals line of Text counts, the developer's changes
+// (a derived change counts as the change it follows from): of those
+// checked, the ones with an inconsistent site (with a reported site when
+// none is inconsistent); "2 changes" when that is all of them.
 //
 // Whether the push was blocked is the caller's decision.
 func Headline(r *model.Result, blocked bool) string {
 	p := prepare(r)
 	var c tally
-	groups := 0
+	withInc, withAny := map[*model.Change]bool{}, map[*model.Change]bool{}
 	for _, g := range p.groups(false) {
-		groups++
 		c.add(g.findings)
+		for _, f := range g.findings {
+			s := seedOf(f.Change)
+			if s == nil || s.Derived {
+				continue
+			}
+			withAny[s] = true
+			if f.Verdict == model.Inconsistent {
+				withInc[s] = true
+			}
+		}
+	}
+	seeds := p.seeds()
+	in := func(n int) string {
+		switch {
+		case n == 0:
+			return ""
+		case n == seeds:
+			return " in " + model.Plural(n, "change", "changes")
+		}
+		return fmt.Sprintf(" in %d of %d changes", n, seeds)
 	}
 	var s string
 	switch {
 	case c.reported() == 0:
-		s = fmt.Sprintf("ripple: no inconsistent sites (%s checked)", model.Plural(p.seeds(), "change", "changes"))
+		s = fmt.Sprintf("ripple: no inconsistent sites (%s checked)", model.Plural(seeds, "change", "changes"))
 	case c.inconsistent > 0:
-		s = fmt.Sprintf("ripple: %s in %s", model.Plural(c.inconsistent, "inconsistent site", "inconsistent sites"), model.Plural(groups, "change", "changes"))
+		s = "ripple: " + model.Plural(c.inconsistent, "inconsistent site", "inconsistent sites") + in(len(withInc))
 		if n := c.mayBe + c.noted; n > 0 {
 			s += fmt.Sprintf(", %d more may be impacted", n)
 		}
 	default:
 		n := c.mayBe + c.noted
-		s = fmt.Sprintf("ripple: %s impacted in %s", model.Plural(n, "site may be", "sites may be"), model.Plural(groups, "change", "changes"))
+		s = "ripple: " + model.Plural(n, "site may be", "sites may be") + " impacted" + in(len(withAny))
 	}
 	if blocked {
 		s += "; push blocked"
 	}
 	return s
+}
+
+// seedOf is the developer's change c follows from: c itself for a
+// change of the diff, else the first change of its Cause chain.
+func seedOf(c *model.Change) *model.Change {
+	for c != nil && c.Cause != nil {
+		c = c.Cause
+	}
+	return c
 }
 
 // reported says whether a finding is reported: its level is note, warning
@@ -117,15 +150,23 @@ func prepare(r *model.Result) *prepared {
 			p.changes = append(p.changes, c)
 		}
 	}
-	// Changes the result does not list are appended in a deterministic
-	// order (findings arrive in any order).
+	// Changes the result does not list (a finding's, or the cause of a
+	// change) are appended in a deterministic order (findings arrive in
+	// any order), so that every change counted is listed.
 	var foreign []*model.Change
-	for _, f := range r.Findings {
-		if f == nil || f.Change == nil {
-			continue
+	addForeign := func(c *model.Change) {
+		for ; c != nil; c = c.Cause {
+			if _, ok := p.index[c]; !ok && !slices.Contains(foreign, c) {
+				foreign = append(foreign, c)
+			}
 		}
-		if _, ok := p.index[f.Change]; !ok && !slices.Contains(foreign, f.Change) {
-			foreign = append(foreign, f.Change)
+	}
+	for _, c := range p.changes {
+		addForeign(c.Cause)
+	}
+	for _, f := range r.Findings {
+		if f != nil {
+			addForeign(f.Change)
 		}
 	}
 	slices.SortStableFunc(foreign, func(a, b *model.Change) int {

@@ -149,18 +149,75 @@ func TestHeadline(t *testing.T) {
 		blocked bool
 		want    string
 	}{
-		{errs, true, "ripple: 6 inconsistent sites in 2 changes, 1 more may be impacted; push blocked"},
-		{errs, false, "ripple: 6 inconsistent sites in 2 changes, 1 more may be impacted"},
+		// 4 changes checked, 2 of them with inconsistent sites: the totals
+		// line of Text says "(4 changes checked, ...)"
+		{errs, true, "ripple: 6 inconsistent sites in 2 of 4 changes, 1 more may be impacted; push blocked"},
+		{errs, false, "ripple: 6 inconsistent sites in 2 of 4 changes, 1 more may be impacted"},
 		{warningsResult(), false, "ripple: 3 sites may be impacted in 1 change"},
+		{derivedResult(), true, "ripple: 2 inconsistent sites in 1 of 2 changes, 1 more may be impacted; push blocked"},
+		{orphanCauseResult(), true, "ripple: 1 inconsistent site in 1 change; push blocked"},
 		{cleanResult(), false, "ripple: no inconsistent sites (2 changes checked)"}, // the derived change is not the developer's
 		{nil, false, "ripple: no inconsistent sites (0 changes checked)"},
 		{&model.Result{
 			Changes:  []*model.Change{{Label: model.DM, Old: &model.Block{Display: "func F"}}},
 			Findings: []*model.Finding{{Relation: model.CalledBy, Level: model.LevelError, Verdict: model.Inconsistent, Site: model.Site{Path: "a.go", Line: 1}}},
-		}, true, "ripple: 1 inconsistent site in 1 change; push blocked"},
+		}, true, "ripple: 1 inconsistent site; push blocked"}, // a site of no change counts no change
 	} {
 		if got := Headline(tc.r, tc.blocked); got != tc.want {
 			t.Errorf("Headline = %q, want %q", got, tc.want)
+		}
+	}
+}
+
+// derivedResult: the developer changed Sum and Timeout; Sum's wrapper
+// Total must follow (a derived change) and has an inconsistent caller
+// too, and Sum a caller that may be impacted. Sum is 1 change of 2,
+// whatever blocks the text shows.
+func derivedResult() *model.Result {
+	sum := &model.Change{Label: model.MMS, New: &model.Block{Display: "func Sum", Path: "m/sum.go", NameLine: 3}}
+	timeout := &model.Change{Label: model.AF, New: &model.Block{Display: "field Config.Timeout", Path: "c/c.go", NameLine: 5}}
+	total := &model.Change{Label: model.MMS, New: &model.Block{Display: "func Total", Path: "m/total.go", NameLine: 4}, Derived: true, Cause: sum, Via: model.CalledBy}
+	return &model.Result{
+		Changes: []*model.Change{sum, timeout, total},
+		Findings: []*model.Finding{
+			{Change: sum, Relation: model.CalledBy, Verdict: model.Inconsistent, Level: model.LevelError, Site: model.Site{Path: "a.go", Line: 1}},
+			{Change: sum, Relation: model.CalledBy, Verdict: model.MayBeImpacted, Level: model.LevelWarning, Site: model.Site{Path: "a.go", Line: 2}},
+			{Change: total, Relation: model.CalledBy, Verdict: model.Inconsistent, Level: model.LevelError, Site: model.Site{Path: "b.go", Line: 1}},
+		},
+	}
+}
+
+// orphanCauseResult lists a derived change but not its cause (as a
+// merge of ranges could): the cause is still the one change checked.
+func orphanCauseResult() *model.Result {
+	sum := &model.Change{Label: model.MMS, New: &model.Block{Display: "func Sum", Path: "m/sum.go", NameLine: 3}}
+	total := &model.Change{Label: model.MMS, New: &model.Block{Display: "func Total", Path: "m/total.go", NameLine: 4}, Derived: true, Cause: sum, Via: model.CalledBy}
+	return &model.Result{
+		Changes: []*model.Change{total},
+		Findings: []*model.Finding{
+			{Change: total, Relation: model.CalledBy, Verdict: model.Inconsistent, Level: model.LevelError, Site: model.Site{Path: "b.go", Line: 1}},
+		},
+	}
+}
+
+// TestTotalsCountAsHeadline: the totals line of Text counts the changes
+// checked that the headline's "of N" counts.
+func TestTotalsCountAsHeadline(t *testing.T) {
+	for _, tc := range []struct {
+		r    *model.Result
+		want string
+	}{
+		{mixedResult(), "(4 changes checked"},
+		{derivedResult(), "(2 changes checked"},
+		{orphanCauseResult(), "(1 change checked"},
+	} {
+		var buf bytes.Buffer
+		if err := Text(&buf, tc.r, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+		if last := lines[len(lines)-1]; !strings.Contains(last, tc.want) {
+			t.Errorf("totals line %q does not contain %q", last, tc.want)
 		}
 	}
 }

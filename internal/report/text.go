@@ -38,7 +38,10 @@ const (
 //	  cmd/get/main.go:17: resp, err := c.Do(req)
 //	      error: call passes 1 argument; Do now takes 2
 //
-//	ripple: 3 inconsistent, 1 may be impacted (4 changes, 3.2s)
+//	ripple: 3 inconsistent, 1 may be impacted (4 changes checked, 3.2s)
+//
+// The totals line counts the developer's changes checked, as Headline
+// does.
 func Text(w io.Writer, r *model.Result, o Options) error {
 	p := prepare(r)
 	t := &textWriter{w: bufio.NewWriter(w), color: o.Color}
@@ -221,7 +224,8 @@ func trailText(tr []model.Step) string {
 }
 
 // totals is the last line: "ripple: 9 inconsistent, 2 may be impacted (14
-// changes, 3.2s)" or "ripple: no inconsistent sites (3 changes checked)".
+// changes checked, 3.2s)" or "ripple: no inconsistent sites (3 changes
+// checked)". It counts the developer's changes, not the derived ones.
 func totals(p *prepared, c tally, verbose bool) string {
 	var parts []string
 	if c.reported() == 0 {
@@ -243,10 +247,7 @@ func totals(p *prepared, c tally, verbose bool) string {
 	if verbose && c.off > 0 {
 		parts = append(parts, fmt.Sprintf("%d not reported", c.off))
 	}
-	changes := model.Plural(p.seeds(), "change", "changes")
-	if c.reported() == 0 {
-		changes += " checked"
-	}
+	changes := model.Plural(p.seeds(), "change", "changes") + " checked"
 	if ms := p.r.Stats.Millis; ms > 0 {
 		changes += ", " + duration(ms)
 	}
