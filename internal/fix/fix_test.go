@@ -439,7 +439,7 @@ func Use() string {
 // validated by the Python front-end and the result proven by pyright.
 func TestPythonModelEdit(t *testing.T) {
 	needPyright(t)
-	sc := testrepo.FromTxtar(t, txtar.Parse([]byte(`
+	repo, sc := setup(t, `
 -- old/pkg/__init__.py --
 -- old/pkg/lib.py --
 def scale(x: int) -> int:
@@ -453,12 +453,7 @@ def use() -> int:
 -- new/pkg/lib.py --
 def scale(x: int, factor: int) -> int:
     return factor * x
-`)))
-	repo, err := gitio.Open(context.Background(), sc.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer repo.Close()
+`)
 	s := &scripted{t: t, answer: func(block, _ string, _ int) (int, string, time.Duration) {
 		if block != "def use" {
 			t.Errorf("unexpected block %q", block)
@@ -481,7 +476,7 @@ def scale(x: int, factor: int) -> int:
 // is proven by pyright.
 func TestPythonMechanical(t *testing.T) {
 	needPyright(t)
-	sc := testrepo.FromTxtar(t, txtar.Parse([]byte(`
+	repo, sc := setup(t, `
 -- old/pkg/__init__.py --
 -- old/pkg/lib.py --
 def scale(x: int) -> int:
@@ -507,12 +502,7 @@ def times(x: int) -> int:
 
 def shift(x: int) -> int:
     return x + 1
-`)))
-	repo, err := gitio.Open(context.Background(), sc.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer repo.Close()
+`)
 	res, err := Run(context.Background(), repo, Options{Base: sc.Base, Head: sc.Head,
 		Oracle: oracle.All{&oracle.Go{}, &oracle.Pyright{}}, Rounds: 2})
 	if err != nil {
@@ -542,7 +532,7 @@ func needPyright(t *testing.T) {
 // mechanically as one obligation named for what it is, file scope, with
 // the lines of its calls (it was an unnamed block at line 0: "(use.py:0)").
 func TestPythonFileScope(t *testing.T) {
-	sc := testrepo.FromTxtar(t, txtar.Parse([]byte(`
+	repo, sc := setup(t, `
 -- old/pkg/__init__.py --
 -- old/pkg/lib.py --
 def scale(x: int) -> int:
@@ -559,12 +549,7 @@ def use() -> int:
 -- new/pkg/lib.py --
 def times(x: int) -> int:
     return 2 * x
-`)))
-	repo, err := gitio.Open(context.Background(), sc.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer repo.Close()
+`)
 	res, err := Run(context.Background(), repo, Options{Base: sc.Base, Head: sc.Head, Rounds: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -598,7 +583,7 @@ def times(x: int) -> int:
 // function is named as a missing param_defaults entry when its calls are
 // left unfixed; an optional one added with it is not (its calls bind).
 func TestPythonMissingDefaults(t *testing.T) {
-	sc := testrepo.FromTxtar(t, txtar.Parse([]byte(`
+	repo, sc := setup(t, `
 -- old/pkg/__init__.py --
 -- old/pkg/lib.py --
 def scale(x: int) -> int:
@@ -612,12 +597,7 @@ def use() -> int:
 -- new/pkg/lib.py --
 def scale(x: int, factor: int, verbose: bool = False) -> int:
     return factor * x
-`)))
-	repo, err := gitio.Open(context.Background(), sc.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer repo.Close()
+`)
 	res, err := Run(context.Background(), repo, Options{Base: sc.Base, Head: sc.Head, Rounds: 1})
 	if err != nil {
 		t.Fatal(err)
