@@ -145,13 +145,6 @@ func runCheck(ctx context.Context, dir string, args []string, stdout, stderr io.
 	if *preCommit {
 		*base, *head = os.Getenv("PRE_COMMIT_FROM_REF"), os.Getenv("PRE_COMMIT_TO_REF")
 	}
-	// HEAD is the head of the range, or with -worktree its default base
-	if (!*work && *head == "") || (*work && *base == "") {
-		if err := noCommits(ctx, repo); err != nil {
-			fmt.Fprintln(stderr, "ripple:", err)
-			return ExitFailure
-		}
-	}
 	if *cpuProfile != "" {
 		stop, err := startProfile(*cpuProfile)
 		if err != nil {
@@ -164,6 +157,14 @@ func runCheck(ctx context.Context, dir string, args []string, stdout, stderr io.
 	defer cancel()
 	res, err := check.Run(ctx, repo, check.Options{Base: *base, Head: *head, WorkTree: *work, Config: cfg})
 	if err != nil {
+		// HEAD is the head of the range, or with -worktree its default
+		// base: when it has no commit, say so rather than git's "unknown
+		// revision" (asked only after a failure: a push pays nothing)
+		if (!*work && *head == "") || (*work && *base == "") {
+			if e := noCommits(ctx, repo); e != nil {
+				err = e
+			}
+		}
 		fmt.Fprintln(stderr, "ripple:", err)
 		return ExitFailure
 	}
