@@ -32,11 +32,8 @@ type inputs struct {
 	review           bool
 	maxComments      int
 	deepen           bool
-	// downloadModules: the composite action ran go mod download before
-	// this step (the input is read here only to be validated)
-	downloadModules bool
-	reviewFrom      string
-	configArgs      []string
+	reviewFrom       string
+	configArgs       []string
 
 	// fix mode
 	mode        string // modeCheck or modeFix
@@ -88,7 +85,9 @@ func readInputs(gha *githubactions.Action) (*inputs, error) {
 	if in.review, err = boolInput(gha, "review", true); err != nil {
 		return nil, err
 	}
-	if in.downloadModules, err = boolInput(gha, "download-modules", true); err != nil {
+	// download-modules is the composite action's (go mod download before
+	// this step); it is read here only to be validated
+	if _, err = boolInput(gha, "download-modules", true); err != nil {
 		return nil, err
 	}
 	if in.deepen, err = boolInput(gha, "deepen", true); err != nil {

@@ -43,7 +43,9 @@
 // module-cache packages by directory, repository packages (and
 // module-cache packages built on a package not found) by a content key
 // over their files and their imports' keys (repocache.go), so a check
-// type-checks from source only what changed since an earlier one. An import that cannot be found becomes an empty
+// loads from source only the imported packages that changed since an
+// earlier one (the packages holding references are always checked from
+// source, with their bodies). An import that cannot be found becomes an empty
 // stub: the checker is silent about code using it, and that silence is
 // no evidence (evidence.go): a site is consistent only when everything
 // around it was typed, else it keeps its syntactic verdict and names what
