@@ -454,9 +454,12 @@ func (a *analyzer) editedCall(r *ref) bool {
 
 func trace(format string, args ...any) {
 	if os.Getenv("RIPPLE_TRACE") != "" {
-		fmt.Fprintf(os.Stderr, "trace: "+format+"\n", args...)
+		fmt.Fprintf(os.Stderr, "trace: %6.3fs "+format+"\n", append([]any{time.Since(started).Seconds()}, args...)...)
 	}
 }
+
+// started is when the process started, for the trace's time stamps.
+var started = time.Now()
 
 // interfaceUses finds the files that may use an implementation of a
 // changed interface method as the interface: they name the interface and

@@ -171,7 +171,7 @@ func (tv *typeVerdicts) extraFindings(a *analyzer, ts []*target, seen map[string
 				u := g.uses[0]
 				msg = fmt.Sprintf("%s no longer implements %s, as it must where it is used at %s:%d", ie.typ, ie.iface, u.Filename, u.Line)
 				if len(g.uses) > 1 {
-					msg += fmt.Sprintf(" (and %d more places)", len(g.uses)-1)
+					msg += " (and " + model.Plural(len(g.uses)-1, "more place", "more places") + ")"
 				}
 				msg += ": " + strings.TrimPrefix(cleanMsg(ie.err.Msg[strings.Index(ie.err.Msg, "does not implement"):]), "does not implement ")
 			}

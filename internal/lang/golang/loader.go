@@ -138,6 +138,9 @@ type loader struct {
 	pkgs    map[string]*types.Package
 	loading map[string]bool
 	stubbed map[string]bool
+	// loadMu serializes the imports of units checked in parallel (see
+	// importer.top)
+	loadMu sync.Mutex
 	// absent are the stubbed packages that were not found at all (not in
 	// the module cache, or not in the repository), as opposed to those
 	// stubbed for the time budget or an import cycle
@@ -177,6 +180,11 @@ type importer struct {
 	bc   buildCtx
 	// dirty is set when an import could not be reproduced from disk.
 	dirty bool
+	// top marks the importer of a checked unit: units are checked in
+	// parallel, and their imports are loaded one at a time (loadMu), so
+	// that a package being loaded is met again only through an import
+	// cycle, which gives a stub.
+	top bool
 }
 
 func (im *importer) Import(p string) (*types.Package, error) {
@@ -186,6 +194,10 @@ func (im *importer) Import(p string) (*types.Package, error) {
 func (im *importer) ImportFrom(p, _ string, _ types.ImportMode) (*types.Package, error) {
 	if p == "unsafe" {
 		return types.Unsafe, nil
+	}
+	if im.top {
+		im.l.loadMu.Lock()
+		defer im.l.loadMu.Unlock()
 	}
 	loc, ok := im.l.locate(p, im.from)
 	if !ok {

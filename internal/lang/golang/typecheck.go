@@ -8,8 +8,10 @@ import (
 	"go/token"
 	"go/types"
 	"regexp"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ripple-dev/ripple/internal/model"
@@ -79,71 +81,44 @@ func (a *analyzer) typecheck(ctx context.Context, ts []*target, refs []*ref, ext
 		a.loader = newLoader(a, deadline)
 	}
 	l := a.loader
-	unitsByKey := map[string]*checkUnit{}
-	files := make([]*pfile, 0, len(refs)+len(extra))
-	for _, r := range refs {
-		files = append(files, r.f)
-	}
-	files = append(files, extra...)
-	for i, f := range files {
-		k := f.dir + "\x00" + f.pkgName
-		u := unitsByKey[k]
-		if u == nil {
-			u = &checkUnit{dir: f.dir, name: f.pkgName, refFiles: map[string]bool{}, at: map[string][]token.Pos{}, whole: map[string]bool{}}
-			unitsByKey[k] = u
-		}
-		u.refFiles[f.path] = true
-		if i < len(refs) {
-			u.at[f.path] = append(u.at[f.path], refs[i].pos())
-		} else {
-			u.whole[f.path] = true
-		}
-	}
-	// the bodies kept are those naming a target; when an interface
-	// changed, none is slimmed: "does not implement" errors stand
-	// wherever an implementation is converted to the interface, in bodies
-	// that need not name it (oci.NewLiveClient() passed as a Client).
-	// Keeping only the bodies that name an implementation lost 4 of 10
-	// sites of cli ef9069a1b0.
+	// the bodies kept are those naming a target. When an interface
+	// changed, "does not implement" errors stand wherever an
+	// implementation is converted to the interface, in bodies that need
+	// not name it (oci.NewLiveClient() passed as a Client; keeping only
+	// the bodies that name an implementation lost 4 of 10 sites of cli
+	// ef9069a1b0). A changed or removed method: nothing is slimmed. An
+	// added method: the bodies naming the interface are checked first,
+	// and all of them only if a type that implemented the interface is
+	// not shown by then to be used as it or to have the method (settled).
 	var words []string
+	added := false
 	for _, t := range ts {
 		words = append(words, t.name, t.container)
-		if t.iface {
+		if t.iface && !(t.kind == model.KindInterface && t.ch.Label == model.AM) {
 			words = nil
 			break
 		}
+		added = added || t.iface
 	}
-	for _, u := range unitsByKey {
-		u.cover = map[string]bool{}
-		for f := range u.refFiles {
-			u.cover[f] = true
-		}
-		for _, t := range ts {
-			if t.new != nil && t.new.Package == u.dir && t.new.Unit == u.name {
-				u.cover[t.new.Path] = true
-			}
-		}
-	}
-	keys := make([]string, 0, len(unitsByKey))
-	for k := range unitsByKey {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	tv := &typeVerdicts{a: a, l: l, byFile: map[string][]*unitResult{}}
-	checked, skipped := 0, 0
-	for _, k := range keys {
-		if ctx.Err() != nil || l.late() {
-			skipped++
-			continue
+	units, keys := a.checkUnitsOf(ts, refs, extra)
+	results, checked, skipped := a.checkUnits(ctx, l, units, keys, words)
+	if added && words != nil {
+		if open, bounded := a.unsettled(ctx, ts, results); len(open) > 0 || !bounded {
+			// every body, and the packages that may hold values of the
+			// open types: theirs and their importers
+			trace("%d implementations of the changed interface not settled by the bodies naming it: checking every body", len(open))
+			units, keys = a.checkUnitsOf(ts, refs, append(extra, a.mayConvert(ctx, open)...))
+			results, checked, skipped = a.checkUnits(ctx, l, units, keys, nil)
 		}
-		u := unitsByKey[k]
-		for _, res := range a.checkUnit(u, l, words) {
+	}
+	for _, rs := range results {
+		for _, res := range rs {
 			tv.units = append(tv.units, res)
 			for f := range res.files {
 				tv.byFile[f] = append(tv.byFile[f], res)
 			}
 		}
-		checked++
 	}
 	a.typed += checked
 	if skipped > 0 {
@@ -168,6 +143,92 @@ func (a *analyzer) typecheck(ctx context.Context, ts []*target, refs []*ref, ext
 			model.Plural(len(late), "imported package was", "imported packages were"), someOf(late, 4)))
 	}
 	return tv
+}
+
+// checkUnitsOf groups the files holding refs, and the extra files
+// checked whole, into the units to type-check, and returns them with
+// their keys, sorted.
+func (a *analyzer) checkUnitsOf(ts []*target, refs []*ref, extra []*pfile) (map[string]*checkUnit, []string) {
+	units := map[string]*checkUnit{}
+	files := make([]*pfile, 0, len(refs)+len(extra))
+	for _, r := range refs {
+		files = append(files, r.f)
+	}
+	files = append(files, extra...)
+	for i, f := range files {
+		k := f.dir + "\x00" + f.pkgName
+		u := units[k]
+		if u == nil {
+			u = &checkUnit{dir: f.dir, name: f.pkgName, refFiles: map[string]bool{}, at: map[string][]token.Pos{}, whole: map[string]bool{}}
+			units[k] = u
+		}
+		u.refFiles[f.path] = true
+		if i < len(refs) {
+			u.at[f.path] = append(u.at[f.path], refs[i].pos())
+		} else {
+			u.whole[f.path] = true
+		}
+	}
+	for _, u := range units {
+		u.cover = map[string]bool{}
+		for f := range u.refFiles {
+			u.cover[f] = true
+		}
+		for _, t := range ts {
+			if t.new != nil && t.new.Package == u.dir && t.new.Unit == u.name {
+				u.cover[t.new.Path] = true
+			}
+		}
+	}
+	keys := make([]string, 0, len(units))
+	for k := range units {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return units, keys
+}
+
+// checkUnits checks the units of keys in parallel (words as in slim),
+// the largest first; their imports are loaded one at a time
+// (importer.top). The results are in key order; a unit skipped for the
+// context or the time budget has none.
+func (a *analyzer) checkUnits(ctx context.Context, l *loader, units map[string]*checkUnit, keys []string, words []string) (results [][]*unitResult, checked, skipped int) {
+	results = make([][]*unitResult, len(keys))
+	done := make([]bool, len(keys))
+	order := make([]int, len(keys))
+	for i := range order {
+		order[i] = i
+	}
+	size := func(i int) int { return len(a.ix.byDir[units[keys[i]].dir]) }
+	sort.SliceStable(order, func(x, y int) bool { return size(order[x]) > size(order[y]) })
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(keys)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				if ctx.Err() != nil || l.late() {
+					continue
+				}
+				results[i] = a.checkUnit(units[keys[i]], l, words)
+				done[i] = true
+			}
+		}()
+	}
+	for _, i := range order {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for i := range keys {
+		if done[i] {
+			checked++
+		} else {
+			skipped++
+		}
+	}
+	return results, checked, skipped
 }
 
 // someOf lists at most n of names, sorted, and says how many it left out.
@@ -242,12 +303,13 @@ func (a *analyzer) checkUnit(u *checkUnit, l *loader, words []string) []*unitRes
 			Selections: map[*ast.SelectorExpr]*types.Selection{}, Types: map[ast.Expr]types.TypeAndValue{},
 		}
 		conf := types.Config{
-			Importer:    &importer{l: l, from: location{repo: true, dir: u.dir, withTests: true}, bc: bc},
+			Importer:    &importer{l: l, from: location{repo: true, dir: u.dir, withTests: true}, bc: bc, top: true},
 			Error:       func(err error) { res.errs = append(res.errs, err.(types.Error)) },
 			FakeImportC: true,
 		}
+		t0 := time.Now()
 		conf.Check(ip, a.ix.fset, sel, res.info)
-		trace("checked %s (%s) under %s: %d files, %d errors", u.dir, u.name, bc, len(sel), len(res.errs))
+		trace("checked %s (%s) under %s: %d files, %d errors in %v", u.dir, u.name, bc, len(sel), len(res.errs), time.Since(t0).Round(time.Millisecond))
 		out = append(out, res)
 	}
 	return out
