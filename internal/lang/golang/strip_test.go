@@ -38,3 +38,24 @@ func TestStripBodies(t *testing.T) {
 		}
 	}
 }
+
+func TestContainsWord(t *testing.T) {
+	for _, c := range []struct {
+		b, w string
+		want bool
+	}{
+		{"x := p.fs", "fs", true},
+		{"refs := 1", "fs", false},
+		{"fsx", "fs", false},
+		{"a.fs.Open()", "fs", true},
+		{"refs, fs", "fs", true},
+		{"émfs", "fs", false},
+		{"Parser{}", "Parser", true},
+		{"NewParser()", "Parser", false},
+		{"", "fs", false},
+	} {
+		if got := containsWord([]byte(c.b), c.w); got != c.want {
+			t.Errorf("containsWord(%q, %q) = %v, want %v", c.b, c.w, got, c.want)
+		}
+	}
+}

@@ -90,18 +90,28 @@ func (a *analyzer) typecheck(ctx context.Context, ts []*target, refs []*ref, ext
 	// added method: the bodies naming the interface are checked first,
 	// and all of them only if a type that implemented the interface is
 	// not shown by then to be used as it or to have the method (settled).
-	var words []string
+	// Only the targets of the references judged here count: a body
+	// change's callers, resolved without types, must not keep every body
+	// calling it (terraform's NewDefaultProvider: most of its tests).
+	judged := map[*target]bool{}
+	for _, r := range refs {
+		judged[r.t] = true
+	}
+	words := []string{} // nil: every body
 	added := false
 	for _, t := range ts {
-		words = append(words, t.name, t.container)
-		if t.iface && !(t.kind == model.KindInterface && t.ch.Label == model.AM) {
+		if t.iface && !isAddedMethod(t) {
 			words = nil
 			break
 		}
 		added = added || t.iface
+		if judged[t] || isAddedMethod(t) {
+			words = append(words, t.name, t.container)
+		}
 	}
 	tv := &typeVerdicts{a: a, l: l, byFile: map[string][]*unitResult{}}
 	units, keys := a.checkUnitsOf(ts, refs, extra)
+	trace("bodies kept: those holding a reference or naming %s", someOf(append([]string(nil), words...), 12))
 	results, checked, skipped := a.checkUnits(ctx, l, units, keys, words)
 	if added && words != nil {
 		if open, bounded := a.unsettled(ctx, ts, results); len(open) > 0 || !bounded {
@@ -820,8 +830,9 @@ func holds(n ast.Node, at []token.Pos) bool {
 	return false
 }
 
-// mentions reports whether the source of n contains one of the words
-// (an over-approximation of naming it).
+// mentions reports whether the source of n contains one of the words as
+// a whole identifier (an over-approximation of naming it: comments and
+// strings count). A substring would not do: a field "fs" is in "refs".
 func mentions(src []byte, tf *token.File, n ast.Node, words []string) bool {
 	lo, hi := tf.Offset(n.Pos()), tf.Offset(n.End())
 	if lo < 0 || hi > len(src) || lo > hi {
@@ -829,11 +840,33 @@ func mentions(src []byte, tf *token.File, n ast.Node, words []string) bool {
 	}
 	body := src[lo:hi]
 	for _, w := range words {
-		if w != "" && bytes.Contains(body, []byte(w)) {
+		if w != "" && containsWord(body, w) {
 			return true
 		}
 	}
 	return false
+}
+
+// containsWord reports whether w occurs in b between non-identifier
+// bytes.
+func containsWord(b []byte, w string) bool {
+	for i := 0; ; {
+		j := bytes.Index(b[i:], []byte(w))
+		if j < 0 {
+			return false
+		}
+		at, end := i+j, i+j+len(w)
+		if (at == 0 || !identByte(b[at-1])) && (end == len(b) || !identByte(b[end])) {
+			return true
+		}
+		i = at + 1
+	}
+}
+
+// identByte reports whether c may be part of an identifier (any byte of
+// a multi-byte rune counts, as letters may be).
+func identByte(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c >= 0x80
 }
 
 // pos is where a reference is.
