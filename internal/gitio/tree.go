@@ -108,6 +108,15 @@ func (t *RevTree) load(ctx context.Context) error {
 	return t.listErr
 }
 
+// BlobID returns the blob id of a file of the tree (listing it first).
+func (t *RevTree) BlobID(ctx context.Context, path string) (string, bool) {
+	if t.load(ctx) != nil {
+		return "", false
+	}
+	id, ok := t.blobs[path]
+	return id, ok
+}
+
 // Prefetch lists the tree in the background, so that the listing (ls-tree
 // -r: 35 ms on terraform) overlaps the work done before the first List.
 func (t *RevTree) Prefetch(ctx context.Context) {

@@ -27,6 +27,7 @@ import (
 type exportCache struct {
 	dir     string
 	version string
+	heads   *headStore
 }
 
 func openExportCache(goVersion string) *exportCache {
@@ -45,7 +46,7 @@ func openExportCache(goVersion string) *exportCache {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil
 	}
-	c := &exportCache{dir: dir, version: goVersion}
+	c := &exportCache{dir: dir, version: goVersion, heads: newHeadStore(dir)}
 	go c.trim()
 	return c
 }

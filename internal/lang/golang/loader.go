@@ -306,7 +306,7 @@ func (l *loader) inPackageTests(d string) bool {
 			tests = append(tests, p)
 		}
 	}
-	for _, h := range l.a.ix.headsOf(l.a.ctx, tests) {
+	for _, h := range l.repoHeads(tests) {
 		if h.pkgName == name {
 			v = true
 			break

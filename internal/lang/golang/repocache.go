@@ -37,7 +37,7 @@ import (
 
 // repoCacheVersion changes when what an entry holds changes (the
 // stripping of bodies, the checker's configuration).
-const repoCacheVersion = "repo-v1"
+const repoCacheVersion = "repo-v2"
 
 // fileHead is what the loader needs of a head-state file before parsing
 // it: the header go/build reads to match it to a build configuration,
@@ -114,7 +114,7 @@ func (l *loader) contentKey(p string, loc location, bc buildCtx) (key string, de
 			}
 		}
 		name := l.a.ix.importName(l.a.ctx, l.a.ix.mods.importPath(loc.dir), loc.dir)
-		for _, fh := range l.a.ix.headsOf(l.a.ctx, paths) {
+		for _, fh := range l.repoHeads(paths) {
 			if fh.pkgName == name && matchHead(bc, fh) {
 				heads = append(heads, fh)
 				w(fh.path)

@@ -81,6 +81,9 @@ func (a *analyzer) typecheck(ctx context.Context, ts []*target, refs []*ref, ext
 		a.loader = newLoader(a, deadline)
 	}
 	l := a.loader
+	if l.cache != nil {
+		defer l.cache.heads.save()
+	}
 	// the bodies kept are those naming a target. When an interface
 	// changed, "does not implement" errors stand wherever an
 	// implementation is converted to the interface, in bodies that need
