@@ -1,0 +1,430 @@
+package typescript
+
+import (
+	"fmt"
+
+	"github.com/ripple-dev/ripple/internal/model"
+)
+
+// ctor judges `new C(...)`, `super(...)` in subclasses of C and `new D()`
+// of subclasses that inherit C's constructor, against the new
+// constructor.
+func (j *judge) ctor() {
+	t := j.t
+	locals, nss := j.bindings(t.container)
+	exps := j.exportNames(t.container)
+	j.refs(locals, nss, exps, func(ref *node) {
+		k, call := refKindOf(ref)
+		switch k {
+		case rNew:
+			j.call(ref, call, model.InstantiatedBy, model.PrecisionSyntax, false)
+		case rExtends:
+			// a subclass: its super(...) calls, and new of it when it
+			// has no constructor of its own
+			cls := call
+			for cls != nil && cls.kind != "class_declaration" && cls.kind != "class" && cls.kind != "abstract_class_declaration" {
+				cls = cls.parent
+			}
+			if cls == nil {
+				return
+			}
+			own := classMember(cls, "constructor")
+			if own == nil {
+				// inherits the constructor: its instantiations in this file
+				sub := className(cls)
+				j.refs(map[string]bool{sub: true}, nil, nil, func(r *node) {
+					if k, c := refKindOf(r); k == rNew {
+						j.call(r, c, model.InstantiatedBy, model.PrecisionSyntax, false)
+					}
+				})
+				return
+			}
+			walk(own.child("body"), func(n *node) bool {
+				if n != own && funcScope(n) && n.kind != "arrow_function" {
+					return false
+				}
+				if n.kind == "call_expression" && n.child("function").kindOr() == "super" {
+					j.call(n, n, model.CalledBy, model.PrecisionSyntax, false)
+				}
+				return true
+			})
+		}
+	})
+}
+
+// memberOf classifies a receiver: the target's class (or a subclass of
+// it declared in the file), another known class, or unknown.
+type recv int
+
+const (
+	recvUnknown recv = iota
+	recvTarget
+	recvOther
+)
+
+func (j *judge) receiver(obj *node) recv {
+	t := j.t
+	obj = unparen(obj)
+	if obj.kind == "super" {
+		if c := enclosingClass(obj); c != nil && j.extends(c, t.container) {
+			return recvTarget
+		}
+		return recvUnknown
+	}
+	if obj.kind == "identifier" && obj.text() == t.container && lookup(obj, obj.text()) == nil {
+		// a static member through the class itself
+		if j.f.path == t.path || j.f.imports[t.container] != nil {
+			return recvTarget
+		}
+	}
+	name := exprType(obj)
+	if name == "" {
+		return recvUnknown
+	}
+	if name == t.container {
+		if obj.kind == "this" || j.f.path == t.path || j.f.imports[name] != nil || j.f.declares(name) {
+			return recvTarget
+		}
+		return recvUnknown
+	}
+	if c := j.f.classes[name]; c != nil {
+		if j.extends(c, t.container) {
+			if classMember(c, t.name) != nil {
+				return recvOther // the subclass overrides it
+			}
+			return recvTarget
+		}
+		if len(heritage(c)) == 0 || obj.kind == "this" && classMember(c, t.name) != nil {
+			return recvOther
+		}
+		return recvUnknown // a base we do not follow may provide it
+	}
+	if j.f.declares(name) || j.f.imports[name] != nil {
+		return recvOther
+	}
+	return recvUnknown
+}
+
+// extends reports whether class c derives from a class named base
+// (through classes of the same file).
+func (j *judge) extends(c *node, base string) bool {
+	for depth := 0; c != nil && depth < 8; depth++ {
+		if className(c) == base {
+			return true
+		}
+		var next *node
+		for _, h := range heritage(c) {
+			b := baseName(h)
+			if b == base {
+				return true
+			}
+			if x := j.f.classes[b]; x != nil && x != c {
+				next = x
+			}
+		}
+		c = next
+	}
+	return false
+}
+
+// classMember judges the uses of a class method or property.
+func (j *judge) classMember() {
+	t := j.t
+	walk(j.f.t.root, func(n *node) bool {
+		if n.bad {
+			return false
+		}
+		if n.kind != "member_expression" {
+			return true
+		}
+		prop := n.child("property")
+		if prop == nil || prop.text() != t.name {
+			return true
+		}
+		r := j.receiver(n.child("object"))
+		if r == recvOther {
+			return true
+		}
+		k, call := refKindOf(n)
+		switch t.kind {
+		case tCall:
+			if k != rCall {
+				return true
+			}
+			j.call(n, call, model.CalledBy, model.PrecisionSyntax, r == recvUnknown)
+		case tGone:
+			rel, verb := model.UsedBy, "uses"
+			if k == rCall {
+				rel, verb = model.CalledBy, "calls"
+			}
+			if p := n.parent; p != nil && p.kind == "assignment_expression" && p.child("left") == n {
+				verb = "sets"
+			}
+			if r == recvUnknown {
+				j.emit(n, rel, model.MayBeImpacted, model.PrecisionName,
+					fmt.Sprintf("%s %s on a value whose type could not be resolved; %s %s", verb, t.name, t.display(), j.what()))
+				return true
+			}
+			if why := j.inherited(); why != "" {
+				j.emit(n, rel, model.MayBeImpacted, model.PrecisionSyntax,
+					fmt.Sprintf("%s %s; %s %s, but %s", verb, t.name, t.display(), j.what(), why))
+				return true
+			}
+			j.emit(n, rel, model.Inconsistent, model.PrecisionSyntax, fmt.Sprintf("%s %s, which %s", verb, t.name, j.what()))
+		}
+		return true
+	})
+}
+
+// inherited says why a deleted member may still be provided: a base
+// class of the head state declares it, or a base outside the repository
+// may. "" when nothing provides it.
+func (j *judge) inherited() string {
+	hf := j.a.file(j.t.path)
+	if hf == nil {
+		return ""
+	}
+	c := hf.classes[j.t.container]
+	if c == nil {
+		return ""
+	}
+	for depth := 0; depth < 8; depth++ {
+		var next *node
+		for _, h := range heritage(c) {
+			if h != "" && c.child("body") != nil {
+				b := baseName(h)
+				if x := hf.classes[b]; x != nil {
+					if classMember(x, j.t.name) != nil {
+						return "base class " + b + " still declares it"
+					}
+					next = x
+					continue
+				}
+				// only extends clauses provide members
+				if isExtends(c, h) {
+					return "base class " + b + " (not followed) may provide it"
+				}
+			}
+		}
+		if next == nil {
+			return ""
+		}
+		c = next
+	}
+	return ""
+}
+
+// isExtends reports whether heritage entry h of class c is in its
+// extends clause.
+func isExtends(c *node, h string) bool {
+	found := false
+	walk(c, func(n *node) bool {
+		if n.kind == "class_body" || n.kind == "implements_clause" {
+			return false
+		}
+		if n.kind == "extends_clause" && compact(n.child("value")) == h {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// enumMember judges E.member uses of an enum member that is gone.
+func (j *judge) enumMember() {
+	t := j.t
+	if t.kind != tGone {
+		return
+	}
+	locals, nss := j.bindings(t.container)
+	walk(j.f.t.root, func(n *node) bool {
+		if n.kind != "member_expression" || n.child("property").text() != t.name {
+			return true
+		}
+		o := n.child("object")
+		known := o.kind == "identifier" && locals[o.text()] && !shadowed(n, o.text())
+		if o.kind == "member_expression" {
+			oo := o.child("object")
+			known = oo.kind == "identifier" && nss[oo.text()] && o.child("property").text() == t.container
+		}
+		if known {
+			j.emit(n, model.UsedBy, model.Inconsistent, model.PrecisionSyntax, fmt.Sprintf("uses %s.%s, which %s", t.container, t.name, j.what()))
+		}
+		return true
+	})
+}
+
+// ifaceMember judges the users of an interface (or object type) member
+// that was added as required, made required, deleted or renamed: the
+// object literals typed with the interface, the classes implementing it,
+// and reads through values annotated with it.
+func (j *judge) ifaceMember() {
+	t := j.t
+	locals, _ := j.bindings(t.container)
+	if len(locals) == 0 {
+		return
+	}
+	method := t.d.fn != nil
+	walk(j.f.t.root, func(n *node) bool {
+		if n.bad {
+			return false
+		}
+		switch n.kind {
+		case "class_declaration", "abstract_class_declaration", "class":
+			if t.kind != tAdded || !j.implements(n, locals) {
+				return true
+			}
+			if classMember(n, t.name) == nil && !j.extendsAny(n) {
+				rel := model.EmbeddedBy
+				if method {
+					rel = model.OverriddenBy
+				}
+				at := n.child("name")
+				if at == nil {
+					at = n
+				}
+				j.emit(at, rel, model.Inconsistent, model.PrecisionSyntax,
+					fmt.Sprintf("implements %s but lacks %s, which %s", t.container, t.name, j.addedWhat()))
+			}
+		case "object":
+			if !locals[literalType(n)] {
+				return true
+			}
+			has, spread := objectKey(n, t.name)
+			rel := model.InstantiatedBy
+			if method {
+				rel = model.OverriddenBy
+			}
+			switch {
+			case t.kind == tAdded && !has && spread:
+				j.emit(n, rel, model.MayBeImpacted, model.PrecisionSyntax,
+					fmt.Sprintf("builds a %s without %s (unless a spread provides it); %s %s", t.container, t.name, t.display(), j.addedWhat()))
+			case t.kind == tAdded && !has:
+				j.emit(n, rel, model.Inconsistent, model.PrecisionSyntax,
+					fmt.Sprintf("builds a %s without %s, which %s", t.container, t.name, j.addedWhat()))
+			case t.kind == tGone && has:
+				j.emit(n, rel, model.Inconsistent, model.PrecisionSyntax,
+					fmt.Sprintf("builds a %s with %s, which %s (an object literal may only specify known properties)", t.container, t.name, j.what()))
+			}
+		case "member_expression":
+			if t.kind != tGone || n.child("property").text() != t.name {
+				return true
+			}
+			k, _ := refKindOf(n)
+			rel, verb := model.UsedBy, "uses"
+			if k == rCall {
+				verb = "calls"
+			}
+			if typ := exprType(n.child("object")); locals[typ] {
+				j.emit(n, rel, model.Inconsistent, model.PrecisionSyntax, fmt.Sprintf("%s %s of a %s, which %s", verb, t.name, t.container, j.what()))
+			} else if typ == "" {
+				j.emit(n, rel, model.MayBeImpacted, model.PrecisionName,
+					fmt.Sprintf("%s %s on a value whose type could not be resolved; %s %s", verb, t.name, t.display(), j.what()))
+			}
+		}
+		return true
+	})
+}
+
+func (j *judge) addedWhat() string {
+	if j.t.ch.Label == model.MF {
+		return "is now required"
+	}
+	return "was added as required"
+}
+
+// implements reports a class whose implements clause names one of the
+// local names.
+func (j *judge) implements(c *node, locals map[string]bool) bool {
+	found := false
+	walk(c, func(n *node) bool {
+		if n.kind == "class_body" {
+			return false
+		}
+		if n.kind == "implements_clause" {
+			for _, k := range n.namedKids() {
+				if locals[typeName(k.text())] {
+					found = true
+				}
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// extendsAny reports a class with an extends clause (a base may provide
+// the member).
+func (j *judge) extendsAny(c *node) bool {
+	found := false
+	walk(c, func(n *node) bool {
+		if n.kind == "class_body" {
+			return false
+		}
+		if n.kind == "extends_clause" {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// literalType is the type an object literal is written for, from its
+// context: an annotated variable, `as`/`satisfies`, a return statement
+// of a function with a declared return type, a property of an
+// annotated parent is not followed. "" when unknown.
+func literalType(o *node) string {
+	p := o.parent
+	for p != nil && p.kind == "parenthesized_expression" {
+		p = p.parent
+	}
+	if p == nil {
+		return ""
+	}
+	switch p.kind {
+	case "variable_declarator":
+		if t := p.child("type"); t != nil {
+			return typeName(t.text())
+		}
+	case "satisfies_expression", "as_expression":
+		ks := p.namedKids()
+		if len(ks) == 2 {
+			return typeName(ks[1].text())
+		}
+	case "return_statement":
+		for q := p.parent; q != nil; q = q.parent {
+			if funcScope(q) {
+				if r := q.child("return_type"); r != nil {
+					return typeName(r.text())
+				}
+				return ""
+			}
+		}
+	case "arrow_function":
+		if r := p.child("return_type"); r != nil && p.child("body") == o {
+			return typeName(r.text())
+		}
+	}
+	return ""
+}
+
+// objectKey reports whether an object literal writes key name, and
+// whether it spreads another object.
+func objectKey(o *node, name string) (has, spread bool) {
+	for _, k := range o.namedKids() {
+		switch k.kind {
+		case "pair":
+			kn := k.child("key")
+			if kn != nil && (kn.text() == name || stringValue(kn) == name && kn.kind == "string") {
+				has = true
+			}
+		case "shorthand_property_identifier", "method_definition":
+			if k.kind == "shorthand_property_identifier" && k.text() == name || k.kind == "method_definition" && declName(k) == name {
+				has = true
+			}
+		case "spread_element":
+			spread = true
+		}
+	}
+	return has, spread
+}
