@@ -78,6 +78,7 @@ type target struct {
 	container string    // the class, interface or enum of a member
 	path      string    // the declaring file (head state)
 	member    bool
+	sub       bool // a subclass that inherits the changed constructor
 }
 
 func (t *target) display() string {
@@ -164,7 +165,9 @@ func (a *analyzer) Answer(ctx context.Context, qs []lang.Query) ([]*lang.Ref, er
 
 func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*lang.Ref, error) {
 	var out []*lang.Ref
-	for _, t := range a.targets(changes) {
+	ts := a.targets(changes)
+	for i := 0; i < len(ts) && i < 500; i++ {
+		t := ts[i]
 		words := []string{t.name}
 		if t.kind == tCall && t.d.kind == dCtor || t.kind == tAdded {
 			words = []string{t.container}
@@ -190,6 +193,13 @@ func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*la
 			j := &judge{a: a, t: t, f: f}
 			j.run()
 			out = append(out, j.out...)
+			for _, sub := range j.subs {
+				// a subclass inheriting a changed constructor: its
+				// instantiations bind to it
+				st := *t
+				st.container, st.path, st.sub = sub, f.path, true
+				ts = append(ts, &st)
+			}
 		}
 	}
 	return out, nil

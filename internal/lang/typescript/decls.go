@@ -86,17 +86,17 @@ func (s *sig) text() string {
 type dkind int
 
 const (
-	dFunc      dkind = iota // function, const arrow or function expression
-	dClass                  // class
-	dMethod                 // class method (or arrow-function property)
-	dCtor                   // class constructor
-	dField                  // class property
-	dInterface              // interface, or an object type alias
-	dIMember                // interface or object type member
-	dType                   // other type alias
-	dEnum                   // enum
-	dEnumMember             // enum member
-	dVar                    // other module variable
+	dFunc       dkind = iota // function, const arrow or function expression
+	dClass                   // class
+	dMethod                  // class method (or arrow-function property)
+	dCtor                    // class constructor
+	dField                   // class property
+	dInterface               // interface, or an object type alias
+	dIMember                 // interface or object type member
+	dType                    // other type alias
+	dEnum                    // enum
+	dEnumMember              // enum member
+	dVar                     // other module variable
 )
 
 // declData is the TypeScript part of a declaration (lang.Decl.Data).
@@ -110,7 +110,7 @@ type declData struct {
 	exportAs  string // the export name when it differs ("default")
 	optional  bool   // an optional interface member or class property
 	static    bool
-	private   bool   // #name or the private modifier
+	private   bool     // #name or the private modifier
 	heritage  []string // class: names after extends and implements
 	typ       string   // a property's or variable's annotation
 }

@@ -14,6 +14,8 @@ type judge struct {
 	t   *target
 	f   *tsfile
 	out []*lang.Ref
+	// subs are subclasses of the file that inherit a changed constructor
+	subs []string
 }
 
 func (j *judge) run() {
@@ -238,7 +240,7 @@ func (j *judge) topLevel(locals, nss map[string]bool) {
 			case rCall, rNew:
 				j.call(ref, call, model.CalledBy, model.PrecisionSyntax, false)
 			case rValue:
-				if p := ref.parent; p != nil && p.kind == "export_specifier" {
+				if commonJSExport(ref) {
 					return
 				}
 				j.emit(ref, model.CalledBy, model.MayBeImpacted, model.PrecisionSyntax,
@@ -434,4 +436,24 @@ func (j *judge) emit(n *node, rel model.Relation, v model.Verdict, prec model.Pr
 	}
 	j.out = append(j.out, &lang.Ref{Change: j.t.ch, Relation: rel, Site: site, Verdict: v, Precision: prec, Message: msg,
 		Generated: generated(j.f.t.src)})
+}
+
+// commonJSExport reports a use that only exports the name
+// (module.exports.f = f, module.exports = { f }, exports.f = f).
+func commonJSExport(ref *node) bool {
+	p := ref.parent
+	if p == nil {
+		return false
+	}
+	if p.kind == "object" && ref.kind == "shorthand_property_identifier" || p.kind == "pair" && ref.field == "value" {
+		p = p.parent
+		if p.kindOr() == "pair" {
+			p = p.parent
+		}
+	}
+	if p.kind != "assignment_expression" || p.child("right") != ref && p.child("right").kindOr() != "object" {
+		return false
+	}
+	l := p.child("left").text()
+	return l == "module.exports" || strings.HasPrefix(l, "module.exports.") || strings.HasPrefix(l, "exports.")
 }

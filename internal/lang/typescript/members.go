@@ -30,13 +30,11 @@ func (j *judge) ctor() {
 			}
 			own := classMember(cls, "constructor")
 			if own == nil {
-				// inherits the constructor: its instantiations in this file
-				sub := className(cls)
-				j.refs(map[string]bool{sub: true}, nil, nil, func(r *node) {
-					if k, c := refKindOf(r); k == rNew {
-						j.call(r, c, model.InstantiatedBy, model.PrecisionSyntax, false)
-					}
-				})
+				// inherits the constructor: its instantiations are judged
+				// as the class's own (impacted, after this file)
+				if sub := className(cls); sub != "" && (cls.parent.kindOr() == "program" || cls.parent.kindOr() == "export_statement") {
+					j.subs = append(j.subs, sub)
+				}
 				return
 			}
 			walk(own.child("body"), func(n *node) bool {
