@@ -58,14 +58,15 @@ func moduleOf(p string) string {
 // skippedDirs are directories whose files are dependencies or build
 // output, never sources a developer edits.
 var skippedDirs = map[string]bool{
-	"node_modules": true, "dist": true, "build": true, "out": true, "coverage": true,
+	"node_modules": true, "dist": true, "coverage": true,
 	"bower_components": true, "jspm_packages": true, ".next": true, ".nuxt": true,
 	".output": true, ".svelte-kit": true, ".turbo": true, ".cache": true, ".yarn": true,
 	"vendor": true, "generated": true, "__generated__": true,
 }
 
 // skippedPath reports a path that is never analysed: dependencies, build
-// output, minified bundles.
+// output, minified bundles. (JavaScript under build/ and out/ is taken as
+// output too.)
 func skippedPath(p string) bool {
 	if extOf(p) == "" {
 		return true
@@ -73,6 +74,15 @@ func skippedPath(p string) bool {
 	for _, seg := range strings.Split(path.Dir(p), "/") {
 		if skippedDirs[seg] {
 			return true
+		}
+	}
+	// build/ and out/ hold compiled JavaScript, but build scripts
+	// written in TypeScript are sources
+	if e := extOf(p); e == ".js" || e == ".mjs" || e == ".cjs" || e == ".jsx" {
+		for _, seg := range strings.Split(path.Dir(p), "/") {
+			if seg == "build" || seg == "out" {
+				return true
+			}
 		}
 	}
 	base := path.Base(p)

@@ -139,7 +139,7 @@ func parse(path string, src []byte) *tree {
 			panic("tree-sitter-typescript: " + err.Error()) // an ABI mismatch: a build error, not input
 		}
 	}
-	ts := p.Parse(src, nil)
+	ts := p.Parse(blankVariance(src), nil)
 	g.pool.Put(p)
 	if ts == nil {
 		t.root = &node{kind: "program", bad: true, line: 1, eline: 1, t: t}

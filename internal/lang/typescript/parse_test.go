@@ -23,6 +23,7 @@ func TestParseModern(t *testing.T) {
 		"view.tsx":      "export const V = ({ a }: P) => <div className={a}><Child {...a} /></div>;\n",
 		"plain.js":      "const { a } = require('./a');\nmodule.exports = function (x, y = 2, ...z) { return a(x, y, ...z) };\n",
 		"app.jsx":       "export default function App() { return <>{items.map(i => <Item key={i} />)}</>; }\n",
+		"variance.ts":   "export interface I<in T, out U = unknown, in out V> { f(t: T): U }\nclass C<\n  /** note */\n  out Shape extends object = {},\n> {}\n",
 		"esm.mjs":       "import def, * as ns from './x.mjs';\nexport { def as default, ns };\nawait Promise.resolve();\n",
 	} {
 		if tr := parse(name, []byte(src)); tr.errors != 0 {
