@@ -66,6 +66,7 @@ const (
 	tCall  tkind = iota // a changed signature: calls are bound anew
 	tGone               // a deleted or renamed declaration: every use
 	tAdded              // a required interface member added: implementations
+	tRetyped            // an interface member's type changed: its users
 )
 
 // target is a changed declaration whose dependents are searched.
@@ -146,10 +147,13 @@ func (a *analyzer) targets(changes []*model.Change) []*target {
 			}
 			t.kind = tAdded
 		case model.MF:
-			if od == nil || nd == nil || od.kind != dIMember || !od.optional || nd.optional {
+			if od == nil || nd == nil || od.kind != dIMember {
 				continue
 			}
-			t.kind = tAdded // an optional member made required
+			t.kind = tRetyped
+			if od.optional && !nd.optional {
+				t.kind = tAdded // an optional member made required
+			}
 		default:
 			continue
 		}
@@ -169,7 +173,7 @@ func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*la
 	for i := 0; i < len(ts) && i < 500; i++ {
 		t := ts[i]
 		words := []string{t.name}
-		if t.kind == tCall && t.d.kind == dCtor || t.kind == tAdded {
+		if t.kind == tCall && t.d.kind == dCtor || t.kind == tAdded || t.kind == tRetyped {
 			words = []string{t.container}
 		}
 		if !t.member {

@@ -2,6 +2,7 @@ package typescript
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/ripple-dev/ripple/internal/model"
 )
@@ -269,7 +270,18 @@ func (j *judge) ifaceMember() {
 		}
 		switch n.kind {
 		case "class_declaration", "abstract_class_declaration", "class":
-			if t.kind != tAdded || !j.implements(n, locals) {
+			if t.kind != tAdded && t.kind != tRetyped || !j.implements(n, locals) {
+				return true
+			}
+			if t.kind == tRetyped {
+				if m := classMember(n, t.name); m != nil {
+					at := m.child("name")
+					if at == nil {
+						at = m
+					}
+					j.emit(at, model.EmbeddedBy, model.MayBeImpacted, model.PrecisionSyntax,
+						fmt.Sprintf("implements %s.%s, whose type changed: %s", t.container, t.name, strings.Join(t.ch.Details, "; ")))
+				}
 				return true
 			}
 			if classMember(n, t.name) == nil && !j.extendsAny(n) {
@@ -300,12 +312,22 @@ func (j *judge) ifaceMember() {
 			case t.kind == tAdded && !has:
 				j.emit(n, rel, model.Inconsistent, model.PrecisionSyntax,
 					fmt.Sprintf("builds a %s without %s, which %s", t.container, t.name, j.addedWhat()))
+			case t.kind == tRetyped && has:
+				j.emit(n, rel, model.MayBeImpacted, model.PrecisionSyntax,
+					fmt.Sprintf("builds a %s with %s, whose type changed: %s", t.container, t.name, strings.Join(t.ch.Details, "; ")))
 			case t.kind == tGone && has:
 				j.emit(n, rel, model.Inconsistent, model.PrecisionSyntax,
 					fmt.Sprintf("builds a %s with %s, which %s (an object literal may only specify known properties)", t.container, t.name, j.what()))
 			}
 		case "member_expression":
-			if t.kind != tGone || n.child("property").text() != t.name {
+			if t.kind != tGone && t.kind != tRetyped || n.child("property").text() != t.name {
+				return true
+			}
+			if t.kind == tRetyped {
+				if typ := exprType(n.child("object")); locals[typ] {
+					j.emit(n, model.UsedBy, model.MayBeImpacted, model.PrecisionSyntax,
+						fmt.Sprintf("uses %s of a %s, whose type changed: %s", t.name, t.container, strings.Join(t.ch.Details, "; ")))
+				}
 				return true
 			}
 			k, _ := refKindOf(n)
