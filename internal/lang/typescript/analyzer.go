@@ -63,10 +63,10 @@ func (a *analyzer) file(p string) *tsfile {
 type tkind int
 
 const (
-	tCall  tkind = iota // a changed signature: calls are bound anew
-	tGone               // a deleted or renamed declaration: every use
-	tAdded              // a required interface member added: implementations
-	tRetyped            // an interface member's type changed: its users
+	tCall    tkind = iota // a changed signature: calls are bound anew
+	tGone                 // a deleted or renamed declaration: every use
+	tAdded                // a required interface member added: implementations
+	tRetyped              // an interface member's type changed: its users
 )
 
 // target is a changed declaration whose dependents are searched.

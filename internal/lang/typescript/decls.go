@@ -61,7 +61,12 @@ func (s *sig) text() string {
 		if p.rest {
 			b.WriteString("...")
 		}
-		b.WriteString(p.name)
+		if p.typ == "" {
+			// callers pass by position: a typed parameter's name is
+			// invisible to them, an untyped one's is all there is to
+			// tell a reorder
+			b.WriteString(p.name)
+		}
 		if p.optional {
 			b.WriteByte('?')
 		}

@@ -118,9 +118,6 @@ func sigDetails(o, n *sig) []string {
 			continue
 		}
 		op := o.params[i]
-		if op.name != p.name {
-			out = append(out, fmt.Sprintf("parameter %s renamed to %s", op.name, p.name))
-		}
 		if op.optional && !p.optional && !p.rest {
 			out = append(out, "parameter "+p.name+" now required")
 		}

@@ -362,6 +362,10 @@ func (j *judge) call(at, call *node, rel model.Relation, prec model.Precision, b
 		j.emit(at, rel, model.Inconsistent, prec, fmt.Sprintf("the call %s (%s)", newErr, details))
 		return
 	}
+	if oldErr != "" {
+		j.emit(at, rel, model.Consistent, prec, fmt.Sprintf("the call is written for the new signature of %s (it did not bind to the old one)", name))
+		return
+	}
 	if len(nd.overloads) > 0 || len(od.overloads) > 0 {
 		j.emit(at, rel, model.Consistent, prec, fmt.Sprintf("the call binds to an overload of %s", name))
 		return
