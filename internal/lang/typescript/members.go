@@ -129,6 +129,7 @@ func (j *judge) extends(c *node, base string) bool {
 // classMember judges the uses of a class method or property.
 func (j *judge) classMember() {
 	t := j.t
+	j.overrides()
 	walk(j.f.t.root, func(n *node) bool {
 		if n.bad {
 			return false
@@ -176,41 +177,107 @@ func (j *judge) classMember() {
 }
 
 // inherited says why a deleted member may still be provided: a base
-// class of the head state declares it, or a base outside the repository
-// may. "" when nothing provides it.
+// class of the head state declares it (followed through imports), or a
+// base outside the repository may. "" when nothing provides it.
 func (j *judge) inherited() string {
-	hf := j.a.file(j.t.path)
-	if hf == nil {
+	f := j.a.file(j.t.path)
+	if f == nil {
 		return ""
 	}
-	c := hf.classes[j.t.container]
+	c := f.classes[j.t.container]
 	if c == nil {
 		return ""
 	}
 	for depth := 0; depth < 8; depth++ {
+		var nf *tsfile
 		var next *node
 		for _, h := range heritage(c) {
-			if h != "" && c.child("body") != nil {
-				b := baseName(h)
-				if x := hf.classes[b]; x != nil {
-					if classMember(x, j.t.name) != nil {
-						return "base class " + b + " still declares it"
-					}
-					next = x
-					continue
-				}
-				// only extends clauses provide members
-				if isExtends(c, h) {
-					return "base class " + b + " (not followed) may provide it"
-				}
+			if !isExtends(c, h) {
+				continue // only extends clauses provide members
 			}
+			b := baseName(h)
+			bf, bc := j.a.classOf(f, b)
+			if bc == nil {
+				return "base class " + b + " (not in the repository) may provide it"
+			}
+			if classMember(bc, j.t.name) != nil {
+				return "base class " + b + " still declares it"
+			}
+			nf, next = bf, bc
 		}
 		if next == nil {
 			return ""
 		}
-		c = next
+		f, c = nf, next
 	}
 	return ""
+}
+
+// classOf finds the class a name denotes in file f: declared there, or
+// imported from a file of the repository; nil when it is not one.
+func (a *analyzer) classOf(f *tsfile, name string) (*tsfile, *node) {
+	if c := f.classes[name]; c != nil {
+		return f, c
+	}
+	b := f.imports[name]
+	if b == nil {
+		return nil, nil
+	}
+	mod := a.resolve(f.path, b.spec)
+	if mod == "" {
+		return nil, nil
+	}
+	o, _, ok := a.exportOf(mod, b.name, 0)
+	if !ok {
+		return nil, nil
+	}
+	of := a.file(o.path)
+	if of == nil {
+		return nil, nil
+	}
+	if c := of.classes[o.local]; c != nil {
+		return of, c
+	}
+	return nil, nil
+}
+
+// overrides reports the methods of subclasses in the file that override
+// a deleted method (they now override nothing) or keep the old signature
+// of a changed one.
+func (j *judge) overrides() {
+	t := j.t
+	if t.d.kind != dMethod || t.d.static || t.d.private {
+		return
+	}
+	for _, c := range j.f.classes {
+		if className(c) == t.container && j.f.path == t.path {
+			continue
+		}
+		sub := false
+		for _, h := range heritage(c) {
+			if isExtends(c, h) && baseName(h) == t.container && (j.f.path == t.path || j.f.imports[t.container] != nil) {
+				sub = true
+			}
+		}
+		if !sub {
+			continue
+		}
+		m := classMember(c, t.name)
+		if m == nil || m.kind != "method_definition" {
+			continue
+		}
+		at := m.child("name")
+		switch t.kind {
+		case tGone:
+			j.emit(at, model.OverriddenBy, model.MayBeImpacted, model.PrecisionSyntax,
+				fmt.Sprintf("overrides %s, which %s: it now overrides nothing", t.display(), j.what()))
+		case tCall:
+			if sigOf(m).text() == t.od.fn.text() {
+				j.emit(at, model.OverriddenBy, model.MayBeImpacted, model.PrecisionSyntax,
+					fmt.Sprintf("overrides %s and keeps its old signature (%s)", t.display(), strings.Join(t.ch.Details, "; ")))
+			}
+		}
+	}
 }
 
 // isExtends reports whether heritage entry h of class c is in its
