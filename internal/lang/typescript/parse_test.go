@@ -117,20 +117,3 @@ func TestParseMeasure(t *testing.T) {
 	t.Logf("%d files, %.1f MB, %d with syntax errors: parse %.2f MB/s, parse+copy+summary %.2f MB/s", len(files), mb, errs, mb/raw.Seconds(), mb/full.Seconds())
 }
 
-// TestParseErrorsList lists the files of TSROOT that do not parse.
-func TestParseErrorsList(t *testing.T) {
-	root := os.Getenv("TSROOT")
-	if root == "" {
-		t.Skip("set TSROOT")
-	}
-	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || skippedPath(filepath.ToSlash(p)) {
-			return nil
-		}
-		src, _ := os.ReadFile(p)
-		if tr := parse(p, src); tr.errors > 0 {
-			t.Logf("%s:%d: %s", p, tr.errLine, strings.TrimSpace(tr.lineText(tr.errLine)))
-		}
-		return nil
-	})
-}
