@@ -116,4 +116,3 @@ func TestParseMeasure(t *testing.T) {
 	mb := float64(size) / 1e6
 	t.Logf("%d files, %.1f MB, %d with syntax errors: parse %.2f MB/s, parse+copy+summary %.2f MB/s", len(files), mb, errs, mb/raw.Seconds(), mb/full.Seconds())
 }
-
