@@ -15,6 +15,8 @@ require (
 	golang.org/x/tools v0.52.0
 )
 
+require github.com/tree-sitter/tree-sitter-typescript v0.23.2
+
 require (
 	dario.cat/mergo v1.0.0 // indirect
 	github.com/Microsoft/go-winio v0.6.2 // indirect

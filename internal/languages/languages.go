@@ -8,13 +8,14 @@ import (
 	"github.com/ripple-dev/ripple/internal/lang"
 	"github.com/ripple-dev/ripple/internal/lang/golang"
 	"github.com/ripple-dev/ripple/internal/lang/python"
+	"github.com/ripple-dev/ripple/internal/lang/typescript"
 	"github.com/ripple-dev/ripple/internal/oracle"
 )
 
 // Frontends returns a fresh front-end of every language (a front-end may
 // keep per-check state, such as a parse cache).
 func Frontends() []lang.Frontend {
-	return []lang.Frontend{golang.New(), python.New()}
+	return []lang.Frontend{golang.New(), python.New(), typescript.New()}
 }
 
 // Oracle is the oracle of every front-end that has one (lang.Provable),

@@ -1,0 +1,236 @@
+package typescript
+
+import (
+	"context"
+	"path"
+	"strings"
+
+	"github.com/ripple-dev/ripple/internal/corpus"
+	"github.com/ripple-dev/ripple/internal/lang"
+	"github.com/ripple-dev/ripple/internal/model"
+)
+
+// analyzer answers impact queries for one check.
+type analyzer struct {
+	ctx   context.Context
+	fe    *Frontend
+	env   *lang.Env
+	c     *corpus.Corpus[*tsfile]
+	files map[string]bool // every usable file of the head state
+}
+
+func newAnalyzer(ctx context.Context, fe *Frontend, env *lang.Env) (*analyzer, error) {
+	a := &analyzer{ctx: ctx, fe: fe, env: env, files: map[string]bool{}}
+	a.c = corpus.New(corpus.Config[*tsfile]{
+		Tree: env.Head, Pathspecs: pathspecs, Diag: env.Diag,
+		Usable: func(p string) bool { return !skippedPath(p) && (env.Ignored == nil || !env.Ignored(p)) },
+		Parse: func(p string, src []byte) (*tsfile, bool, *model.Diagnostic) {
+			if why := skippedContent(src); why != "" {
+				return nil, false, nil
+			}
+			f, d := fe.cache.get(p, src)
+			return f, true, d
+		},
+	})
+	all, err := a.c.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range all {
+		a.files[p] = true
+	}
+	return a, nil
+}
+
+func (a *analyzer) Stats() (int, int) { return a.c.Count(), 0 }
+
+// file returns the parsed head-state file at p, nil when it is not one.
+func (a *analyzer) file(p string) *tsfile {
+	if p == "" || !a.files[p] {
+		return nil
+	}
+	if f, ok := a.c.Get(p); ok {
+		return f
+	}
+	fs, _ := a.c.Parse(a.ctx, []string{p})
+	if len(fs) == 0 {
+		return nil
+	}
+	return fs[0]
+}
+
+// tkind is what a target's dependents are asked about.
+type tkind int
+
+const (
+	tCall    tkind = iota // a changed signature: calls are bound anew
+	tGone                 // a deleted or renamed declaration: every use
+	tAdded                // a required interface member added: implementations
+	tRetyped              // an interface member's type changed: its users
+)
+
+// target is a changed declaration whose dependents are searched.
+type target struct {
+	ch        *model.Change
+	kind      tkind
+	od, nd    *declData
+	d         *declData // the state dependents know: the old one
+	name      string    // the name dependents write
+	container string    // the class, interface or enum of a member
+	path      string    // the declaring file (head state)
+	member    bool
+	sub       bool // a subclass that inherits the changed constructor
+}
+
+func (t *target) display() string {
+	if t.kind == tGone && t.ch.Old != nil {
+		return t.ch.Old.Display
+	}
+	return t.ch.Block().Display
+}
+
+func dataOf(b *model.Block) *declData {
+	if b == nil {
+		return nil
+	}
+	d, _ := b.Data.(*declData)
+	return d
+}
+
+func (a *analyzer) targets(changes []*model.Change) []*target {
+	var ts []*target
+	gone := map[string]bool{} // deleted classes, interfaces, enums: they cover their members
+	for _, c := range changes {
+		if (c.Label == model.DC) && c.Old != nil && c.New == nil {
+			gone[c.Old.Path+"\x00"+c.Old.Name] = true
+		}
+	}
+	for _, c := range changes {
+		od, nd := dataOf(c.Old), dataOf(c.New)
+		b := c.Old
+		if b == nil {
+			b = c.New
+		}
+		if b == nil || (od == nil && nd == nil) {
+			continue
+		}
+		if b.Container != "" && gone[b.Path+"\x00"+b.Container] {
+			continue
+		}
+		t := &target{ch: c, od: od, nd: nd, d: od, name: b.Name, container: b.Container, path: b.Path, member: b.Container != ""}
+		if c.New != nil {
+			t.path = c.New.Path
+		}
+		if t.d == nil {
+			t.d = nd
+		}
+		switch c.Label {
+		case model.MMS, model.MCC:
+			if od == nil || nd == nil || od.fn == nil || nd.fn == nil {
+				continue
+			}
+			if od.kind == dIMember {
+				continue // calls through an interface: not judged in this slice
+			}
+			t.kind = tCall
+		case model.DM, model.DC, model.DF:
+			if od == nil {
+				continue
+			}
+			if od.kind == dCtor {
+				continue
+			}
+			t.kind = tGone
+		case model.AM, model.AF:
+			if nd == nil || nd.kind != dIMember || nd.optional {
+				continue
+			}
+			t.kind = tAdded
+		case model.MF:
+			if od == nil || nd == nil || od.kind != dIMember {
+				continue
+			}
+			t.kind = tRetyped
+			if od.optional && !nd.optional {
+				t.kind = tAdded // an optional member made required
+			}
+		default:
+			continue
+		}
+		ts = append(ts, t)
+	}
+	return ts
+}
+
+// Answer finds the dependents of the queries' changes.
+func (a *analyzer) Answer(ctx context.Context, qs []lang.Query) ([]*lang.Ref, error) {
+	return lang.AnswerAll(ctx, qs, a.impacted)
+}
+
+func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*lang.Ref, error) {
+	var out []*lang.Ref
+	ts := a.targets(changes)
+	for i := 0; i < len(ts) && i < 500; i++ {
+		t := ts[i]
+		words := []string{t.name}
+		if t.kind == tCall && t.d.kind == dCtor || t.kind == tAdded || t.kind == tRetyped {
+			words = []string{t.container}
+		}
+		if !t.member {
+			words = append(words, moduleWords(t.path)...)
+		}
+		paths, err := a.c.Search(ctx, words)
+		if err != nil {
+			return nil, err
+		}
+		if !t.member && !contains(paths, t.path) && a.files[t.path] {
+			paths = append(paths, t.path)
+		}
+		files, err := a.c.Parse(ctx, paths)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range files {
+			if declOnly(f.path) {
+				continue
+			}
+			j := &judge{a: a, t: t, f: f}
+			j.run()
+			out = append(out, j.out...)
+			for _, sub := range j.subs {
+				// a subclass inheriting a changed constructor: its
+				// instantiations bind to it
+				st := *t
+				st.container, st.path, st.sub = sub, f.path, true
+				ts = append(ts, &st)
+			}
+		}
+	}
+	return out, nil
+}
+
+// moduleWords are the words an importer of a module's default or
+// namespace export writes: the file's base name, or its directory's
+// for an index file.
+func moduleWords(p string) []string {
+	b := strings.TrimSuffix(path.Base(p), extOf(p))
+	if b == "index" {
+		b = path.Base(path.Dir(p))
+	}
+	var out []string
+	for _, w := range strings.FieldsFunc(b, func(r rune) bool {
+		return !(r == '_' || r == '$' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+	}) {
+		out = append(out, w)
+	}
+	return out
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}

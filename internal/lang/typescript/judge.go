@@ -1,0 +1,463 @@
+package typescript
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ripple-dev/ripple/internal/lang"
+	"github.com/ripple-dev/ripple/internal/model"
+)
+
+// judge finds and judges the references of one target in one file.
+type judge struct {
+	a   *analyzer
+	t   *target
+	f   *tsfile
+	out []*lang.Ref
+	// subs are subclasses of the file that inherit a changed constructor
+	subs []string
+}
+
+func (j *judge) run() {
+	t := j.t
+	switch {
+	case !t.member:
+		locals, nss := j.bindings(t.name)
+		j.topLevel(locals, nss)
+	case t.d.kind == dCtor:
+		j.ctor()
+	case t.d.kind == dEnumMember:
+		j.enumMember()
+	case t.d.kind == dIMember:
+		j.ifaceMember()
+	default:
+		j.classMember()
+	}
+}
+
+// exportNames are the names the declaring module exported a top-level
+// declaration under, in the state dependents know.
+func (j *judge) exportNames(name string) []string {
+	var out []string
+	d := j.t.d
+	if j.t.member {
+		d = nil
+		for _, x := range j.t.d.file.decls {
+			if n, c := x.names(); c == "" && n == name {
+				d = x
+			}
+		}
+		if d == nil {
+			return []string{name}
+		}
+	}
+	for as, local := range d.file.exports {
+		if local == name {
+			out = append(out, as)
+		}
+	}
+	if len(out) == 0 && d.exported {
+		out = append(out, name)
+	}
+	return out
+}
+
+// bindings returns the local names of this file bound to the top-level
+// declaration name of the target's file, and the local names bound to
+// that module as a namespace. Imports of a declaration that is gone are
+// reported on the way.
+func (j *judge) bindings(name string) (locals map[string]bool, nss map[string]bool) {
+	t := j.t
+	locals, nss = map[string]bool{}, map[string]bool{}
+	gone := t.kind == tGone && !t.member
+	if j.f.path == t.path {
+		if !gone || !j.f.declares(name) && j.f.imports[name] == nil {
+			locals[name] = true
+		}
+	}
+	exps := j.exportNames(name)
+	for _, b := range j.f.imports {
+		mod := j.a.resolve(j.f.path, b.spec)
+		if mod == "" {
+			continue
+		}
+		if b.name == "*" {
+			if mod == t.path || j.reaches(mod, exps) {
+				nss[b.local] = true
+			}
+			continue
+		}
+		o, last, ok := j.a.exportOf(mod, b.name, 0)
+		switch {
+		case ok && o.path == t.path && o.local == name:
+			locals[b.local] = true
+		case !ok && gone && last == t.path && contains(exps, b.name):
+			locals[b.local] = true
+			j.emit(b.node, model.ImportedBy, model.Inconsistent, model.PrecisionSyntax,
+				fmt.Sprintf("imports %s from %s, which no longer exports it (%s %s)", b.name, b.spec, t.display(), j.what()))
+		}
+	}
+	if gone {
+		for _, r := range j.f.reexports {
+			if r.name == "*" || !contains(exps, r.name) {
+				continue
+			}
+			mod := j.a.resolve(j.f.path, r.spec)
+			if _, last, ok := j.a.exportOf(mod, r.name, 0); !ok && last == t.path {
+				j.emit(r.node, model.ImportedBy, model.Inconsistent, model.PrecisionSyntax,
+					fmt.Sprintf("re-exports %s from %s, which no longer exports it (%s %s)", r.name, r.spec, t.display(), j.what()))
+			}
+		}
+	}
+	return locals, nss
+}
+
+// reaches reports whether a module re-exports every one of the target's
+// export names from the target's file (a barrel).
+func (j *judge) reaches(mod string, exps []string) bool {
+	for _, e := range exps {
+		if o, last, ok := j.a.exportOf(mod, e, 0); ok && o.path == j.t.path || !ok && last == j.t.path {
+			return true
+		}
+	}
+	return false
+}
+
+// what says what happened to a gone target.
+func (j *judge) what() string {
+	c := j.t.ch
+	if c.Renamed() {
+		return "was renamed to " + c.New.Name
+	}
+	if c.New != nil {
+		return "was changed"
+	}
+	return "was deleted"
+}
+
+// refs walks the file for uses of the local names and of ns.name.
+func (j *judge) refs(locals, nss map[string]bool, exps []string, visit func(ref *node)) {
+	if len(locals) == 0 && len(nss) == 0 {
+		return
+	}
+	walk(j.f.t.root, func(n *node) bool {
+		if n.bad {
+			return false
+		}
+		switch n.kind {
+		case "import_statement":
+			return false
+		case "identifier", "type_identifier", "shorthand_property_identifier":
+			if !locals[n.text()] || j.declaration(n) || shadowed(n, n.text()) {
+				return true
+			}
+			if p := n.parent; p != nil && (p.kind == "member_expression" && n.field == "property" || p.kind == "export_specifier" || p.kind == "nested_type_identifier" && n.field != "module") {
+				return true
+			}
+			if p := n.parent; p != nil && p.kind == "variable_declarator" && n.field == "name" {
+				return true
+			}
+			visit(n)
+		case "member_expression", "nested_type_identifier":
+			o := n.child("object")
+			prop := n.child("property")
+			if n.kind == "nested_type_identifier" {
+				o, prop = n.child("module"), n.child("name")
+			}
+			if o != nil && prop != nil && o.kind == "identifier" && nss[o.text()] && contains(exps, prop.text()) && !shadowed(n, o.text()) {
+				visit(n)
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// declaration reports an identifier that is the name a declaration
+// declares (not a use).
+func (j *judge) declaration(n *node) bool {
+	p := n.parent
+	if p == nil || n.field != "name" {
+		return false
+	}
+	switch p.kind {
+	case "function_declaration", "generator_function_declaration", "class_declaration", "abstract_class_declaration",
+		"interface_declaration", "type_alias_declaration", "enum_declaration", "function_signature", "function_expression", "class":
+		return true
+	}
+	return false
+}
+
+// refKind is how a reference uses what it names.
+type refKind int
+
+const (
+	rValue refKind = iota
+	rCall
+	rNew
+	rType
+	rExtends
+	rJSX
+)
+
+func refKindOf(n *node) (refKind, *node) {
+	p := n.parent
+	if p == nil {
+		return rValue, nil
+	}
+	switch {
+	case p.kind == "call_expression" && p.child("function") == n:
+		return rCall, p
+	case p.kind == "new_expression" && p.child("constructor") == n:
+		return rNew, p
+	case n.kind == "type_identifier" || n.kind == "nested_type_identifier" || p.kind == "type_query" || p.kind == "generic_type":
+		for q := p; q != nil; q = q.parent {
+			if q.kind == "implements_clause" || q.kind == "extends_type_clause" {
+				return rExtends, q
+			}
+		}
+		return rType, nil
+	case p.kind == "extends_clause" || p.kind == "class_heritage":
+		return rExtends, p
+	case p.kind == "jsx_opening_element" || p.kind == "jsx_self_closing_element":
+		return rJSX, p
+	}
+	return rValue, nil
+}
+
+// topLevel judges the uses of a module-level declaration.
+func (j *judge) topLevel(locals, nss map[string]bool) {
+	t := j.t
+	exps := j.exportNames(t.name)
+	j.refs(locals, nss, exps, func(ref *node) {
+		k, call := refKindOf(ref)
+		switch t.kind {
+		case tGone:
+			rel, verb := goneRel(t, k)
+			j.emit(ref, rel, model.Inconsistent, model.PrecisionSyntax, fmt.Sprintf("%s %s, which %s", verb, ref.text(), j.what()))
+		case tCall:
+			switch k {
+			case rCall, rNew:
+				j.call(ref, call, model.CalledBy, model.PrecisionSyntax, false)
+			case rValue:
+				if commonJSExport(ref) {
+					return
+				}
+				j.emit(ref, model.CalledBy, model.MayBeImpacted, model.PrecisionSyntax,
+					fmt.Sprintf("uses %s as a value; its signature changed: %s", ref.text(), strings.Join(t.ch.Details, "; ")))
+			}
+		}
+	})
+}
+
+// goneRel is the relation and verb of a use of a gone declaration.
+func goneRel(t *target, k refKind) (model.Relation, string) {
+	switch k {
+	case rCall:
+		if t.d.kind == dClass {
+			return model.ReferencedBy, "calls"
+		}
+		return model.CalledBy, "calls"
+	case rNew:
+		return model.InstantiatedBy, "instantiates"
+	case rType:
+		return model.ReferencedBy, "names"
+	case rExtends:
+		return model.EmbeddedBy, "extends"
+	case rJSX:
+		return model.InstantiatedBy, "renders"
+	}
+	switch t.d.kind {
+	case dClass, dInterface, dType, dEnum:
+		return model.ReferencedBy, "uses"
+	}
+	return model.UsedBy, "uses"
+}
+
+// args returns the arguments of a call or new expression, and whether
+// one is spread (its count is unknown).
+func args(call *node) (out []*node, spread bool) {
+	as := call.child("arguments")
+	if as == nil {
+		return nil, false
+	}
+	if as.kind == "template_string" {
+		return nil, true // a tagged template
+	}
+	for _, a := range as.namedKids() {
+		if a.kind == "spread_element" {
+			spread = true
+		}
+		out = append(out, a)
+	}
+	return out, spread
+}
+
+// bindErr says why n positional arguments do not bind to a signature
+// (and to none of its overloads); "" when they bind.
+func bindErr(n int, name string, s *sig, overloads []*sig) string {
+	first := ""
+	for _, x := range append([]*sig{s}, overloads...) {
+		e := ""
+		if req := x.required(); n < req {
+			var miss []string
+			for _, p := range x.params[n:req] {
+				miss = append(miss, p.name)
+			}
+			word := "argument"
+			if len(miss) > 1 {
+				word = "arguments"
+			}
+			e = fmt.Sprintf("misses required %s %s of %s", word, strings.Join(miss, ", "), name)
+		} else if m := x.max(); m >= 0 && n > m {
+			e = fmt.Sprintf("passes %d arguments; %s now takes %s", n, name, atMost(x))
+		}
+		if e == "" {
+			return ""
+		}
+		if first == "" {
+			first = e
+		}
+	}
+	return first
+}
+
+func atMost(s *sig) string {
+	req, m := s.required(), s.max()
+	switch {
+	case m == 0:
+		return "none"
+	case req == m:
+		return fmt.Sprint(m)
+	}
+	return fmt.Sprintf("%d to %d", req, m)
+}
+
+// call judges a call (or new) against the target's new signature.
+func (j *judge) call(at, call *node, rel model.Relation, prec model.Precision, byName bool) {
+	t := j.t
+	as, spread := args(call)
+	if spread {
+		return // how many arguments is unknown
+	}
+	name := t.name
+	if t.d.kind == dCtor {
+		name = t.container
+	}
+	od, nd := t.od, t.nd
+	details := strings.Join(t.ch.Details, "; ")
+	oldErr := bindErr(len(as), name, od.fn, od.overloads)
+	newErr := bindErr(len(as), name, nd.fn, nd.overloads)
+	if byName {
+		if oldErr == "" && newErr != "" {
+			j.emit(at, rel, model.MayBeImpacted, model.PrecisionName,
+				fmt.Sprintf("may call %s (receiver type not resolved): the call %s", t.display(), newErr))
+		}
+		return
+	}
+	if newErr != "" {
+		if oldErr != "" {
+			return // it did not bind before either: not this change's doing
+		}
+		j.emit(at, rel, model.Inconsistent, prec, fmt.Sprintf("the call %s (%s)", newErr, details))
+		return
+	}
+	if oldErr != "" {
+		j.emit(at, rel, model.Consistent, prec, fmt.Sprintf("the call is written for the new signature of %s (it did not bind to the old one)", name))
+		return
+	}
+	if len(nd.overloads) > 0 || len(od.overloads) > 0 {
+		j.emit(at, rel, model.Consistent, prec, fmt.Sprintf("the call binds to an overload of %s", name))
+		return
+	}
+	// the arguments bind by count: do they still land where they were
+	// written for?
+	newOf := paramMap(od.fn, nd.fn)
+	oldOf := map[int]int{}
+	for i, k := range newOf {
+		oldOf[k] = i
+	}
+	var bad, warn []string
+	for i, arg := range as {
+		oi, ni := paramAt(od.fn, i), paramAt(nd.fn, i)
+		if oi < 0 || ni < 0 {
+			continue
+		}
+		op, np := od.fn.params[oi], nd.fn.params[ni]
+		if k, ok := newOf[oi]; ok && k == ni {
+			if op.typ != np.typ && op.typ != "" && np.typ != "" {
+				warn = append(warn, fmt.Sprintf("argument %d (%s) goes to %s, whose type changed: %s → %s", i+1, compact(arg), np.name, op.typ, np.typ))
+			}
+			continue
+		}
+		if _, kept := oldOf[ni]; !kept {
+			bad = append(bad, fmt.Sprintf("argument %d, written for %s, now fills the new parameter %s", i+1, op.name, np.name))
+		} else if _, ok := newOf[oi]; !ok {
+			bad = append(bad, fmt.Sprintf("argument %d, written for %s (removed), now fills %s", i+1, op.name, np.name))
+		} else {
+			bad = append(bad, fmt.Sprintf("argument %d, written for %s, now fills %s", i+1, op.name, np.name))
+		}
+	}
+	switch {
+	case len(bad) > 0:
+		j.emit(at, rel, model.Inconsistent, prec, fmt.Sprintf("the call of %s binds, but %s (%s)", name, strings.Join(bad, "; "), details))
+	case len(warn) > 0:
+		j.emit(at, rel, model.MayBeImpacted, prec, fmt.Sprintf("the call of %s binds, but %s", name, strings.Join(warn, "; ")))
+	case od.fn.ret != nd.fn.ret && call.parent != nil && call.parent.kind != "expression_statement":
+		j.emit(at, rel, model.MayBeImpacted, prec, fmt.Sprintf("uses the result of %s, whose return type changed: %s → %s", name, orNone(od.fn.ret), orNone(nd.fn.ret)))
+	default:
+		var opt []string
+		for k := len(as); k < len(nd.fn.params); k++ {
+			if _, kept := oldOf[k]; !kept && nd.fn.params[k].optional {
+				opt = append(opt, nd.fn.params[k].name)
+			}
+		}
+		if len(opt) > 0 {
+			j.emit(at, rel, model.MayFollow, prec, fmt.Sprintf("the call binds; %s gained optional parameter %s, which it does not pass", name, strings.Join(opt, ", ")))
+			return
+		}
+		j.emit(at, rel, model.Consistent, prec, fmt.Sprintf("the call binds to the new signature of %s", name))
+	}
+}
+
+// paramAt is the parameter the i-th argument binds to, -1 for none.
+func paramAt(s *sig, i int) int {
+	if i < len(s.params) {
+		if s.params[i].rest {
+			return -1
+		}
+		return i
+	}
+	return -1
+}
+
+// emit records a ref at node n.
+func (j *judge) emit(n *node, rel model.Relation, v model.Verdict, prec model.Precision, msg string) {
+	site := model.Site{Path: j.f.path, Line: int(n.line), Col: int(n.col) + 1, Text: j.f.t.lineText(int(n.line))}
+	if e := enclosing(n); e != nil {
+		site.Enclosing = e.display
+		site.EnclosingSpan = model.Span{StartLine: e.start, EndLine: e.end}
+	}
+	j.out = append(j.out, &lang.Ref{Change: j.t.ch, Relation: rel, Site: site, Verdict: v, Precision: prec, Message: msg,
+		Generated: generated(j.f.t.src)})
+}
+
+// commonJSExport reports a use that only exports the name
+// (module.exports.f = f, module.exports = { f }, exports.f = f).
+func commonJSExport(ref *node) bool {
+	p := ref.parent
+	if p == nil {
+		return false
+	}
+	if p.kind == "object" && ref.kind == "shorthand_property_identifier" || p.kind == "pair" && ref.field == "value" {
+		p = p.parent
+		if p.kindOr() == "pair" {
+			p = p.parent
+		}
+	}
+	if p.kind != "assignment_expression" || p.child("right") != ref && p.child("right").kindOr() != "object" {
+		return false
+	}
+	l := p.child("left").text()
+	return l == "module.exports" || strings.HasPrefix(l, "module.exports.") || strings.HasPrefix(l, "exports.")
+}

@@ -1,0 +1,517 @@
+package typescript
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ripple-dev/ripple/internal/model"
+)
+
+// ctor judges `new C(...)`, `super(...)` in subclasses of C and `new D()`
+// of subclasses that inherit C's constructor, against the new
+// constructor.
+func (j *judge) ctor() {
+	t := j.t
+	locals, nss := j.bindings(t.container)
+	exps := j.exportNames(t.container)
+	j.refs(locals, nss, exps, func(ref *node) {
+		k, call := refKindOf(ref)
+		switch k {
+		case rNew:
+			j.call(ref, call, model.InstantiatedBy, model.PrecisionSyntax, false)
+		case rExtends:
+			// a subclass: its super(...) calls, and new of it when it
+			// has no constructor of its own
+			cls := call
+			for cls != nil && cls.kind != "class_declaration" && cls.kind != "class" && cls.kind != "abstract_class_declaration" {
+				cls = cls.parent
+			}
+			if cls == nil {
+				return
+			}
+			own := classMember(cls, "constructor")
+			if own == nil {
+				// inherits the constructor: its instantiations are judged
+				// as the class's own (impacted, after this file)
+				if sub := className(cls); sub != "" && (cls.parent.kindOr() == "program" || cls.parent.kindOr() == "export_statement") {
+					j.subs = append(j.subs, sub)
+				}
+				return
+			}
+			walk(own.child("body"), func(n *node) bool {
+				if n != own && funcScope(n) && n.kind != "arrow_function" {
+					return false
+				}
+				if n.kind == "call_expression" && n.child("function").kindOr() == "super" {
+					j.call(n, n, model.CalledBy, model.PrecisionSyntax, false)
+				}
+				return true
+			})
+		}
+	})
+}
+
+// memberOf classifies a receiver: the target's class (or a subclass of
+// it declared in the file), another known class, or unknown.
+type recv int
+
+const (
+	recvUnknown recv = iota
+	recvTarget
+	recvOther
+)
+
+func (j *judge) receiver(obj *node) recv {
+	t := j.t
+	obj = unparen(obj)
+	if obj.kind == "super" {
+		if c := enclosingClass(obj); c != nil && j.extends(c, t.container) {
+			return recvTarget
+		}
+		return recvUnknown
+	}
+	if obj.kind == "identifier" && obj.text() == t.container && lookup(obj, obj.text()) == nil {
+		// a static member through the class itself
+		if j.f.path == t.path || j.f.imports[t.container] != nil {
+			return recvTarget
+		}
+	}
+	name := exprType(obj)
+	if name == "" {
+		return recvUnknown
+	}
+	if name == t.container {
+		if obj.kind == "this" || j.f.path == t.path || j.f.imports[name] != nil || j.f.declares(name) {
+			return recvTarget
+		}
+		return recvUnknown
+	}
+	if c := j.f.classes[name]; c != nil {
+		if j.extends(c, t.container) {
+			if classMember(c, t.name) != nil {
+				return recvOther // the subclass overrides it
+			}
+			return recvTarget
+		}
+		if len(heritage(c)) == 0 || obj.kind == "this" && classMember(c, t.name) != nil {
+			return recvOther
+		}
+		return recvUnknown // a base we do not follow may provide it
+	}
+	if j.f.declares(name) || j.f.imports[name] != nil {
+		return recvOther
+	}
+	return recvUnknown
+}
+
+// extends reports whether class c derives from a class named base
+// (through classes of the same file).
+func (j *judge) extends(c *node, base string) bool {
+	for depth := 0; c != nil && depth < 8; depth++ {
+		if className(c) == base {
+			return true
+		}
+		var next *node
+		for _, h := range heritage(c) {
+			b := baseName(h)
+			if b == base {
+				return true
+			}
+			if x := j.f.classes[b]; x != nil && x != c {
+				next = x
+			}
+		}
+		c = next
+	}
+	return false
+}
+
+// classMember judges the uses of a class method or property.
+func (j *judge) classMember() {
+	t := j.t
+	j.overrides()
+	walk(j.f.t.root, func(n *node) bool {
+		if n.bad {
+			return false
+		}
+		if n.kind != "member_expression" {
+			return true
+		}
+		prop := n.child("property")
+		if prop == nil || prop.text() != t.name {
+			return true
+		}
+		r := j.receiver(n.child("object"))
+		if r == recvOther {
+			return true
+		}
+		k, call := refKindOf(n)
+		switch t.kind {
+		case tCall:
+			if k != rCall {
+				return true
+			}
+			j.call(n, call, model.CalledBy, model.PrecisionSyntax, r == recvUnknown)
+		case tGone:
+			rel, verb := model.UsedBy, "uses"
+			if k == rCall {
+				rel, verb = model.CalledBy, "calls"
+			}
+			if p := n.parent; p != nil && p.kind == "assignment_expression" && p.child("left") == n {
+				verb = "sets"
+			}
+			if r == recvUnknown {
+				j.emit(n, rel, model.MayBeImpacted, model.PrecisionName,
+					fmt.Sprintf("%s %s on a value whose type could not be resolved; %s %s", verb, t.name, t.display(), j.what()))
+				return true
+			}
+			if why := j.inherited(); why != "" {
+				j.emit(n, rel, model.MayBeImpacted, model.PrecisionSyntax,
+					fmt.Sprintf("%s %s; %s %s, but %s", verb, t.name, t.display(), j.what(), why))
+				return true
+			}
+			j.emit(n, rel, model.Inconsistent, model.PrecisionSyntax, fmt.Sprintf("%s %s, which %s", verb, t.name, j.what()))
+		}
+		return true
+	})
+}
+
+// inherited says why a deleted member may still be provided: a base
+// class of the head state declares it (followed through imports), or a
+// base outside the repository may. "" when nothing provides it.
+func (j *judge) inherited() string {
+	f := j.a.file(j.t.path)
+	if f == nil {
+		return ""
+	}
+	c := f.classes[j.t.container]
+	if c == nil {
+		return ""
+	}
+	for depth := 0; depth < 8; depth++ {
+		var nf *tsfile
+		var next *node
+		for _, h := range heritage(c) {
+			if !isExtends(c, h) {
+				continue // only extends clauses provide members
+			}
+			b := baseName(h)
+			bf, bc := j.a.classOf(f, b)
+			if bc == nil {
+				return "base class " + b + " (not in the repository) may provide it"
+			}
+			if classMember(bc, j.t.name) != nil {
+				return "base class " + b + " still declares it"
+			}
+			nf, next = bf, bc
+		}
+		if next == nil {
+			return ""
+		}
+		f, c = nf, next
+	}
+	return ""
+}
+
+// classOf finds the class a name denotes in file f: declared there, or
+// imported from a file of the repository; nil when it is not one.
+func (a *analyzer) classOf(f *tsfile, name string) (*tsfile, *node) {
+	if c := f.classes[name]; c != nil {
+		return f, c
+	}
+	b := f.imports[name]
+	if b == nil {
+		return nil, nil
+	}
+	mod := a.resolve(f.path, b.spec)
+	if mod == "" {
+		return nil, nil
+	}
+	o, _, ok := a.exportOf(mod, b.name, 0)
+	if !ok {
+		return nil, nil
+	}
+	of := a.file(o.path)
+	if of == nil {
+		return nil, nil
+	}
+	if c := of.classes[o.local]; c != nil {
+		return of, c
+	}
+	return nil, nil
+}
+
+// overrides reports the methods of subclasses in the file that override
+// a deleted method (they now override nothing) or keep the old signature
+// of a changed one.
+func (j *judge) overrides() {
+	t := j.t
+	if t.d.kind != dMethod || t.d.static || t.d.private {
+		return
+	}
+	for _, c := range j.f.classes {
+		if className(c) == t.container && j.f.path == t.path {
+			continue
+		}
+		sub := false
+		for _, h := range heritage(c) {
+			if isExtends(c, h) && baseName(h) == t.container && (j.f.path == t.path || j.f.imports[t.container] != nil) {
+				sub = true
+			}
+		}
+		if !sub {
+			continue
+		}
+		m := classMember(c, t.name)
+		if m == nil || m.kind != "method_definition" {
+			continue
+		}
+		at := m.child("name")
+		switch t.kind {
+		case tGone:
+			j.emit(at, model.OverriddenBy, model.MayBeImpacted, model.PrecisionSyntax,
+				fmt.Sprintf("overrides %s, which %s: it now overrides nothing", t.display(), j.what()))
+		case tCall:
+			if sigOf(m).text() == t.od.fn.text() {
+				j.emit(at, model.OverriddenBy, model.MayBeImpacted, model.PrecisionSyntax,
+					fmt.Sprintf("overrides %s and keeps its old signature (%s)", t.display(), strings.Join(t.ch.Details, "; ")))
+			}
+		}
+	}
+}
+
+// isExtends reports whether heritage entry h of class c is in its
+// extends clause.
+func isExtends(c *node, h string) bool {
+	found := false
+	walk(c, func(n *node) bool {
+		if n.kind == "class_body" || n.kind == "implements_clause" {
+			return false
+		}
+		if n.kind == "extends_clause" && compact(n.child("value")) == h {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// enumMember judges E.member uses of an enum member that is gone.
+func (j *judge) enumMember() {
+	t := j.t
+	if t.kind != tGone {
+		return
+	}
+	locals, nss := j.bindings(t.container)
+	walk(j.f.t.root, func(n *node) bool {
+		if n.kind != "member_expression" || n.child("property").text() != t.name {
+			return true
+		}
+		o := n.child("object")
+		known := o.kind == "identifier" && locals[o.text()] && !shadowed(n, o.text())
+		if o.kind == "member_expression" {
+			oo := o.child("object")
+			known = oo.kind == "identifier" && nss[oo.text()] && o.child("property").text() == t.container
+		}
+		if known {
+			j.emit(n, model.UsedBy, model.Inconsistent, model.PrecisionSyntax, fmt.Sprintf("uses %s.%s, which %s", t.container, t.name, j.what()))
+		}
+		return true
+	})
+}
+
+// ifaceMember judges the users of an interface (or object type) member
+// that was added as required, made required, deleted or renamed: the
+// object literals typed with the interface, the classes implementing it,
+// and reads through values annotated with it.
+func (j *judge) ifaceMember() {
+	t := j.t
+	locals, _ := j.bindings(t.container)
+	if len(locals) == 0 {
+		return
+	}
+	method := t.d.fn != nil
+	walk(j.f.t.root, func(n *node) bool {
+		if n.bad {
+			return false
+		}
+		switch n.kind {
+		case "class_declaration", "abstract_class_declaration", "class":
+			if t.kind != tAdded && t.kind != tRetyped || !j.implements(n, locals) {
+				return true
+			}
+			if t.kind == tRetyped {
+				if m := classMember(n, t.name); m != nil {
+					at := m.child("name")
+					if at == nil {
+						at = m
+					}
+					j.emit(at, model.EmbeddedBy, model.MayBeImpacted, model.PrecisionSyntax,
+						fmt.Sprintf("implements %s.%s, whose type changed: %s", t.container, t.name, strings.Join(t.ch.Details, "; ")))
+				}
+				return true
+			}
+			if classMember(n, t.name) == nil && !j.extendsAny(n) {
+				rel := model.EmbeddedBy
+				if method {
+					rel = model.OverriddenBy
+				}
+				at := n.child("name")
+				if at == nil {
+					at = n
+				}
+				j.emit(at, rel, model.Inconsistent, model.PrecisionSyntax,
+					fmt.Sprintf("implements %s but lacks %s, which %s", t.container, t.name, j.addedWhat()))
+			}
+		case "object":
+			if !locals[literalType(n)] {
+				return true
+			}
+			has, spread := objectKey(n, t.name)
+			rel := model.InstantiatedBy
+			if method {
+				rel = model.OverriddenBy
+			}
+			switch {
+			case t.kind == tAdded && !has && spread:
+				j.emit(n, rel, model.MayBeImpacted, model.PrecisionSyntax,
+					fmt.Sprintf("builds a %s without %s (unless a spread provides it); %s %s", t.container, t.name, t.display(), j.addedWhat()))
+			case t.kind == tAdded && !has:
+				j.emit(n, rel, model.Inconsistent, model.PrecisionSyntax,
+					fmt.Sprintf("builds a %s without %s, which %s", t.container, t.name, j.addedWhat()))
+			case t.kind == tRetyped && has:
+				j.emit(n, rel, model.MayBeImpacted, model.PrecisionSyntax,
+					fmt.Sprintf("builds a %s with %s, whose type changed: %s", t.container, t.name, strings.Join(t.ch.Details, "; ")))
+			case t.kind == tGone && has:
+				j.emit(n, rel, model.Inconsistent, model.PrecisionSyntax,
+					fmt.Sprintf("builds a %s with %s, which %s (an object literal may only specify known properties)", t.container, t.name, j.what()))
+			}
+		case "member_expression":
+			if t.kind != tGone && t.kind != tRetyped || n.child("property").text() != t.name {
+				return true
+			}
+			if t.kind == tRetyped {
+				if typ := exprType(n.child("object")); locals[typ] {
+					j.emit(n, model.UsedBy, model.MayBeImpacted, model.PrecisionSyntax,
+						fmt.Sprintf("uses %s of a %s, whose type changed: %s", t.name, t.container, strings.Join(t.ch.Details, "; ")))
+				}
+				return true
+			}
+			k, _ := refKindOf(n)
+			rel, verb := model.UsedBy, "uses"
+			if k == rCall {
+				verb = "calls"
+			}
+			if typ := exprType(n.child("object")); locals[typ] {
+				j.emit(n, rel, model.Inconsistent, model.PrecisionSyntax, fmt.Sprintf("%s %s of a %s, which %s", verb, t.name, t.container, j.what()))
+			} else if typ == "" {
+				j.emit(n, rel, model.MayBeImpacted, model.PrecisionName,
+					fmt.Sprintf("%s %s on a value whose type could not be resolved; %s %s", verb, t.name, t.display(), j.what()))
+			}
+		}
+		return true
+	})
+}
+
+func (j *judge) addedWhat() string {
+	if j.t.ch.Label == model.MF {
+		return "is now required"
+	}
+	return "was added as required"
+}
+
+// implements reports a class whose implements clause names one of the
+// local names.
+func (j *judge) implements(c *node, locals map[string]bool) bool {
+	found := false
+	walk(c, func(n *node) bool {
+		if n.kind == "class_body" {
+			return false
+		}
+		if n.kind == "implements_clause" {
+			for _, k := range n.namedKids() {
+				if locals[typeName(k.text())] {
+					found = true
+				}
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// extendsAny reports a class with an extends clause (a base may provide
+// the member).
+func (j *judge) extendsAny(c *node) bool {
+	found := false
+	walk(c, func(n *node) bool {
+		if n.kind == "class_body" {
+			return false
+		}
+		if n.kind == "extends_clause" {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// literalType is the type an object literal is written for, from its
+// context: an annotated variable, `as`/`satisfies`, a return statement
+// of a function with a declared return type, a property of an
+// annotated parent is not followed. "" when unknown.
+func literalType(o *node) string {
+	p := o.parent
+	for p != nil && p.kind == "parenthesized_expression" {
+		p = p.parent
+	}
+	if p == nil {
+		return ""
+	}
+	switch p.kind {
+	case "variable_declarator":
+		if t := p.child("type"); t != nil {
+			return typeName(t.text())
+		}
+	case "satisfies_expression", "as_expression":
+		ks := p.namedKids()
+		if len(ks) == 2 {
+			return typeName(ks[1].text())
+		}
+	case "return_statement":
+		for q := p.parent; q != nil; q = q.parent {
+			if funcScope(q) {
+				if r := q.child("return_type"); r != nil {
+					return typeName(r.text())
+				}
+				return ""
+			}
+		}
+	case "arrow_function":
+		if r := p.child("return_type"); r != nil && p.child("body") == o {
+			return typeName(r.text())
+		}
+	}
+	return ""
+}
+
+// objectKey reports whether an object literal writes key name, and
+// whether it spreads another object.
+func objectKey(o *node, name string) (has, spread bool) {
+	for _, k := range o.namedKids() {
+		switch k.kind {
+		case "pair":
+			kn := k.child("key")
+			if kn != nil && (kn.text() == name || stringValue(kn) == name && kn.kind == "string") {
+				has = true
+			}
+		case "shorthand_property_identifier", "method_definition":
+			if k.kind == "shorthand_property_identifier" && k.text() == name || k.kind == "method_definition" && declName(k) == name {
+				has = true
+			}
+		case "spread_element":
+			spread = true
+		}
+	}
+	return has, spread
+}

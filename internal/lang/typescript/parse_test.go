@@ -1,0 +1,118 @@
+//go:build cgo
+
+package typescript
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestParseModern checks that the grammars read current TypeScript and
+// JSX without errors, and that a syntax error is located.
+func TestParseModern(t *testing.T) {
+	for name, src := range map[string]string{
+		"decorators.ts": "@Component({a: 1})\nclass A { @Input() x!: string; accessor y = 1; #p = 2; static { init(); } }\n",
+		"satisfies.ts":  "const c = { a: 1 } satisfies Record<string, number>;\nusing r = getResource();\n",
+		"generics.ts":   "export function f<const T extends readonly unknown[]>(...xs: T): T { return xs }\ntype M<T> = { [K in keyof T as `get${string & K}`]: () => T[K] };\n",
+		"enum.ts":       "export const enum E { A = 1 << 0, B = A | 2 }\ndeclare module 'x' { export function g(): void }\nnamespace N.M { export const z = 1 }\n",
+		"overload.ts":   "export function o(a: string): string;\nexport function o(a: number): number;\nexport function o(a: any) { return a }\n",
+		"view.tsx":      "export const V = ({ a }: P) => <div className={a}><Child {...a} /></div>;\n",
+		"plain.js":      "const { a } = require('./a');\nmodule.exports = function (x, y = 2, ...z) { return a(x, y, ...z) };\n",
+		"app.jsx":       "export default function App() { return <>{items.map(i => <Item key={i} />)}</>; }\n",
+		"variance.ts":   "export interface I<in T, out U = unknown, in out V> { f(t: T): U }\nclass C<\n  /** note */\n  out Shape extends object = {},\n> {}\n",
+		"esm.mjs":       "import def, * as ns from './x.mjs';\nexport { def as default, ns };\nawait Promise.resolve();\n",
+	} {
+		if tr := parse(name, []byte(src)); tr.errors != 0 {
+			t.Errorf("%s: %d syntax errors, first at line %d", name, tr.errors, tr.errLine)
+		}
+	}
+	tr := parse("x.ts", []byte("export function ok() {}\n\nexport function broken( {\n}\n"))
+	if tr.errors == 0 || tr.errLine != 3 {
+		t.Errorf("broken file: %d errors at line %d, want an error at line 3", tr.errors, tr.errLine)
+	}
+	if d := parseDiag("x.ts", tr); d == nil || d.Line != 3 || !d.Partial {
+		t.Errorf("broken file: diagnostic %v", d)
+	}
+	f := summarize("x.ts", tr)
+	if len(f.decls) == 0 || declName(f.decls[0].node) != "ok" {
+		t.Errorf("the declarations before the error are lost")
+	}
+	// a JSX file read with the TypeScript grammar would not parse: the
+	// extension picks the grammar
+	if tr := parse("v.ts", []byte("const v = <div>{a}</div>;\n")); tr.errors == 0 {
+		t.Errorf("JSX parsed with the TypeScript grammar: the test no longer shows the grammar split")
+	}
+}
+
+// TestParseMeasure measures parse throughput on a directory of
+// TypeScript and JavaScript sources (TSROOT), in wall time on one
+// goroutine, best of three rounds: tree-sitter's parse alone, and the
+// parse plus the copy into Go nodes and the summary the analysis uses.
+// It is how the figures in doc.go were obtained:
+//
+//	TSROOT=/path/to/sources go test -run TestParseMeasure -v ./internal/lang/typescript/
+func TestParseMeasure(t *testing.T) {
+	root := os.Getenv("TSROOT")
+	if root == "" {
+		t.Skip("set TSROOT to a directory of TypeScript or JavaScript sources")
+	}
+	type file struct {
+		path string
+		src  []byte
+	}
+	var files []file
+	size := 0
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		if skippedPath(rel) || strings.Contains(rel, "node_modules/") {
+			return nil
+		}
+		src, err := os.ReadFile(p)
+		if err != nil || skippedContent(src) != "" {
+			return nil
+		}
+		files = append(files, file{rel, src})
+		size += len(src)
+		return nil
+	})
+	if len(files) == 0 {
+		t.Fatalf("no sources under %s", root)
+	}
+	best := func(f func()) time.Duration {
+		var b time.Duration
+		for i := 0; i < 3; i++ {
+			start := time.Now()
+			f()
+			if d := time.Since(start); b == 0 || d < b {
+				b = d
+			}
+		}
+		return b
+	}
+	raw := best(func() {
+		for _, f := range files {
+			rawParse(f.path, f.src)
+		}
+	})
+	errs := 0
+	full := best(func() {
+		errs = 0
+		for _, f := range files {
+			tr := parse(f.path, f.src)
+			summarize(f.path, tr)
+			if tr.errors > 0 {
+				errs++
+			}
+		}
+	})
+	mb := float64(size) / 1e6
+	t.Logf("%d files, %.1f MB, %d with syntax errors: parse %.2f MB/s, parse+copy+summary %.2f MB/s", len(files), mb, errs, mb/raw.Seconds(), mb/full.Seconds())
+}
