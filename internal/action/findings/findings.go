@@ -38,6 +38,8 @@ type Change struct {
 	// then refer to the base state).
 	Side    string `json:"side"`
 	Derived bool   `json:"derived"`
+	// Cause is the id of the change a derived change follows, or nil.
+	Cause *int `json:"cause"`
 }
 
 // Site is another site of an aggregated finding.
@@ -291,32 +293,91 @@ func Phrase(relation string) string {
 	return model.Relation(relation).Phrase()
 }
 
-// Headline counts the findings as the text report's headline does:
-// "3 inconsistent sites in 1 change, 2 more may be impacted".
+// Headline is the headline of report.Headline, without its "ripple: "
+// and the push's verdict, read back from the report:
+//
+//	3 inconsistent sites in 1 change
+//	3 inconsistent sites in 2 of 4 changes, 2 more may be impacted
+//	2 sites may be impacted in 1 of 3 changes
+//	no inconsistent sites (3 changes checked)
+//
+// It counts the developer's changes (a derived change counts as the
+// change it follows from), as the hook's headline and totals do: of the
+// changes checked (Seeds), those with an inconsistent site, else those
+// with a reported site.
 func Headline(r *Report) string {
 	inc, may := 0, 0
-	changes := map[int]bool{}
-	for _, f := range r.Findings {
-		if f.Verdict == "inconsistent" {
+	withInc, withAny := map[int]bool{}, map[int]bool{}
+	for i := range r.Findings {
+		f := &r.Findings[i]
+		s := r.seedOf(f.Change)
+		if s >= 0 {
+			withAny[s] = true
+		}
+		if f.Verdict == model.Inconsistent.String() {
 			inc++
+			if s >= 0 {
+				withInc[s] = true
+			}
 		} else {
 			may++
 		}
-		if f.Change != nil {
-			changes[*f.Change] = true
-		}
 	}
-	in := ""
-	if n := len(changes); n > 0 {
-		in = " in " + model.Plural(n, "change", "changes")
+	seeds := r.Seeds()
+	in := func(n int) string {
+		switch {
+		case n == 0:
+			return ""
+		case n == seeds:
+			return " in " + model.Plural(n, "change", "changes")
+		}
+		return fmt.Sprintf(" in %d of %d changes", n, seeds)
 	}
 	switch {
 	case inc == 0 && may == 0:
-		return "no inconsistent sites"
+		return fmt.Sprintf("no inconsistent sites (%s checked)", model.Plural(seeds, "change", "changes"))
 	case inc > 0 && may > 0:
-		return fmt.Sprintf("%s%s, %d more may be impacted", model.Plural(inc, "inconsistent site", "inconsistent sites"), in, may)
+		return fmt.Sprintf("%s%s, %d more may be impacted", model.Plural(inc, "inconsistent site", "inconsistent sites"), in(len(withInc)), may)
 	case inc > 0:
-		return model.Plural(inc, "inconsistent site", "inconsistent sites") + in
+		return model.Plural(inc, "inconsistent site", "inconsistent sites") + in(len(withInc))
 	}
-	return model.Plural(may, "site may be impacted", "sites may be impacted") + in
+	return model.Plural(may, "site may be impacted", "sites may be impacted") + in(len(withAny))
+}
+
+// Seeds is the number of the developer's changes checked: the changes
+// not derived from another.
+func (r *Report) Seeds() int {
+	n := 0
+	for _, c := range r.Changes {
+		if !c.Derived {
+			n++
+		}
+	}
+	return n
+}
+
+// seedOf is the id of the developer's change that change id follows
+// from (id itself for a change of the diff, else the start of its cause
+// chain), or -1 for none: no change, a change out of range, or a chain
+// that does not end in a change of the diff (a report read from
+// untrusted data may loop).
+func (r *Report) seedOf(id *int) int {
+	if id == nil {
+		return -1
+	}
+	c := *id
+	for range len(r.Changes) + 1 {
+		if c < 0 || c >= len(r.Changes) {
+			return -1
+		}
+		next := r.Changes[c].Cause
+		if next == nil {
+			if r.Changes[c].Derived {
+				return -1
+			}
+			return c
+		}
+		c = *next
+	}
+	return -1
 }
