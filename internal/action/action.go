@@ -153,7 +153,7 @@ func (r *run) analyse(ctx context.Context, ev *event.Event) int {
 	if err != nil {
 		return r.toolError(nil, err)
 	}
-	ropts := report.Options{Verbose: cfg.Verbose, ToolVersion: cli.Version, RepoRoot: repo.Top}
+	ropts := report.Options{Verbose: cfg.Verbose, ToolVersion: cli.ToolVersion(), RepoRoot: repo.Top}
 	var text bytes.Buffer
 	if err := report.Text(&text, res, ropts); err == nil {
 		r.group("Ripple report", func() { r.untrusted(report.Headline(res, false) + "\n" + text.String()) })

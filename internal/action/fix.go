@@ -296,7 +296,8 @@ func suggest(rep *findings.Report, plan *fixmode.Plan, dm *review.DiffMap) int {
 		if s.Method != "mechanical" {
 			how = "edited by the model"
 		}
-		anchor.Fix = &findings.Fix{StartLine: s.StartLine, EndLine: s.EndLine, Replacement: s.Replacement,
+		repl := s.Replacement
+		anchor.Fix = &findings.Fix{StartLine: s.StartLine, EndLine: s.EndLine, Replacement: &repl,
 			Note: "Ripple's fix of " + s.Block + ", " + how + "; the oracle passed on the whole fix"}
 		n++
 	}

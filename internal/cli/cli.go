@@ -29,7 +29,8 @@ const (
 )
 
 // Version may be set at build time with -ldflags "-X ...cli.Version=v1.2.3";
-// `hook version` prefers what Go recorded in the binary (see versionOf).
+// read it through ToolVersion, which prefers what Go recorded in the
+// binary (see versionOf).
 var Version = "dev"
 
 const usage = `usage: hook [-C dir] <command> [flags]
@@ -76,7 +77,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "install", "uninstall":
 		return runInstall(ctx, dir, cmd, rest, stdout, stderr)
 	case "version", "--version":
-		fmt.Fprintln(stdout, "ripple", version())
+		fmt.Fprintln(stdout, "ripple", ToolVersion())
 		return ExitOK
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
@@ -168,7 +169,7 @@ func runCheck(ctx context.Context, dir string, args []string, stdout, stderr io.
 		fmt.Fprintln(stderr, "ripple:", err)
 		return ExitFailure
 	}
-	opts := report.Options{Verbose: cfg.Verbose, Color: cfg.Format == "text" && isTerminal(stdout), ToolVersion: Version, RepoRoot: repo.Top}
+	opts := report.Options{Verbose: cfg.Verbose, Color: cfg.Format == "text" && isTerminal(stdout), ToolVersion: ToolVersion(), RepoRoot: repo.Top}
 	if err := report.Write(stdout, cfg.Format, res, opts); err != nil {
 		fmt.Fprintln(stderr, "ripple:", err)
 		return ExitFailure

@@ -118,7 +118,7 @@ func runPrePush(ctx context.Context, dir string, args []string, stdin io.Reader,
 		return ExitOK
 	}
 	fmt.Fprintln(stderr, report.Headline(merged, blocked))
-	opts := report.Options{Verbose: cfg.Verbose, Color: isTerminal(stderr), ToolVersion: Version, RepoRoot: repo.Top}
+	opts := report.Options{Verbose: cfg.Verbose, Color: isTerminal(stderr), ToolVersion: ToolVersion(), RepoRoot: repo.Top}
 	if err := report.Text(stderr, merged, opts); err != nil {
 		return fail(err)
 	}

@@ -5,11 +5,19 @@ import (
 	"strings"
 )
 
-// version is what `hook version` prints after "ripple": see versionOf.
-func version() string {
-	bi, _ := debug.ReadBuildInfo()
+// ToolVersion is the version of this build of ripple, as versionOf
+// derives it from the build information of the running binary: what
+// `hook version` prints after "ripple", and the tool version every
+// report names (SARIF's tool.driver.version), from the hook and the
+// Action alike.
+func ToolVersion() string {
+	bi, _ := readBuildInfo()
 	return versionOf(bi, Version)
 }
+
+// readBuildInfo is debug.ReadBuildInfo; tests replace it, a test binary
+// having no VCS information.
+var readBuildInfo = debug.ReadBuildInfo
 
 // versionOf says which build of ripple this is, from the build
 // information Go records in the binary (bi, nil when there is none) and

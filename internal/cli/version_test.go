@@ -1,8 +1,16 @@
 package cli
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
 	"runtime/debug"
+	"strings"
 	"testing"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/ripple-dev/ripple/internal/testrepo"
 )
 
 func TestVersionOf(t *testing.T) {
@@ -42,5 +50,53 @@ func TestVersionOf(t *testing.T) {
 		if got := versionOf(tc.bi, tc.ldflags); got != tc.want {
 			t.Errorf("%s: versionOf = %q, want %q", tc.name, got, tc.want)
 		}
+	}
+}
+
+// TestReportToolVersion: the SARIF that `hook check` writes names the
+// version of the build, as `hook version` prints it (it named the
+// -ldflags variable, "dev" in any build that did not set it).
+func TestReportToolVersion(t *testing.T) {
+	const rev = "864a751abcdef0123456789abcdef0123456789a"
+	saved := readBuildInfo
+	t.Cleanup(func() { readBuildInfo = saved })
+	readBuildInfo = func() (*debug.BuildInfo, bool) {
+		return &debug.BuildInfo{
+			Main:     debug.Module{Path: "github.com/ripple-dev/ripple", Version: "(devel)"},
+			Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: rev}, {Key: "vcs.modified", Value: "false"}},
+		}, true
+	}
+	const want = "864a751abcde"
+
+	var out, errb bytes.Buffer
+	if code := Run(context.Background(), []string{"version"}, strings.NewReader(""), &out, &errb); code != ExitOK || out.String() != "ripple "+want+"\n" {
+		t.Fatalf("hook version: exit %d, %q (stderr %q); want %q", code, out.String(), errb.String(), "ripple "+want)
+	}
+
+	sc := testrepo.FromTxtar(t, txtar.Parse([]byte(renamed)))
+	out.Reset()
+	errb.Reset()
+	code := Run(context.Background(), []string{"-C", sc.Dir, "check", "-base", sc.Base, "-format", "sarif"}, strings.NewReader(""), &out, &errb)
+	if code != ExitFindings {
+		t.Fatalf("hook check: exit %d, want %d; stderr:\n%s", code, ExitFindings, errb.String())
+	}
+	var log struct {
+		Runs []struct {
+			Tool struct {
+				Driver struct {
+					Name, Version string
+				}
+			}
+			Results []json.RawMessage
+		}
+	}
+	if err := json.Unmarshal(out.Bytes(), &log); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out.String())
+	}
+	if len(log.Runs) != 1 || len(log.Runs[0].Results) == 0 {
+		t.Fatalf("want one run with results (the caller left on Old):\n%s", out.String())
+	}
+	if d := log.Runs[0].Tool.Driver; d.Name != "ripple" || d.Version != want {
+		t.Errorf("tool.driver = %s %q, want ripple %q", d.Name, d.Version, want)
 	}
 }

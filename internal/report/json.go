@@ -62,15 +62,15 @@ const JSONVersion = 1
 // none appear only when o.Verbose is set.
 func JSON(w io.Writer, r *model.Result, o Options) error {
 	p := prepare(r)
-	out := jsonReport{
+	out := JSONReport{
 		Version:        JSONVersion,
 		Base:           p.r.Base,
 		Head:           p.r.Head,
-		Changes:        []jsonChange{},
-		Findings:       []jsonFinding{},
-		Diagnostics:    []jsonDiagnostic{},
+		Changes:        []JSONChange{},
+		Findings:       []JSONFinding{},
+		Diagnostics:    []JSONDiagnostic{},
 		PrecisionNotes: nonNil(p.r.PrecisionNotes),
-		Stats: jsonStats{
+		Stats: JSONStats{
 			ChangedFiles:  p.r.Stats.ChangedFiles,
 			ParsedFiles:   p.r.Stats.ParsedFiles,
 			TypedPackages: p.r.Stats.TypedPackages,
@@ -79,7 +79,7 @@ func JSON(w io.Writer, r *model.Result, o Options) error {
 	}
 	for i, c := range p.changes {
 		b, base := seed(c)
-		jc := jsonChange{
+		jc := JSONChange{
 			ID:      i,
 			Label:   string(c.Label),
 			Summary: summary(c),
@@ -105,7 +105,7 @@ func JSON(w io.Writer, r *model.Result, o Options) error {
 	}
 
 	for _, f := range p.visible(o.Verbose) {
-		jf := jsonFinding{
+		jf := JSONFinding{
 			Rule:        f.Rule(),
 			Relation:    string(f.Relation),
 			Level:       string(f.Level),
@@ -117,9 +117,9 @@ func JSON(w io.Writer, r *model.Result, o Options) error {
 			Col:         f.Site.Col,
 			Enclosing:   f.Site.Enclosing,
 			Text:        trimmed(f.Site),
-			Trail:       []jsonStep{},
+			Trail:       []JSONStep{},
 			Missing:     f.Missing,
-			Also:        []jsonSite{},
+			Also:        []JSONSite{},
 			Updated:     f.Updated,
 			Fingerprint: p.fp[f],
 			Fix:         jsonFixOf(f),
@@ -131,10 +131,10 @@ func JSON(w io.Writer, r *model.Result, o Options) error {
 			jf.Change = &id
 		}
 		for _, s := range f.Trail {
-			jf.Trail = append(jf.Trail, jsonStep{string(s.Relation), s.Display, s.Path, s.Line})
+			jf.Trail = append(jf.Trail, JSONStep{string(s.Relation), s.Display, s.Path, s.Line})
 		}
 		for _, s := range f.Also {
-			jf.Also = append(jf.Also, jsonSite{s.Path, s.Line, s.Col, s.Enclosing, trimmed(s)})
+			jf.Also = append(jf.Also, JSONSite{s.Path, s.Line, s.Col, s.Enclosing, trimmed(s)})
 		}
 		out.Findings = append(out.Findings, jf)
 	}
@@ -149,7 +149,7 @@ func JSON(w io.Writer, r *model.Result, o Options) error {
 		}
 	}
 	for _, d := range p.r.Diagnostics {
-		out.Diagnostics = append(out.Diagnostics, jsonDiagnostic{Path: d.Path, Line: d.Line, Message: d.Message})
+		out.Diagnostics = append(out.Diagnostics, JSONDiagnostic{Path: d.Path, Line: d.Line, Message: d.Message})
 	}
 	return encode(w, out)
 }
@@ -170,84 +170,109 @@ func nonNil(s []string) []string {
 	return s
 }
 
-type jsonReport struct {
+// The types below are the JSON format (version JSONVersion): JSON
+// writes them and every reader decodes them (the Action's
+// internal/action/findings reads what the hook writes, across the
+// two-phase handoff too), so that the writer and the readers cannot
+// drift apart. A field's meaning is documented on JSON.
+
+// JSONReport is the whole document.
+type JSONReport struct {
 	Version        int              `json:"version"`
 	Base           string           `json:"base"`
 	Head           string           `json:"head"`
-	Changes        []jsonChange     `json:"changes"`
-	Findings       []jsonFinding    `json:"findings"`
-	Diagnostics    []jsonDiagnostic `json:"diagnostics"`
+	Changes        []JSONChange     `json:"changes"`
+	Findings       []JSONFinding    `json:"findings"`
+	Diagnostics    []JSONDiagnostic `json:"diagnostics"`
 	PrecisionNotes []string         `json:"precision_notes"`
-	Counts         jsonCounts       `json:"counts"`
-	Stats          jsonStats        `json:"stats"`
+	Counts         JSONCounts       `json:"counts"`
+	Stats          JSONStats        `json:"stats"`
 }
 
-type jsonChange struct {
-	ID      int        `json:"id"`
-	Label   string     `json:"label"`
-	Summary string     `json:"summary"`
-	Display string     `json:"display"`
-	Path    string     `json:"path"`
-	Line    int        `json:"line"`
+// JSONChange is one changed declaration; findings refer to it by ID,
+// its index in the report's changes.
+type JSONChange struct {
+	ID      int    `json:"id"`
+	Label   string `json:"label"`
+	Summary string `json:"summary"`
+	Display string `json:"display"`
+	Path    string `json:"path"`
+	Line    int    `json:"line"`
+	// Side is "head", or "base" for a deleted declaration (Path and Line
+	// then refer to the base state).
 	Side    string     `json:"side"`
-	Old     *jsonBlock `json:"old"`
-	New     *jsonBlock `json:"new"`
+	Old     *JSONBlock `json:"old"`
+	New     *JSONBlock `json:"new"`
 	Details []string   `json:"details"`
 	Escapes []string   `json:"escapes"`
 	Derived bool       `json:"derived"`
-	Cause   *int       `json:"cause"`
+	// Cause is the ID of the change a derived change follows, or nil.
+	Cause *int `json:"cause"`
 }
 
-type jsonBlock struct {
+// JSONBlock is a declaration in one state.
+type JSONBlock struct {
 	Display string `json:"display"`
 	Path    string `json:"path"`
 	Line    int    `json:"line"`
 }
 
-func jsonBlockOf(b *model.Block) *jsonBlock {
+func jsonBlockOf(b *model.Block) *JSONBlock {
 	if b == nil {
 		return nil
 	}
-	return &jsonBlock{b.Display, b.Path, b.NameLine}
+	return &JSONBlock{b.Display, b.Path, b.NameLine}
 }
 
-type jsonFinding struct {
-	Change      *int       `json:"change"`
-	Rule        string     `json:"rule"`
-	Relation    string     `json:"relation"`
-	Level       string     `json:"level"`
-	Verdict     string     `json:"verdict"`
-	Precision   string     `json:"precision"`
-	Message     string     `json:"message"`
-	Path        string     `json:"path"`
-	Line        int        `json:"line"`
-	Col         int        `json:"col"`
-	Enclosing   string     `json:"enclosing"`
-	Text        string     `json:"text"`
-	Trail       []jsonStep `json:"trail"`
+// JSONFinding is one site: a reported finding (level error, warning or
+// note), or with Options.Verbose an unreported one (level none).
+type JSONFinding struct {
+	Change    *int   `json:"change"`
+	Rule      string `json:"rule"`
+	Relation  string `json:"relation"`
+	Level     string `json:"level"`
+	Verdict   string `json:"verdict"`
+	Precision string `json:"precision"`
+	Message   string `json:"message"`
+	Path      string `json:"path"`
+	Line      int    `json:"line"`
+	Col       int    `json:"col"`
+	Enclosing string `json:"enclosing"`
+	Text      string `json:"text"`
+	// Trail is the relation path from the change to the site.
+	Trail []JSONStep `json:"trail"`
+	// Missing says what the verdict was established without; Also lists
+	// the other sites of an aggregated finding (one reason, many sites).
 	Missing     string     `json:"missing"`
-	Also        []jsonSite `json:"also"`
+	Also        []JSONSite `json:"also"`
 	Updated     bool       `json:"updated"`
 	Fingerprint string     `json:"fingerprint"`
-	Fix         *jsonFix   `json:"fix,omitempty"`
+	Fix         *JSONFix   `json:"fix,omitempty"`
 }
 
-// jsonFix is a finding's mechanical fix: its edits, and, when they all
+// JSONFix is a finding's mechanical fix: its edits, and, when they all
 // fall on the site's line, that line as it reads once fixed (the form a
-// review suggestion needs).
-type jsonFix struct {
+// review suggestion needs): Replacement replaces lines
+// StartLine..EndLine of the head state, inclusive (whole lines, without
+// the final newline); nil when the edits reach beyond the site's line.
+type JSONFix struct {
 	Description string           `json:"description"`
 	Edits       []model.TextEdit `json:"edits"`
 	StartLine   int              `json:"start_line,omitempty"`
 	EndLine     int              `json:"end_line,omitempty"`
 	Replacement *string          `json:"replacement,omitempty"`
+	// Note is not part of the format (never written, never read): a
+	// reader's plain-text remark on where a replacement it sets comes
+	// from (the Action's fix mode: "Ripple's fix of func F, edited by the
+	// model; the oracle passed on the whole fix").
+	Note string `json:"-"`
 }
 
-func jsonFixOf(f *model.Finding) *jsonFix {
+func jsonFixOf(f *model.Finding) *JSONFix {
 	if f.Fix == nil {
 		return nil
 	}
-	jf := &jsonFix{Description: f.Fix.Description, Edits: f.Fix.Edits}
+	jf := &JSONFix{Description: f.Fix.Description, Edits: f.Fix.Edits}
 	var local []model.TextEdit
 	for _, e := range f.Fix.Edits {
 		if e.Path != f.Site.Path || e.StartLine != f.Site.Line || e.EndLine != f.Site.Line {
@@ -263,8 +288,8 @@ func jsonFixOf(f *model.Finding) *jsonFix {
 	return jf
 }
 
-// jsonSite is one of the other sites of an aggregated finding.
-type jsonSite struct {
+// JSONSite is one of the other sites of an aggregated finding.
+type JSONSite struct {
 	Path      string `json:"path"`
 	Line      int    `json:"line"`
 	Col       int    `json:"col"`
@@ -272,26 +297,33 @@ type jsonSite struct {
 	Text      string `json:"text"`
 }
 
-type jsonStep struct {
+// JSONStep is one block of the relation path from the change to a site.
+type JSONStep struct {
 	Relation string `json:"relation"`
 	Display  string `json:"display"`
 	Path     string `json:"path"`
 	Line     int    `json:"line"`
 }
 
-type jsonDiagnostic struct {
+// JSONDiagnostic is a problem that lowered what the check could say.
+type JSONDiagnostic struct {
 	Path    string `json:"path"`
 	Line    int    `json:"line"`
 	Message string `json:"message"`
 }
 
-type jsonCounts struct {
+// JSONCounts are the reported findings per level.
+type JSONCounts struct {
 	Error   int `json:"error"`
 	Warning int `json:"warning"`
 	Note    int `json:"note"`
 }
 
-type jsonStats struct {
+// Total is the number of reported findings.
+func (c JSONCounts) Total() int { return c.Error + c.Warning + c.Note }
+
+// JSONStats is what the check read.
+type JSONStats struct {
 	ChangedFiles  int   `json:"changed_files"`
 	ParsedFiles   int   `json:"parsed_files"`
 	TypedPackages int   `json:"typed_packages"`

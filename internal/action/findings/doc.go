@@ -6,7 +6,10 @@
 // identity: it reads them from the versioned JSON that internal/report
 // writes (report.JSON), so that the job summary, the annotations, the
 // review comments and the SARIF file agree finding for finding and
-// fingerprint for fingerprint. The same reader decodes the report carried
+// fingerprint for fingerprint. The format has one definition, the types
+// of internal/report (report.JSONReport and its parts, which Report,
+// Change, Finding and the rest are): what the hook writes, the action
+// reads, with nothing lost. The same reader decodes the report carried
 // from the analysis job to the posting job of the two-phase set-up
 // (internal/action/handoff), where the JSON is untrusted data: Validate
 // drops findings whose paths or lines cannot be real (absolute paths,

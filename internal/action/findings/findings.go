@@ -15,103 +15,29 @@ import (
 	"github.com/ripple-dev/ripple/internal/report"
 )
 
-// Report is one check, as the action shows it.
-type Report struct {
-	Base           string       `json:"base"`
-	Head           string       `json:"head"`
-	Changes        []Change     `json:"changes"`
-	Findings       []Finding    `json:"findings"`
-	Diagnostics    []Diagnostic `json:"diagnostics"`
-	PrecisionNotes []string     `json:"precision_notes"`
-	Counts         Counts       `json:"counts"`
-}
+// Report is one check, as the action shows it: the document report.JSON
+// writes, read back (the action adds methods, not fields: the format has
+// one definition, in internal/report).
+type Report report.JSONReport
 
-// Change is one changed declaration (report.JSON's "changes").
-type Change struct {
-	ID      int    `json:"id"`
-	Label   string `json:"label"`
-	Summary string `json:"summary"`
-	Display string `json:"display"`
-	Path    string `json:"path"`
-	Line    int    `json:"line"`
-	// Side is "head", or "base" for a deleted declaration (Path and Line
-	// then refer to the base state).
-	Side    string `json:"side"`
-	Derived bool   `json:"derived"`
-}
-
-// Site is another site of an aggregated finding.
-type Site struct {
-	Path      string `json:"path"`
-	Line      int    `json:"line"`
-	Col       int    `json:"col"`
-	Enclosing string `json:"enclosing"`
-	Text      string `json:"text"`
-}
-
-// Step is one block of the relation path from the seed to a site.
-type Step struct {
-	Relation string `json:"relation"`
-	Display  string `json:"display"`
-	Path     string `json:"path"`
-	Line     int    `json:"line"`
-}
-
-// Finding is one reported site (level error, warning or note).
-type Finding struct {
-	Change    *int   `json:"change"`
-	Rule      string `json:"rule"`
-	Relation  string `json:"relation"`
-	Level     string `json:"level"`
-	Verdict   string `json:"verdict"`
-	Precision string `json:"precision"`
-	Message   string `json:"message"`
-	Path      string `json:"path"`
-	Line      int    `json:"line"`
-	Col       int    `json:"col"`
-	Enclosing string `json:"enclosing"`
-	Text      string `json:"text"`
-	Trail     []Step `json:"trail"`
-	// Missing says what the verdict was established without; Also lists
-	// the other sites of an aggregated finding (one reason, many sites).
-	Missing     string `json:"missing"`
-	Also        []Site `json:"also"`
-	Updated     bool   `json:"updated"`
-	Fingerprint string `json:"fingerprint"`
-	// Fix is a suggested replacement: the mechanical fix of the finding
-	// when its edits all fall on the site's line (report's JSON "fix").
-	Fix *Fix `json:"fix,omitempty"`
-}
-
-// Fix replaces lines StartLine..EndLine (head state, inclusive) of the
-// finding's file with Replacement (whole lines, without the final
-// newline).
-type Fix struct {
-	StartLine   int    `json:"start_line"`
-	EndLine     int    `json:"end_line"`
-	Replacement string `json:"replacement"`
-	// Note says where a fix mode's edit comes from ("edited by the
-	// model; the oracle passed on the whole fix"): plain text, set by the
-	// action, never read from a report.
-	Note string `json:"-"`
-}
-
-// Diagnostic is a problem that lowered what the check could say.
-type Diagnostic struct {
-	Path    string `json:"path"`
-	Line    int    `json:"line"`
-	Message string `json:"message"`
-}
-
-// Counts are the reported findings per level.
-type Counts struct {
-	Error   int `json:"error"`
-	Warning int `json:"warning"`
-	Note    int `json:"note"`
-}
-
-// Total is the number of reported findings.
-func (c Counts) Total() int { return c.Error + c.Warning + c.Note }
+// The parts of a report, as report.JSON writes them.
+type (
+	// Change is one changed declaration.
+	Change = report.JSONChange
+	// Finding is one reported site (level error, warning or note).
+	Finding = report.JSONFinding
+	// Site is another site of an aggregated finding.
+	Site = report.JSONSite
+	// Step is one block of the relation path from the seed to a site.
+	Step = report.JSONStep
+	// Fix is a finding's mechanical fix; the action reads its
+	// replacement (a suggestion), and fix mode sets its own, with a Note.
+	Fix = report.JSONFix
+	// Diagnostic is a problem that lowered what the check could say.
+	Diagnostic = report.JSONDiagnostic
+	// Counts are the reported findings per level.
+	Counts = report.JSONCounts
+)
 
 // FromResult builds the report of a check through report.JSON.
 func FromResult(res *model.Result) (*Report, error) {
@@ -126,8 +52,9 @@ func FromResult(res *model.Result) (*Report, error) {
 // is not reported (none) are dropped.
 func ReadJSON(r io.Reader) (*Report, error) {
 	var raw struct {
+		// the document's version, told apart from a missing one
 		Version *int `json:"version"`
-		Report
+		report.JSONReport
 	}
 	dec := json.NewDecoder(r)
 	if err := dec.Decode(&raw); err != nil {
@@ -140,7 +67,8 @@ func ReadJSON(r io.Reader) (*Report, error) {
 		}
 		return nil, fmt.Errorf("reading a ripple JSON report: version %s, want %d", v, report.JSONVersion)
 	}
-	rep := raw.Report
+	rep := Report(raw.JSONReport)
+	rep.Version = *raw.Version
 	kept := rep.Findings[:0]
 	for _, f := range rep.Findings {
 		if model.Level(f.Level).Rank() > 0 {
@@ -291,32 +219,91 @@ func Phrase(relation string) string {
 	return model.Relation(relation).Phrase()
 }
 
-// Headline counts the findings as the text report's headline does:
-// "3 inconsistent sites in 1 change, 2 more may be impacted".
+// Headline is the headline of report.Headline, without its "ripple: "
+// and the push's verdict, read back from the report:
+//
+//	3 inconsistent sites in 1 change
+//	3 inconsistent sites in 2 of 4 changes, 2 more may be impacted
+//	2 sites may be impacted in 1 of 3 changes
+//	no inconsistent sites (3 changes checked)
+//
+// It counts the developer's changes (a derived change counts as the
+// change it follows from), as the hook's headline and totals do: of the
+// changes checked (Seeds), those with an inconsistent site, else those
+// with a reported site.
 func Headline(r *Report) string {
 	inc, may := 0, 0
-	changes := map[int]bool{}
-	for _, f := range r.Findings {
-		if f.Verdict == "inconsistent" {
+	withInc, withAny := map[int]bool{}, map[int]bool{}
+	for i := range r.Findings {
+		f := &r.Findings[i]
+		s := r.seedOf(f.Change)
+		if s >= 0 {
+			withAny[s] = true
+		}
+		if f.Verdict == model.Inconsistent.String() {
 			inc++
+			if s >= 0 {
+				withInc[s] = true
+			}
 		} else {
 			may++
 		}
-		if f.Change != nil {
-			changes[*f.Change] = true
-		}
 	}
-	in := ""
-	if n := len(changes); n > 0 {
-		in = " in " + model.Plural(n, "change", "changes")
+	seeds := r.Seeds()
+	in := func(n int) string {
+		switch {
+		case n == 0:
+			return ""
+		case n == seeds:
+			return " in " + model.Plural(n, "change", "changes")
+		}
+		return fmt.Sprintf(" in %d of %d changes", n, seeds)
 	}
 	switch {
 	case inc == 0 && may == 0:
-		return "no inconsistent sites"
+		return fmt.Sprintf("no inconsistent sites (%s checked)", model.Plural(seeds, "change", "changes"))
 	case inc > 0 && may > 0:
-		return fmt.Sprintf("%s%s, %d more may be impacted", model.Plural(inc, "inconsistent site", "inconsistent sites"), in, may)
+		return fmt.Sprintf("%s%s, %d more may be impacted", model.Plural(inc, "inconsistent site", "inconsistent sites"), in(len(withInc)), may)
 	case inc > 0:
-		return model.Plural(inc, "inconsistent site", "inconsistent sites") + in
+		return model.Plural(inc, "inconsistent site", "inconsistent sites") + in(len(withInc))
 	}
-	return model.Plural(may, "site may be impacted", "sites may be impacted") + in
+	return model.Plural(may, "site may be impacted", "sites may be impacted") + in(len(withAny))
+}
+
+// Seeds is the number of the developer's changes checked: the changes
+// not derived from another.
+func (r *Report) Seeds() int {
+	n := 0
+	for _, c := range r.Changes {
+		if !c.Derived {
+			n++
+		}
+	}
+	return n
+}
+
+// seedOf is the id of the developer's change that change id follows
+// from (id itself for a change of the diff, else the start of its cause
+// chain), or -1 for none: no change, a change out of range, or a chain
+// that does not end in a change of the diff (a report read from
+// untrusted data may loop).
+func (r *Report) seedOf(id *int) int {
+	if id == nil {
+		return -1
+	}
+	c := *id
+	for range len(r.Changes) + 1 {
+		if c < 0 || c >= len(r.Changes) {
+			return -1
+		}
+		next := r.Changes[c].Cause
+		if next == nil {
+			if r.Changes[c].Derived {
+				return -1
+			}
+			return c
+		}
+		c = *next
+	}
+	return -1
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ripple-dev/ripple/internal/model"
+	"github.com/ripple-dev/ripple/internal/report"
 )
 
 // Result is a check with one change and three findings, one of them not
@@ -47,7 +48,7 @@ func TestFromResult(t *testing.T) {
 	if g := rep.Groups(); len(g) != 2 || len(g[0].Findings) != 1 {
 		t.Errorf("groups %+v", g)
 	}
-	if got := Headline(rep); got != "1 inconsistent site in 2 changes, 1 more may be impacted" {
+	if got := Headline(rep); got != "1 inconsistent site in 1 of 2 changes, 1 more may be impacted" {
 		t.Errorf("headline %q", got)
 	}
 	l := Links{Server: "https://github.com/", Repo: "octo/demo"}
@@ -86,5 +87,97 @@ func TestValidate(t *testing.T) {
 	}
 	if len(rep.Findings) != 3 || rep.Findings[2].Fix != nil || rep.Counts.Error != 2 {
 		t.Errorf("kept %d (counts %+v); an impossible fix must be dropped", len(rep.Findings), rep.Counts)
+	}
+}
+
+// TestHeadlineCountsAsHook: the action's headline, read back from the
+// JSON report, is the hook's (report.Headline): both count the
+// developer's changes, a derived change as the one it follows, out of
+// those checked. (The action counted every change with a reported site,
+// derived ones too, and never said out of how many.)
+func TestHeadlineCountsAsHook(t *testing.T) {
+	block := func(name, path string) *model.Block { return &model.Block{Display: name, Path: path, NameLine: 3} }
+	change := func(name string) *model.Change {
+		return &model.Change{Label: model.MMS, Details: []string{"parameter added"}, New: block(name, "p/p.go")}
+	}
+	derived := func(name string, cause *model.Change) *model.Change {
+		return &model.Change{Label: model.MMS, Details: []string{"must follow " + cause.New.Display}, Derived: true, Cause: cause, Via: model.CalledBy, New: block(name, "w/w.go")}
+	}
+	line := 0
+	at := func(c *model.Change, level model.Level, v model.Verdict) *model.Finding {
+		line++
+		return &model.Finding{Change: c, Relation: model.CalledBy, Verdict: v, Level: level, Precision: model.PrecisionTypes,
+			Message: "m", Site: model.Site{Path: "q/q.go", Line: line, Text: "x"}}
+	}
+	sum, mul, neg, extra := change("func Sum"), change("func Mul"), change("func Neg"), change("func Extra")
+	wrap := derived("func Wrap", sum)
+	unlisted := change("func Unlisted") // a cause the result does not list
+	follows := derived("func Follows", unlisted)
+	for _, tc := range []struct {
+		name string
+		res  *model.Result
+		want string
+	}{
+		{"two of four changes inconsistent, one may be impacted (push_change_counts.txtar)",
+			&model.Result{Changes: []*model.Change{sum, mul, neg, extra}, Findings: []*model.Finding{
+				at(sum, model.LevelError, model.Inconsistent), at(mul, model.LevelError, model.Inconsistent),
+				at(neg, model.LevelWarning, model.MayBeImpacted),
+			}},
+			"2 inconsistent sites in 2 of 4 changes, 1 more may be impacted"},
+		{"a derived change counts as the change it follows",
+			&model.Result{Changes: []*model.Change{sum, wrap}, Findings: []*model.Finding{
+				at(sum, model.LevelError, model.Inconsistent), at(wrap, model.LevelError, model.Inconsistent),
+			}},
+			"2 inconsistent sites in 1 change"},
+		{"a derived change whose cause is not listed",
+			&model.Result{Changes: []*model.Change{follows, extra}, Findings: []*model.Finding{
+				at(follows, model.LevelError, model.Inconsistent),
+			}},
+			"1 inconsistent site in 1 of 2 changes"},
+		{"only may be impacted",
+			&model.Result{Changes: []*model.Change{neg, extra}, Findings: []*model.Finding{
+				at(neg, model.LevelWarning, model.MayBeImpacted), at(neg, model.LevelNote, model.MayBeImpacted),
+			}},
+			"2 sites may be impacted in 1 of 2 changes"},
+		{"a site of no change",
+			&model.Result{Changes: []*model.Change{extra}, Findings: []*model.Finding{
+				at(nil, model.LevelError, model.Inconsistent),
+			}},
+			"1 inconsistent site"},
+		{"consistent sites are not reported",
+			&model.Result{Changes: []*model.Change{sum, mul}, Findings: []*model.Finding{
+				at(sum, model.LevelNone, model.Consistent),
+			}},
+			"no inconsistent sites (2 changes checked)"},
+	} {
+		rep, err := FromResult(tc.res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := Headline(rep)
+		if got != tc.want {
+			t.Errorf("%s: Headline = %q, want %q", tc.name, got, tc.want)
+		}
+		if hook := report.Headline(tc.res, false); "ripple: "+got != hook {
+			t.Errorf("%s: the action says %q, the hook %q", tc.name, got, hook)
+		}
+	}
+}
+
+// TestHeadlineCauseLoop: a report read from untrusted data (a handoff
+// file) may have a cause chain that loops or leaves the changes; the
+// headline still ends, counting no change for such a finding.
+func TestHeadlineCauseLoop(t *testing.T) {
+	zero, one, nine := 0, 1, 9
+	rep := &Report{
+		Changes: []Change{{Derived: true, Cause: &one}, {Derived: true, Cause: &zero}, {Derived: true, Cause: &nine}, {}},
+		Findings: []Finding{
+			{Change: &zero, Verdict: "inconsistent", Level: "error"},
+			{Change: new(int), Verdict: "inconsistent", Level: "error"},
+		},
+	}
+	*rep.Findings[1].Change = 2
+	if got, want := Headline(rep), "2 inconsistent sites"; got != want {
+		t.Errorf("Headline = %q, want %q", got, want)
 	}
 }

@@ -190,8 +190,8 @@ func placeInline(rep *findings.Report, f *findings.Finding, dm *DiffMap, links f
 		return Comment{}, false
 	}
 	c := Comment{Finding: f, Path: f.Path, Line: f.Line}
-	if fx := f.Fix; fx != nil && dm.InOneHunk(f.Path, fx.StartLine, fx.EndLine) {
-		c.Suggestion = &Suggestion{StartLine: fx.StartLine, EndLine: fx.EndLine, Replacement: fx.Replacement, Note: fx.Note}
+	if fx := f.Fix; fx != nil && fx.Replacement != nil && dm.InOneHunk(f.Path, fx.StartLine, fx.EndLine) {
+		c.Suggestion = &Suggestion{StartLine: fx.StartLine, EndLine: fx.EndLine, Replacement: *fx.Replacement, Note: fx.Note}
 		c.Line = fx.EndLine
 		if fx.StartLine < fx.EndLine {
 			c.StartLine = fx.StartLine

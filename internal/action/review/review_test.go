@@ -90,6 +90,17 @@ func TestDiffMap(t *testing.T) {
 	}
 }
 
+// suggestion is a fix that replaces lines start..end with repl.
+func suggestion(start, end int, repl string) *findings.Fix {
+	return &findings.Fix{StartLine: start, EndLine: end, Replacement: &repl}
+}
+
+// noted is fx with fix mode's note.
+func noted(fx *findings.Fix, note string) *findings.Fix {
+	fx.Note = note
+	return fx
+}
+
 func report(fs ...findings.Finding) *findings.Report {
 	zero := 0
 	r := &findings.Report{Base: strings.Repeat("0", 40), Head: head,
@@ -119,10 +130,10 @@ func TestPlanPlacesFindings(t *testing.T) {
 		findings.Finding{Path: "far.go", Line: 40, Message: "not enough arguments", Fingerprint: fp("bb")},
 		// a constructed fix inside one hunk: a suggestion over its range
 		findings.Finding{Path: "p.go", Line: 5, Message: "m", Fingerprint: fp("cc"),
-			Fix: &findings.Fix{StartLine: 4, EndLine: 5, Replacement: "func B() {}\n```go\nx := \"``\"\n```"}},
+			Fix: suggestion(4, 5, "func B() {}\n```go\nx := \"``\"\n```")},
 		// a fix across two hunks: a plain comment, no suggestion
 		findings.Finding{Path: "p.go", Line: 7, Message: "m", Fingerprint: fp("dd"),
-			Fix: &findings.Fix{StartLine: 7, EndLine: 20, Replacement: "x"}},
+			Fix: suggestion(7, 20, "x")},
 	)
 	p := MakePlan(rep, diffMap(t), nil, nil, Options{}, true)
 	if len(p.Comments) != 3 || len(p.InBody) != 1 || p.InBody[0].Path != "far.go" {
@@ -245,7 +256,7 @@ func fakeServer(t *testing.T) *fakegh.Server {
 func TestRunSuggestionShape(t *testing.T) {
 	srv := fakeServer(t)
 	rep := report(findings.Finding{Path: "p.go", Line: 5, Message: "m", Fingerprint: fp("cc"),
-		Fix: &findings.Fix{StartLine: 4, EndLine: 5, Replacement: "func B(y int) {}\n"}})
+		Fix: suggestion(4, 5, "func B(y int) {}\n")})
 	out := Run(context.Background(), newAPI(t, srv), Target{Number: 4, HeadSHA: head}, rep, diffMap(t), Options{})
 	if out.State != Posted || out.Inline != 1 {
 		t.Fatalf("outcome %+v", out)
@@ -310,7 +321,7 @@ func TestRunFallbacks(t *testing.T) {
 // note introduces its suggestion, escaped.
 func TestPlanNote(t *testing.T) {
 	rep := report(findings.Finding{Path: "p.go", Line: 4, Message: "m", Fingerprint: fp("aa"),
-		Fix: &findings.Fix{StartLine: 4, EndLine: 4, Replacement: "func A(x int) {}", Note: "Ripple's fix of func *A*"}})
+		Fix: noted(suggestion(4, 4, "func A(x int) {}"), "Ripple's fix of func *A*")})
 	first := MakePlan(rep, diffMap(t), nil, nil, Options{Note: "**Ripple fixed these sites**"}, true)
 	if !strings.HasPrefix(first.Body, "### Ripple: 1 inconsistent site in 1 change\n\n**Ripple fixed these sites**\n\n1 new inline comment.") {
 		t.Errorf("body:\n%s", first.Body)

@@ -199,7 +199,7 @@ func TestRuleMultiLineRange(t *testing.T) {
 	var fs []findings.Finding
 	for i, c := range cases {
 		fs = append(fs, findings.Finding{Path: "p.go", Line: c.site, Message: c.name, Fingerprint: fmt.Sprintf("%064x", i+1),
-			Fix: &findings.Fix{StartLine: c.start, EndLine: c.end, Replacement: "x := 1\n"}})
+			Fix: suggestion(c.start, c.end, "x := 1\n")})
 	}
 	rep := report(fs...)
 	p := MakePlan(rep, diffMap(t), nil, nil, Options{MaxComments: MaxCommentsLimit}, true)
@@ -270,7 +270,7 @@ func TestRuleSuggestionFence(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("%q", repl), func(t *testing.T) {
 			rep := report(findings.Finding{Path: "p.go", Line: 4, Message: "m", Fingerprint: fp("ab"),
-				Fix: &findings.Fix{StartLine: 3, EndLine: 4, Replacement: repl}})
+				Fix: suggestion(3, 4, repl)})
 			p := MakePlan(rep, diffMap(t), nil, nil, Options{}, true)
 			if len(p.Comments) != 1 || p.Comments[0].Suggestion == nil {
 				t.Fatalf("want one comment with a suggestion, got %+v", p.Comments)
@@ -381,7 +381,7 @@ func TestRuleBodySize(t *testing.T) {
 	t.Run("a suggestion too long for a comment", func(t *testing.T) {
 		long := strings.Repeat("\tx = append(x, `a`)\n", 4000) // 84,000 bytes
 		rep := report(findings.Finding{Path: "p.go", Line: 5, Message: "m", Fingerprint: fp("cd"),
-			Fix: &findings.Fix{StartLine: 3, EndLine: 5, Replacement: long}})
+			Fix: suggestion(3, 5, long)})
 		p := MakePlan(rep, diffMap(t), nil, nil, Options{Links: links}, true)
 		if len(p.Comments) != 1 {
 			t.Fatalf("%d comments", len(p.Comments))
@@ -395,7 +395,7 @@ func TestRuleBodySize(t *testing.T) {
 			t.Errorf("the comment moved: %d-%d, want 3-5", c.StartLine, c.Line)
 		}
 		// a shorter one still fits
-		rep.Findings[0].Fix.Replacement = long[:40000]
+		rep.Findings[0].Fix = suggestion(3, 5, long[:40000])
 		if p := MakePlan(rep, diffMap(t), nil, nil, Options{Links: links}, true); p.Comments[0].Suggestion == nil {
 			t.Error("a 40,000-byte suggestion was left out")
 		}
@@ -422,7 +422,7 @@ func TestRuleBodySize(t *testing.T) {
 	t.Run("an earlier comment edited to resolved or superseded", func(t *testing.T) {
 		long := strings.Repeat("\ty := `z`\n", 3000) // 30,000 bytes: cut at MaxBody/4
 		rep := report(findings.Finding{Path: "p.go", Line: 5, Message: "m", Fingerprint: fp("aa"),
-			Fix: &findings.Fix{StartLine: 3, EndLine: 5, Replacement: long}})
+			Fix: suggestion(3, 5, long)})
 		first := MakePlan(rep, diffMap(t), nil, nil, Options{Links: links}, true)
 		if first.Comments[0].Suggestion == nil {
 			t.Fatal("no suggestion to start from")

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ripple-dev/ripple/internal/action/findings"
 	"github.com/ripple-dev/ripple/internal/action/md"
+	"github.com/ripple-dev/ripple/internal/model"
 )
 
 // Limits of one summary.
@@ -70,7 +71,8 @@ func Markdown(in Input) string {
 		if in.Range != "" {
 			fmt.Fprintf(&b, " (%s)", md.Text(in.Range))
 		}
-		fmt.Fprintf(&b, ": %d errors · %d warnings · %d notes.\n\n", rep.Counts.Error, rep.Counts.Warning, rep.Counts.Note)
+		// the changes the headline counts (as the hook's totals line)
+		fmt.Fprintf(&b, ": %s, %d errors · %d warnings · %d notes.\n\n", model.Plural(rep.Seeds(), "change", "changes"), rep.Counts.Error, rep.Counts.Warning, rep.Counts.Note)
 		writeGroups(&b, rep, in.Links)
 	}
 	if in.Fix != "" {

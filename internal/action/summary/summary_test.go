@@ -21,6 +21,7 @@ func TestMarkdown(t *testing.T) {
 	for _, want := range []string{
 		"## Ripple: 1 inconsistent site in 1 change\n",
 		"❌ **fail**: findings at or above `fail_on: error`.",
+		"(pull request \\#7): 1 change, 1 errors · 0 warnings · 0 notes.\n",
 		"### `func Sum`: parameter c int added\n",
 		"Declared at [p/p.go:3](https://github.com/octo/demo/blob/" + rep.Head + "/p/p.go#L3).",
 		"| error | [q/q.go:6](https://github.com/octo/demo/blob/" + rep.Head + "/q/q.go#L6)<br>`x := a \\|\\| b` | a \\\\| b &lt;x&gt; <sub>(types)</sub> | `func Sum` → called by `func Use` |\n",
