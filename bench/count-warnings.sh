@@ -2,7 +2,8 @@
 # count-warnings.sh: a TOOL wrapper for the benchmark runners that also
 # logs, per run, the head commit's subject and the number of warning-level
 # results, so that the warnings on the complete real commits (which the
-# runners do not report) can be counted.
+# runners do not report) can be counted, and the check's own wall time
+# (third column).
 #
 #   export RIPPLE_BIN=$PWD/bin/hook WARN_LOG=/tmp/warnings.log
 #   TOOL="$PWD/bench/count-warnings.sh {base} {head}" ../shared/bench/python/run
@@ -16,13 +17,15 @@ base=$1 head=$2
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 set +e
+t0=$(date +%s.%N)
 "${RIPPLE_BIN:?set RIPPLE_BIN to the hook binary}" check --base "$base" --head "$head" --format sarif >"$out"
 code=$?
+t1=$(date +%s.%N)
 set -e
 # the commit's subject and the branches that point at it (the Python
 # runner names them partial and real)
 subject=$(git log -1 --format='%s%d' --decorate=full "$head" 2>/dev/null || echo "?")
 warnings=$( (grep -o '"level": *"warning"' "$out" || true) | wc -l)
-printf '%s\t%s\n' "$subject" "$warnings" >>"${WARN_LOG:?set WARN_LOG}"
+printf '%s\t%s\t%s\n' "$subject" "$warnings" "$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.3f", b - a}')" >>"${WARN_LOG:?set WARN_LOG}"
 cat "$out"
 exit $code
