@@ -30,7 +30,7 @@ type pfile struct {
 	// dot imports are listed separately.
 	imports    map[string]string
 	dotImports []string
-	top        map[*ast.Object]bool // file-scope objects
+	scopes     *scopes // what its identifiers denote (resolveFile)
 	generated  bool
 	build      constraint.Expr // the //go:build line, nil if none
 	parseErr   bool
@@ -133,14 +133,14 @@ func (ix *index) parseOne(ctx context.Context, p string, src []byte) *pfile {
 		return nil
 	}
 	src, _ = validUTF8(src)
-	f, err := parser.ParseFile(ix.fset, p, src, parser.ParseComments|parser.AllErrors)
+	f, err := parser.ParseFile(ix.fset, p, src, parseMode)
 	if f == nil || f.Name == nil {
 		if err != nil && ix.diag != nil {
 			ix.diag(*parseDiag(p, err))
 		}
 		return nil
 	}
-	pf := &pfile{path: p, dir: dirOf(p), src: src, ast: f, pkgName: f.Name.Name, imports: map[string]string{}, top: map[*ast.Object]bool{}}
+	pf := &pfile{path: p, dir: dirOf(p), src: src, ast: f, pkgName: f.Name.Name, imports: map[string]string{}, scopes: resolveFile(f)}
 	if err != nil {
 		pf.parseErr = true
 		if ix.diag != nil {
@@ -150,9 +150,6 @@ func (ix *index) parseOne(ctx context.Context, p string, src []byte) *pfile {
 	pf.pkgKey = ix.mods.importPath(pf.dir)
 	if strings.HasSuffix(pf.pkgName, "_test") {
 		pf.pkgKey += "_test"
-	}
-	for _, o := range f.Scope.Objects {
-		pf.top[o] = true
 	}
 	for _, im := range f.Imports {
 		ip, _ := strconv.Unquote(im.Path.Value)
@@ -200,7 +197,7 @@ func (ix *index) readPkgName(ctx context.Context, d string) string {
 		if err != nil {
 			continue
 		}
-		f, err := parser.ParseFile(token.NewFileSet(), p, src, parser.PackageClauseOnly)
+		f, err := parser.ParseFile(token.NewFileSet(), p, src, parser.PackageClauseOnly|parser.SkipObjectResolution)
 		if err == nil && f.Name != nil && f.Name.Name != "documentation" {
 			return f.Name.Name
 		}
@@ -266,7 +263,7 @@ func (ix *index) parseStripped(p string, src []byte) *pfile {
 		return nil
 	}
 	pf := &pfile{path: p, dir: dirOf(p), src: src, ast: f, pkgName: f.Name.Name}
-	if h, _ := parser.ParseFile(token.NewFileSet(), p, src, parser.PackageClauseOnly|parser.ParseComments); h != nil {
+	if h, _ := parser.ParseFile(token.NewFileSet(), p, src, parser.PackageClauseOnly|parser.ParseComments|parser.SkipObjectResolution); h != nil {
 		pf.build = buildLine(h)
 	}
 	return pf
