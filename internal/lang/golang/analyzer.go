@@ -347,16 +347,16 @@ func (a *analyzer) followWrapper(r *ref, v verdict, done map[*ast.FuncDecl]bool)
 	// retyped parameter is fixed inside the wrapper
 	paramsChanged := of != nil && nf != nil && len(of.Params) != len(nf.Params)
 	if why == "" && paramsChanged && len(r.call.Args) > 0 {
-		params := map[*ast.Object]bool{}
+		params := map[*binding]bool{}
 		for _, f := range fd.Type.Params.List {
 			for _, n := range f.Names {
-				params[n.Obj] = true
+				params[r.f.scopes.lookup(n)] = true
 			}
 		}
 		all := true
 		for _, arg := range r.call.Args {
 			id, ok := arg.(*ast.Ident)
-			if !ok || id.Obj == nil || !params[id.Obj] {
+			if !ok || r.f.scopes.unresolved(id) || !params[r.f.scopes.lookup(id)] {
 				all = false
 				break
 			}

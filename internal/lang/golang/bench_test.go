@@ -130,12 +130,42 @@ func BenchmarkParseOnly(b *testing.B) {
 	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
 	for b.Loop() {
-		f, err := parser.ParseFile(token.NewFileSet(), "sample.go", src, parser.ParseComments|parser.AllErrors)
+		f, err := parser.ParseFile(token.NewFileSet(), "sample.go", src, parseMode)
 		if err != nil {
 			b.Fatal(err)
 		}
 		benchSink = f
 	}
+}
+
+// BenchmarkParseResolve: parsing a ~2,000-line file and resolving its
+// identifiers, as the index does for each file it searches: by the
+// parser's object resolution (deprecated; what the front-end used
+// before) and by resolveFile.
+func BenchmarkParseResolve(b *testing.B) {
+	src := benchSource(2000)
+	b.Run("parser", func(b *testing.B) {
+		b.SetBytes(int64(len(src)))
+		b.ReportAllocs()
+		for b.Loop() {
+			f, err := parser.ParseFile(token.NewFileSet(), "sample.go", src, parser.ParseComments|parser.AllErrors)
+			if err != nil {
+				b.Fatal(err)
+			}
+			benchSink = f
+		}
+	})
+	b.Run("resolveFile", func(b *testing.B) {
+		b.SetBytes(int64(len(src)))
+		b.ReportAllocs()
+		for b.Loop() {
+			f, err := parser.ParseFile(token.NewFileSet(), "sample.go", src, parseMode)
+			if err != nil {
+				b.Fatal(err)
+			}
+			benchSink = resolveFile(f)
+		}
+	})
 }
 
 // BenchmarkTokens: the canonical token form of source text, on a whole

@@ -47,7 +47,7 @@ func (fe *Frontend) Scope(file string) string { return path.Dir(file) }
 // ImportScope finds the repository directory of the package that
 // qualifier names in the file (lang.Declarer).
 func (fe *Frontend) ImportScope(ctx context.Context, t gitio.Tree, file string, src []byte, qualifier string) (string, bool) {
-	f, err := parser.ParseFile(token.NewFileSet(), file, src, parser.ImportsOnly)
+	f, err := parser.ParseFile(token.NewFileSet(), file, src, parser.ImportsOnly|parser.SkipObjectResolution)
 	if err != nil {
 		return "", false
 	}

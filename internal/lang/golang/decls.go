@@ -61,7 +61,9 @@ type typeInfo struct {
 // contract with serialized data.
 var encodingKeys = []string{"json", "yaml", "xml", "toml", "db", "bson", "mapstructure", "msgpack", "protobuf", "form", "query", "env", "hcl", "cty"}
 
-const parseMode = parser.ParseComments | parser.AllErrors
+// parseMode is how a whole Go file is parsed: its identifiers are
+// resolved by resolveFile, when needed, not by the parser.
+const parseMode = parser.ParseComments | parser.AllErrors | parser.SkipObjectResolution
 
 // decls parses one state of a Go file into declarations.
 func decls(p string, src []byte) ([]*lang.Decl, *model.Diagnostic) {

@@ -183,12 +183,13 @@ func escapes(old, new *lang.Decl, oldChanged, newChanged func(from, to int) bool
 func bodyEscapes(fi *funcInfo, changed func(from, to int) bool, set map[string]bool) {
 	d := fi.Decl
 	line := func(p token.Pos) int { return fi.Fset.PositionFor(p, false).Line }
-	params := map[*ast.Object]bool{}
-	var recv *ast.Object
+	sc := resolveFunc(fi.File, d)
+	params := map[*binding]bool{}
+	var recv *binding
 	if d.Recv != nil {
 		for _, f := range d.Recv.List {
 			for _, n := range f.Names {
-				recv = n.Obj
+				recv = sc.lookup(n)
 			}
 		}
 	}
@@ -196,14 +197,8 @@ func bodyEscapes(fi *funcInfo, changed func(from, to int) bool, set map[string]b
 		switch f.Type.(type) {
 		case *ast.StarExpr, *ast.MapType, *ast.ArrayType, *ast.ChanType:
 			for _, n := range f.Names {
-				params[n.Obj] = true
+				params[sc.lookup(n)] = true
 			}
-		}
-	}
-	top := map[*ast.Object]bool{}
-	if fi.File.Scope != nil {
-		for _, o := range fi.File.Scope.Objects {
-			top[o] = true
 		}
 	}
 	root := func(e ast.Expr) (id *ast.Ident, through bool) {
@@ -229,13 +224,16 @@ func bodyEscapes(fi *funcInfo, changed func(from, to int) bool, set map[string]b
 		if id == nil || id.Name == "_" {
 			return
 		}
+		b := sc.lookup(id)
 		switch {
-		case recv != nil && id.Obj == recv && through:
+		case recv != nil && b == recv && through:
 			set["receiver mutated"] = true
-		case id.Obj != nil && params[id.Obj] && through:
+		case b != nil && params[b] && through:
 			set["arguments mutated"] = true
-		case id.Obj == nil || top[id.Obj]:
-			if _, isSel := lhs.(*ast.SelectorExpr); !isSel || id.Obj != nil {
+		case b == nil || b.top:
+			// a selector on a name the file does not declare is most
+			// often an imported package's: not counted
+			if _, isSel := lhs.(*ast.SelectorExpr); !isSel || b != nil {
 				set["package state mutated"] = true
 			}
 		}
@@ -272,7 +270,7 @@ func bodyEscapes(fi *funcInfo, changed func(from, to int) bool, set map[string]b
 				set["channel sends"] = true
 			}
 		case *ast.CallExpr:
-			if id, ok := s.Fun.(*ast.Ident); ok && id.Obj == nil && changed(line(s.Pos()), line(s.End())) {
+			if id, ok := s.Fun.(*ast.Ident); ok && sc.unresolved(id) && changed(line(s.Pos()), line(s.End())) {
 				switch id.Name {
 				case "panic":
 					set["panics"] = true
@@ -281,7 +279,7 @@ func bodyEscapes(fi *funcInfo, changed func(from, to int) bool, set map[string]b
 				}
 			}
 			if sel, ok := s.Fun.(*ast.SelectorExpr); ok && changed(line(s.Pos()), line(s.End())) {
-				if x, ok := sel.X.(*ast.Ident); ok && x.Obj == nil && (x.Name == "os" && sel.Sel.Name == "Exit" || x.Name == "log" && strings.HasPrefix(sel.Sel.Name, "Fatal")) {
+				if x, ok := sel.X.(*ast.Ident); ok && sc.unresolved(x) && (x.Name == "os" && sel.Sel.Name == "Exit" || x.Name == "log" && strings.HasPrefix(sel.Sel.Name, "Fatal")) {
 					set["exits"] = true
 				}
 			}

@@ -21,7 +21,10 @@
 // seed packages in full. Each candidate file is parsed once.
 //
 // Fast tier (resolve.go, symbols.go, verdict.go): identifiers are
-// resolved through file scopes and imports (a package-level name, a
+// resolved through the file's scopes (scope.go: a scope walk of our own,
+// which says whether a name is a local binding and which node declares
+// it; files are parsed with parser.SkipObjectResolution) and imports (a
+// package-level name, a
 // qualified pkg.Name with the import's real package name, dot imports);
 // members (x.Name, T{Name: v}) through a small receiver inference over
 // the indexed packages (parameters, receivers, locals from literals and

@@ -95,7 +95,7 @@ func (fe *Frontend) SplitImports(code string) ([]string, string, error) {
 	}
 	src := "package p\n" + trimmed
 	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "", src, parser.ImportsOnly)
+	f, err := parser.ParseFile(fset, "", src, parser.ImportsOnly|parser.SkipObjectResolution)
 	if err != nil || len(f.Imports) == 0 {
 		return nil, code, nil // not an import declaration after all
 	}
@@ -127,7 +127,7 @@ func (fe *Frontend) AddImports(src []byte, imports []string) ([]byte, int, error
 		return src, 0, nil
 	}
 	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "", src, parser.ImportsOnly)
+	f, err := parser.ParseFile(fset, "", src, parser.ImportsOnly|parser.SkipObjectResolution)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -194,7 +194,7 @@ func (fe *Frontend) AddImports(src []byte, imports []string) ([]byte, int, error
 // spec sharing its line) is left as it is.
 func (fe *Frontend) PruneImports(src []byte, paths []string) ([]byte, error) {
 	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "", src, parser.ImportsOnly|parser.ParseComments)
+	f, err := parser.ParseFile(fset, "", src, parser.ImportsOnly|parser.ParseComments|parser.SkipObjectResolution)
 	if err != nil {
 		return nil, err
 	}

@@ -82,7 +82,7 @@ func (a *analyzer) importUses(ctx context.Context, c *model.Change) []*lang.Ref 
 			return true
 		}
 		x, ok := sel.X.(*ast.Ident)
-		if !ok || x.Name != oldName || x.Obj != nil {
+		if !ok || x.Name != oldName || !f.scopes.unresolved(x) {
 			return true
 		}
 		v := verdict{rel: model.ImportedBy, v: model.Inconsistent,

@@ -55,7 +55,7 @@ func parseHead(p string, src []byte) *fileHead {
 		return nil
 	}
 	fset := token.NewFileSet()
-	f, _ := parser.ParseFile(fset, p, src, parser.ImportsOnly|parser.ParseComments)
+	f, _ := parser.ParseFile(fset, p, src, parser.ImportsOnly|parser.ParseComments|parser.SkipObjectResolution)
 	if f == nil || f.Name == nil {
 		return nil
 	}

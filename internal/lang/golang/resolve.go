@@ -103,7 +103,7 @@ func (w *walker) add(r *ref) {
 // isTopOrUnresolved reports whether an unqualified identifier may denote
 // a package-level declaration.
 func (w *walker) isTopOrUnresolved(id *ast.Ident) bool {
-	return id.Obj == nil || w.f.top[id.Obj]
+	return w.f.scopes.topOrUnresolved(id)
 }
 
 // seesUnqualified reports whether the file sees target t's package-level
@@ -150,7 +150,7 @@ func (w *walker) ident(id *ast.Ident, ts []*target) {
 		if pn.Sel != id {
 			break // id is the X of a selector: handled as unqualified below
 		}
-		if x, ok := pn.X.(*ast.Ident); ok && x.Obj == nil {
+		if x, ok := pn.X.(*ast.Ident); ok && w.f.scopes.unresolved(x) {
 			if ip, ok := w.f.imports[x.Name]; ok {
 				for _, t := range ts {
 					if !t.member && t.pkgKey == ip {
@@ -202,7 +202,7 @@ func (w *walker) ident(id *ast.Ident, ts []*target) {
 	case *ast.AssignStmt:
 		if pn.Tok == token.DEFINE {
 			for _, l := range pn.Lhs {
-				if l == id && id.Obj != nil && !w.f.top[id.Obj] {
+				if l == id && w.f.scopes.local(id) {
 					return
 				}
 			}

@@ -176,15 +176,15 @@ func (s *symbols) typeRef(e ast.Expr, f *pfile) *tref {
 			e = t.X
 			continue
 		case *ast.Ident:
-			if t.Obj != nil && !f.top[t.Obj] {
+			if f.scopes.local(t) {
 				return nil // a type parameter or local type
 			}
-			if t.Obj == nil && types.Universe.Lookup(t.Name) != nil {
+			if f.scopes.unresolved(t) && types.Universe.Lookup(t.Name) != nil {
 				return nil
 			}
 			return &tref{f.pkgKey, t.Name}
 		case *ast.SelectorExpr:
-			if x, ok := t.X.(*ast.Ident); ok && x.Obj == nil {
+			if x, ok := t.X.(*ast.Ident); ok && f.scopes.unresolved(x) {
 				if ip, ok := f.imports[x.Name]; ok {
 					return &tref{ip, t.Sel.Name}
 				}
@@ -216,7 +216,7 @@ func (s *symbols) exprType(e ast.Expr, f *pfile, depth int) *tref {
 	case *ast.TypeAssertExpr:
 		return s.typeRef(x.Type, f)
 	case *ast.Ident:
-		if x.Obj != nil && !f.top[x.Obj] {
+		if f.scopes.local(x) {
 			return s.localType(x, f, depth)
 		}
 		if p := s.pkgs[f.pkgKey]; p != nil {
@@ -228,7 +228,7 @@ func (s *symbols) exprType(e ast.Expr, f *pfile, depth int) *tref {
 			}
 		}
 	case *ast.SelectorExpr:
-		if id, ok := x.X.(*ast.Ident); ok && id.Obj == nil {
+		if id, ok := x.X.(*ast.Ident); ok && f.scopes.unresolved(id) {
 			if ip, ok := f.imports[id.Name]; ok {
 				if p := s.pkgs[ip]; p != nil {
 					if v, ok := p.vars[x.Sel.Name]; ok {
@@ -267,10 +267,10 @@ func (s *symbols) callResult(c *ast.CallExpr, f *pfile, i, depth int) *tref {
 	}
 	switch fun := fun.(type) {
 	case *ast.Ident:
-		if fun.Name == "new" && fun.Obj == nil && len(c.Args) == 1 {
+		if fun.Name == "new" && f.scopes.unresolved(fun) && len(c.Args) == 1 {
 			return s.typeRef(c.Args[0], f)
 		}
-		if fun.Obj != nil && !f.top[fun.Obj] {
+		if f.scopes.local(fun) {
 			return nil
 		}
 		if p := s.pkgs[f.pkgKey]; p != nil {
@@ -280,7 +280,7 @@ func (s *symbols) callResult(c *ast.CallExpr, f *pfile, i, depth int) *tref {
 			fn = p.funcs[fun.Name]
 		}
 	case *ast.SelectorExpr:
-		if id, ok := fun.X.(*ast.Ident); ok && id.Obj == nil {
+		if id, ok := fun.X.(*ast.Ident); ok && f.scopes.unresolved(id) {
 			if ip, ok := f.imports[id.Name]; ok {
 				p := s.pkgs[ip]
 				if p == nil {
@@ -311,7 +311,7 @@ func (s *symbols) callResult(c *ast.CallExpr, f *pfile, i, depth int) *tref {
 }
 
 func (s *symbols) localType(id *ast.Ident, f *pfile, depth int) *tref {
-	switch d := id.Obj.Decl.(type) {
+	switch d := f.scopes.lookup(id).decl.(type) {
 	case *ast.Field:
 		return s.typeRef(d.Type, f)
 	case *ast.ValueSpec:
