@@ -138,7 +138,10 @@ func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*la
 	for _, p := range paths {
 		seen[p] = true
 	}
-	// the seed packages are indexed whole, for resolving receivers
+	// the seed packages' declarations are indexed too, for resolving
+	// receivers; their files that hold none of the words hold no
+	// reference, so their bodies are not parsed
+	var declOnly []string
 	for d := range seedDirs {
 		files := a.ix.byDir[d]
 		if len(files) > 400 {
@@ -147,13 +150,16 @@ func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*la
 		for _, p := range files {
 			if !seen[p] {
 				seen[p] = true
-				paths = append(paths, p)
+				declOnly = append(declOnly, p)
 			}
 		}
 	}
 	files := a.ix.parse(ctx, paths)
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	for _, f := range a.ix.declFiles(ctx, declOnly) {
+		a.syms.add(f)
 	}
 	for _, f := range files {
 		a.syms.add(f)

@@ -155,18 +155,7 @@ func (ix *index) parseOne(ctx context.Context, p string, src []byte) *pfile {
 	if strings.HasSuffix(pf.pkgName, "_test") {
 		pf.pkgKey += "_test"
 	}
-	for _, im := range f.Imports {
-		ip, _ := strconv.Unquote(im.Path.Value)
-		switch {
-		case im.Name == nil:
-			pf.imports[ix.importName(ctx, ip, pf.dir)] = ip
-		case im.Name.Name == ".":
-			pf.dotImports = append(pf.dotImports, ip)
-		case im.Name.Name == "_":
-		default:
-			pf.imports[im.Name.Name] = ip
-		}
-	}
+	ix.bindImports(ctx, pf)
 	if h, _ := parser.ParseFile(token.NewFileSet(), p, src, parser.PackageClauseOnly|parser.ParseComments); h != nil {
 		pf.generated = ast.IsGenerated(h)
 		pf.build = buildLine(h)
@@ -245,6 +234,45 @@ func (ix *index) shallow(ctx context.Context, paths []string) []*pfile {
 		} else if f, ok := ix.bare.Get(p); ok {
 			out = append(out, f)
 		}
+	}
+	return out
+}
+
+// bindImports records the names f's imports bind.
+func (ix *index) bindImports(ctx context.Context, f *pfile) {
+	for _, im := range f.ast.Imports {
+		ip, _ := strconv.Unquote(im.Path.Value)
+		switch {
+		case im.Name == nil:
+			f.imports[ix.importName(ctx, ip, f.dir)] = ip
+		case im.Name.Name == ".":
+			f.dotImports = append(f.dotImports, ip)
+		case im.Name.Name == "_":
+		default:
+			f.imports[im.Name.Name] = ip
+		}
+	}
+}
+
+// declFiles returns files for the symbol index, which reads top-level
+// declarations only: a file parsed whole earlier, else its parse without
+// function bodies, given the package key, import names and scopes the
+// index resolves names through.
+func (ix *index) declFiles(ctx context.Context, paths []string) []*pfile {
+	out := ix.shallow(ctx, paths)
+	for i, f := range out {
+		if f.imports != nil {
+			continue // parsed whole
+		}
+		c := *f
+		c.imports = map[string]string{}
+		c.pkgKey = ix.mods.importPath(c.dir)
+		if strings.HasSuffix(c.pkgName, "_test") {
+			c.pkgKey += "_test"
+		}
+		ix.bindImports(ctx, &c)
+		c.scopes = resolveFile(c.ast)
+		out[i] = &c
 	}
 	return out
 }
