@@ -75,7 +75,7 @@ func newIndex(ctx context.Context, t gitio.Tree, ignored func(string) bool, diag
 	ix := &index{tree: t, mods: mods, fset: token.NewFileSet(), byDir: map[string][]string{}, dirSet: map[string]bool{},
 		pkgName: map[string]string{}, diag: diag}
 	ix.Corpus = corpus.New(corpus.Config[*pfile]{
-		Tree: t, Pathspecs: []string{"*.go"}, Diag: diag,
+		Tree: t, Pathspecs: []string{"*.go"}, Unsearched: []string{"vendor"}, Diag: diag,
 		Usable: func(p string) bool { return usable(p) && (ignored == nil || !ignored(p)) },
 		Parse: func(p string, src []byte) (*pfile, bool, *model.Diagnostic) {
 			f := ix.parseOne(ctx, p, src)
