@@ -204,33 +204,41 @@ func (a *analyzer) mentions(f *pfile, words map[string]bool) bool {
 }
 
 // ifaceMethods returns the method names of the interface that declares
-// an interface-method target, from its old state.
+// an interface-method target, from the file its declaration was read
+// from (the old state when there is one).
 func (a *analyzer) ifaceMethods(t *target) []string {
+	var out []string
+	if it := ifaceType(t); it != nil {
+		for _, m := range it.Methods.List {
+			for _, n := range m.Names {
+				out = append(out, n.Name)
+			}
+		}
+	}
+	return out
+}
+
+// ifaceType returns the interface type of an interface target's
+// container, nil when it is not found.
+func ifaceType(t *target) *ast.InterfaceType {
 	fi, ok := t.decl().Data.(*funcInfo)
 	if !ok || fi.File == nil {
 		return nil
 	}
-	var out []string
 	for _, d := range fi.File.Decls {
 		gd, ok := d.(*ast.GenDecl)
 		if !ok {
 			continue
 		}
 		for _, s := range gd.Specs {
-			ts, ok := s.(*ast.TypeSpec)
-			if !ok || ts.Name.Name != t.container {
-				continue
-			}
-			if it, ok := ts.Type.(*ast.InterfaceType); ok {
-				for _, m := range it.Methods.List {
-					for _, n := range m.Names {
-						out = append(out, n.Name)
-					}
+			if ts, ok := s.(*ast.TypeSpec); ok && ts.Name.Name == t.container {
+				if it, ok := ts.Type.(*ast.InterfaceType); ok {
+					return it
 				}
 			}
 		}
 	}
-	return out
+	return nil
 }
 
 // judge turns references into findings: syntactic verdicts first, then

@@ -177,30 +177,14 @@ func (a *analyzer) implCandidates(ctx context.Context, t *target, ts []*target) 
 }
 
 // ifaceSigs returns the method types of the interface of an interface
-// target, from the file its declaration was read from.
+// target.
 func (a *analyzer) ifaceSigs(t *target) map[string]*ast.FuncType {
 	out := map[string]*ast.FuncType{}
-	fi, ok := t.decl().Data.(*funcInfo)
-	if !ok || fi.File == nil {
-		return out
-	}
-	for _, d := range fi.File.Decls {
-		gd, ok := d.(*ast.GenDecl)
-		if !ok {
-			continue
-		}
-		for _, s := range gd.Specs {
-			ts, ok := s.(*ast.TypeSpec)
-			if !ok || ts.Name.Name != t.container {
-				continue
-			}
-			if it, ok := ts.Type.(*ast.InterfaceType); ok {
-				for _, m := range it.Methods.List {
-					if ft, ok := m.Type.(*ast.FuncType); ok {
-						for _, n := range m.Names {
-							out[n.Name] = ft
-						}
-					}
+	if it := ifaceType(t); it != nil {
+		for _, m := range it.Methods.List {
+			if ft, ok := m.Type.(*ast.FuncType); ok {
+				for _, n := range m.Names {
+					out[n.Name] = ft
 				}
 			}
 		}
