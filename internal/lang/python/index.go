@@ -27,9 +27,6 @@ func newIndex(ctx context.Context, t gitio.Tree, ignored func(string) bool, diag
 	ix := &index{ctx: ctx}
 	ix.Corpus = corpus.New(corpus.Config[*pfile]{
 		Tree: t, Pathspecs: []string{"*.py", "*.pyi"}, Diag: diag,
-		// vendored packages (pip's src/pip/_vendor) never import the
-		// repository's own modules
-		Unsearched: []string{"vendor", "_vendor"},
 		Usable: func(p string) bool { return ignored == nil || !ignored(p) },
 		Parse: func(p string, src []byte) (*pfile, bool, *model.Diagnostic) {
 			if len(src) > maxFileSize || bytes.IndexByte(src[:min(len(src), 8000)], 0) >= 0 {
