@@ -36,7 +36,7 @@ var update = flag.Bool("update", false, "rewrite the changes sections of the sce
 //     a line; -update rewrites it.
 //   - a comment line `flags: ...` passes config flags (-precision=syntax).
 //   - a comment line `diagnostic: REGEXP`: some diagnostic or precision
-//     note of the check must match it. A finding's message is matched as the text format
+//     note of the check must match it; `no diagnostic: REGEXP`: none may. A finding's message is matched as the text format
 //     shows it: with " (without WHAT)" when the verdict lacked evidence.
 //   - files under fixed/ are the head state after applying every
 //     mechanical fix the check proposed; each listed file must match.
@@ -161,6 +161,20 @@ func runScenario(t *testing.T, file string) {
 		}
 	}
 	for _, l := range strings.Split(sc.Comment, "\n") {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(l), "no diagnostic:"); ok {
+			re := regexp.MustCompile(strings.TrimSpace(rest))
+			for _, d := range res.Diagnostics {
+				if re.MatchString(d.String()) {
+					missing = append(missing, "unwanted diagnostic "+d.String())
+				}
+			}
+			for _, n := range res.PrecisionNotes {
+				if re.MatchString(n) {
+					missing = append(missing, "unwanted note "+n)
+				}
+			}
+			continue
+		}
 		rest, ok := strings.CutPrefix(strings.TrimSpace(l), "diagnostic:")
 		if !ok {
 			continue

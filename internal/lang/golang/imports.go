@@ -60,6 +60,9 @@ func (a *analyzer) importUses(ctx context.Context, c *model.Change) []*lang.Ref 
 	if oldName == "_" || oldName == "." {
 		return nil
 	}
+	if !a.ix.exists(file) {
+		return nil // the file is deleted: no use of the import is left
+	}
 	fs := a.ix.parse(ctx, []string{file})
 	if len(fs) == 0 {
 		return nil

@@ -8,6 +8,7 @@ import (
 	"go/parser"
 	"go/token"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -275,6 +276,11 @@ func (ix *index) declFiles(ctx context.Context, paths []string) []*pfile {
 		out[i] = &c
 	}
 	return out
+}
+
+// exists reports whether the head state has a Go file at p.
+func (ix *index) exists(p string) bool {
+	return slices.Contains(ix.byDir[dirOf(p)], p)
 }
 
 // parsedFile returns a file parsed whole earlier, or nil.
