@@ -53,7 +53,16 @@
 // no evidence (evidence.go): a site is consistent only when everything
 // around it was typed, else it keeps its syntactic verdict and names what
 // was missing; an error that only shows an unknown method set is
-// dropped. The packages not found are named once per check. Each
+// dropped. The packages not found are named once per check. The
+// checked packages are checked in parallel, largest first, their
+// imports loaded one at a time; in each, only the bodies holding a
+// reference or naming a judged target (a whole word) are kept. A changed
+// or removed interface method keeps every body (a conversion to the
+// interface may name neither); an added one keeps the bodies naming the
+// interface first, and every body, with the packages importing the
+// open types, only when a type that implemented the interface is not
+// settled by them (implcands.go). File heads for content keys are kept
+// by git blob id (heads.go); vendor/ is never grepped. Each
 // package is checked under as many build configurations (GOOS, GOARCH,
 // custom tags) as it takes to include every file holding a reference and
 // the seed's own files. Checker errors are attributed to the reference
