@@ -17,6 +17,7 @@ type analyzer struct {
 	env   *lang.Env
 	c     *corpus.Corpus[*tsfile]
 	files map[string]bool // every usable file of the head state
+	proj  *project        // tsconfig paths and workspace packages, read on first use
 }
 
 func newAnalyzer(ctx context.Context, fe *Frontend, env *lang.Env) (*analyzer, error) {

@@ -80,8 +80,16 @@
 // imported x (barrel files), to the declaring file. Bindings: named
 // imports (with aliases), default imports, `import * as ns`, `import x =
 // require()`, CommonJS `const x = require()` and `const {a, b: c} =
-// require()`. Not yet: tsconfig paths/baseUrl, package.json exports of
-// workspace packages, dynamic import().
+// require()`. Bare specifiers (project.go) go through the nearest
+// tsconfig.json or jsconfig.json (extends followed; paths, exact or
+// longest `*` prefix; baseUrl), then the root's workspace packages
+// (package.json workspaces, pnpm-workspace.yaml, lerna.json globs): a
+// package's exports (subpaths, patterns, conditions), else
+// source/types/module/main, else src/index, with build output
+// (dist/x.mjs, lib/x.d.ts) mapped back to src/x.ts. An import lost
+// through a barrel's `export *` chains is found whatever the number of
+// chains. Not yet: package.json imports, tsconfig references, dynamic
+// import().
 //
 // # Verdicts (analyzer.go, judge.go, members.go, scope.go)
 //
@@ -107,10 +115,13 @@
 //   - Methods: `this.m()` in the class and its subclasses (unless they
 //     override m), `super.m()`, `new C().m()`, a local or parameter
 //     annotated with C or initialized with `new C`, `this.x.m()` of a
-//     property so typed, `C.m()` for statics. A call on any other receiver
-//     is a warning (PrecisionName) when it bound to the old signature and
-//     does not bind to the new one; a receiver known to be another class
-//     is not reported.
+//     property so typed, `C.m()` for statics, and a const holding the
+//     result of a repository function that declares C as its return type
+//     (`const x = make()`, `await load()` of a Promise<C>, `make().m()`;
+//     C resolved in the function's own file; interface members read so
+//     too). A call on any other receiver is a warning (PrecisionName)
+//     when it bound to the old signature and does not bind to the new
+//     one; a receiver known to be another class is not reported.
 //   - Deleted and renamed exports: every import of the old name is
 //     inconsistent (ImportedBy), re-exports too, and so is every use in the
 //     importing files and in the declaring file (CalledBy, InstantiatedBy,

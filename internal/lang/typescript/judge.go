@@ -91,7 +91,7 @@ func (j *judge) bindings(name string) (locals map[string]bool, nss map[string]bo
 		switch {
 		case ok && o.path == t.path && o.local == name:
 			locals[b.local] = true
-		case !ok && gone && last == t.path && contains(exps, b.name):
+		case !ok && gone && j.lost(mod, last) && contains(exps, b.name):
 			locals[b.local] = true
 			j.emit(b.node, model.ImportedBy, model.Inconsistent, model.PrecisionSyntax,
 				fmt.Sprintf("imports %s from %s, which no longer exports it (%s %s)", b.name, b.spec, t.display(), j.what()))
@@ -103,13 +103,20 @@ func (j *judge) bindings(name string) (locals map[string]bool, nss map[string]bo
 				continue
 			}
 			mod := j.a.resolve(j.f.path, r.spec)
-			if _, last, ok := j.a.exportOf(mod, r.name, 0); !ok && last == t.path {
+			if _, last, ok := j.a.exportOf(mod, r.name, 0); !ok && j.lost(mod, last) {
 				j.emit(r.node, model.ImportedBy, model.Inconsistent, model.PrecisionSyntax,
 					fmt.Sprintf("re-exports %s from %s, which no longer exports it (%s %s)", r.name, r.spec, t.display(), j.what()))
 			}
 		}
 	}
 	return locals, nss
+}
+
+// lost reports whether a name a module no longer exports was lost with
+// the target's file: the search ended there, or the module re-exports
+// everything of that file (export * chains).
+func (j *judge) lost(mod, last string) bool {
+	return last == j.t.path || j.a.starReaches(mod, j.t.path, 0)
 }
 
 // reaches reports whether a module re-exports every one of the target's

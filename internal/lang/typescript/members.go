@@ -78,6 +78,17 @@ func (j *judge) receiver(obj *node) recv {
 	}
 	name := exprType(obj)
 	if name == "" {
+		// a value a repository function returns, by its declared type
+		if o, ok := j.resultOrigin(obj); ok {
+			if o.path == t.path && o.local == t.container {
+				return recvTarget
+			}
+			if of := j.a.file(o.path); of != nil {
+				if c := of.classes[o.local]; c != nil && !j.extendsAny(c) && classMember(c, t.name) != nil {
+					return recvOther
+				}
+			}
+		}
 		return recvUnknown
 	}
 	if name == t.container {
@@ -327,7 +338,10 @@ func (j *judge) enumMember() {
 func (j *judge) ifaceMember() {
 	t := j.t
 	locals, _ := j.bindings(t.container)
-	if len(locals) == 0 {
+	// a file that does not name the interface may still read members of
+	// a value a repository function returns as one (resultIsTarget)
+	named := len(locals) > 0
+	if !named && t.kind != tGone && t.kind != tRetyped {
 		return
 	}
 	method := t.d.fn != nil
@@ -391,7 +405,7 @@ func (j *judge) ifaceMember() {
 				return true
 			}
 			if t.kind == tRetyped {
-				if typ := exprType(n.child("object")); locals[typ] {
+				if typ := exprType(n.child("object")); locals[typ] || typ == "" && j.resultIsTarget(n.child("object")) {
 					j.emit(n, model.UsedBy, model.MayBeImpacted, model.PrecisionSyntax,
 						fmt.Sprintf("uses %s of a %s, whose type changed: %s", t.name, t.container, strings.Join(t.ch.Details, "; ")))
 				}
@@ -402,9 +416,9 @@ func (j *judge) ifaceMember() {
 			if k == rCall {
 				verb = "calls"
 			}
-			if typ := exprType(n.child("object")); locals[typ] {
+			if typ := exprType(n.child("object")); locals[typ] || typ == "" && j.resultIsTarget(n.child("object")) {
 				j.emit(n, rel, model.Inconsistent, model.PrecisionSyntax, fmt.Sprintf("%s %s of a %s, which %s", verb, t.name, t.container, j.what()))
-			} else if typ == "" {
+			} else if typ == "" && named {
 				j.emit(n, rel, model.MayBeImpacted, model.PrecisionName,
 					fmt.Sprintf("%s %s on a value whose type could not be resolved; %s %s", verb, t.name, t.display(), j.what()))
 			}
@@ -514,4 +528,11 @@ func objectKey(o *node, name string) (has, spread bool) {
 		}
 	}
 	return has, spread
+}
+
+// resultIsTarget reports a value a repository function returns with the
+// target's container as its declared type.
+func (j *judge) resultIsTarget(obj *node) bool {
+	o, ok := j.resultOrigin(obj)
+	return ok && o.path == j.t.path && o.local == j.t.container
 }

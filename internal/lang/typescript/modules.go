@@ -10,18 +10,32 @@ import (
 var resolveExts = []string{".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mts", ".cts", ".mjs", ".cjs"}
 
 // resolve returns the repository file a module specifier of file from
-// names, "" for a package or a file that is not in the repository. Only
-// relative specifiers are resolved: with the extension as written, the
+// names, "" for a package or a file that is not in the repository.
+// Relative specifiers resolve with the extension as written, the
 // TypeScript sources of a .js specifier (TypeScript's ESM rule), inferred
-// extensions, and a directory's index file.
+// extensions, and a directory's index file; bare ones through the
+// governing tsconfig.json's paths and baseUrl, then the workspace
+// packages (project.go).
 func (a *analyzer) resolve(from, spec string) string {
-	if !strings.HasPrefix(spec, "./") && !strings.HasPrefix(spec, "../") && spec != "." && spec != ".." {
-		return ""
-	}
-	if i := strings.IndexAny(spec, "?#"); i >= 0 {
+	if i := strings.IndexAny(spec, "?"); i >= 0 {
 		spec = spec[:i]
 	}
-	base := path.Join(path.Dir(from), spec)
+	if !strings.HasPrefix(spec, "./") && !strings.HasPrefix(spec, "../") && spec != "." && spec != ".." {
+		if spec == "" || strings.HasPrefix(spec, "/") || strings.Contains(spec, ":") {
+			return "" // absolute, or a URL or protocol (node:fs, https://)
+		}
+		return a.project().resolveBare(from, spec)
+	}
+	if i := strings.IndexAny(spec, "#"); i >= 0 {
+		spec = spec[:i]
+	}
+	return a.resolvePath(path.Join(path.Dir(from), spec))
+}
+
+// resolvePath resolves a repository path as a relative specifier's
+// target: the file as written, the TypeScript source of a .js path,
+// inferred extensions, a directory's index file. "" when none exists.
+func (a *analyzer) resolvePath(base string) string {
 	if a.files[base] && extOf(base) != "" {
 		return base
 	}
@@ -95,6 +109,27 @@ func (a *analyzer) exportOf(p, name string, depth int) (o origin, last string, o
 		}
 	}
 	return origin{}, last, false
+}
+
+// starReaches reports whether module p is target or re-exports all of
+// it through `export * from` chains.
+func (a *analyzer) starReaches(p, target string, depth int) bool {
+	if p == target {
+		return true
+	}
+	if depth > 8 || p == "" {
+		return false
+	}
+	f := a.file(p)
+	if f == nil {
+		return false
+	}
+	for _, r := range f.reexports {
+		if r.name == "*" && r.as == "*" && a.starReaches(a.resolve(p, r.spec), target, depth+1) {
+			return true
+		}
+	}
+	return false
 }
 
 // declares reports a top-level declaration of name in the file.

@@ -1,0 +1,103 @@
+package typescript
+
+import "strings"
+
+// resultOrigin is the declaration of the class or interface a value is
+// known to hold because a function of the repository declares it as its
+// return type: `const x = make()`, `const x = await load()` (a
+// Promise<T> return unwrapped), or the call itself as a receiver
+// (`make().m()`). The type name is resolved in the declaring function's
+// file (declared there or imported), so that a name that means another
+// class elsewhere is not taken for the target. ok is false when any step
+// is unknown.
+func (j *judge) resultOrigin(n *node) (origin, bool) {
+	n = unparen(n)
+	if n == nil {
+		return origin{}, false
+	}
+	if n.kind == "identifier" {
+		d := lookup(n, n.text())
+		if d == nil || d.kind != "variable_declarator" || d.child("name").kindOr() != "identifier" || d.child("type") != nil {
+			return origin{}, false
+		}
+		if p := d.parent; p == nil || p.kind != "lexical_declaration" || !strings.HasPrefix(p.text(), "const") {
+			return origin{}, false // a let or var may be reassigned
+		}
+		n = unparen(d.child("value"))
+	}
+	awaited := false
+	if n.kindOr() == "await_expression" {
+		ks := n.namedKids()
+		if len(ks) != 1 {
+			return origin{}, false
+		}
+		n, awaited = unparen(ks[0]), true
+	}
+	if n.kindOr() != "call_expression" {
+		return origin{}, false
+	}
+	callee := n.child("function")
+	if callee.kindOr() != "identifier" || shadowed(callee, callee.text()) {
+		return origin{}, false
+	}
+	df, d := j.a.funcDecl(j.f, callee.text())
+	if d == nil || d.fn == nil || len(d.overloads) > 0 {
+		return origin{}, false
+	}
+	ret := strings.TrimSpace(d.fn.ret)
+	if strings.HasPrefix(ret, "Promise<") && strings.HasSuffix(ret, ">") {
+		if !awaited {
+			return origin{}, false
+		}
+		ret = ret[len("Promise<") : len(ret)-1]
+	} else if strings.HasPrefix(ret, "async ") {
+		return origin{}, false
+	}
+	name := typeName(ret)
+	if name == "" || strings.Contains(ret, ".") {
+		return origin{}, false
+	}
+	return j.a.declOrigin(df, name)
+}
+
+// funcDecl finds the top-level function a name denotes in file f:
+// declared there, or imported from a file of the repository.
+func (a *analyzer) funcDecl(f *tsfile, name string) (*tsfile, *declData) {
+	o, ok := a.declOrigin(f, name)
+	if !ok {
+		return nil, nil
+	}
+	of := a.file(o.path)
+	if of == nil {
+		return nil, nil
+	}
+	for _, d := range of.decls {
+		if n, c := d.names(); c == "" && n == o.local && d.kind == dFunc {
+			return of, d
+		}
+	}
+	return nil, nil
+}
+
+// declOrigin is where a top-level name of file f is declared: in f, or
+// in the repository file an import of it leads to.
+func (a *analyzer) declOrigin(f *tsfile, name string) (origin, bool) {
+	if b := f.imports[name]; b != nil && !f.declares(name) {
+		if b.name == "*" {
+			return origin{}, false
+		}
+		mod := a.resolve(f.path, b.spec)
+		if mod == "" {
+			return origin{}, false
+		}
+		o, _, ok := a.exportOf(mod, b.name, 0)
+		if !ok || o.local == "*" || o.local == "" {
+			return origin{}, false
+		}
+		return o, true
+	}
+	if f.declares(name) {
+		return origin{f.path, name}, true
+	}
+	return origin{}, false
+}
