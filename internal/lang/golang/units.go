@@ -1,0 +1,278 @@
+package golang
+
+import (
+	"bytes"
+	"context"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// The units of the precise tier: which packages are type-checked
+// (checkUnitsOf), with which bodies (slim), in parallel (checkUnits),
+// under which build configurations (checkUnit).
+
+// checkUnit is a package to check with bodies: one directory and package
+// name, with the files that hold references.
+type checkUnit struct {
+	dir, name string
+	refFiles  map[string]bool
+	// cover are the files some build configuration must include: the
+	// reference files, and the seed's own files in this package (a
+	// declaration changed in foo_other.go is only visible where that
+	// file is selected).
+	cover map[string]bool
+	// at are the positions of the references, per file: the bodies of
+	// the functions of reference files that hold none (and name no
+	// target) are not checked (slim).
+	at map[string][]token.Pos
+	// whole are the files checked with every body (the files that may
+	// use an implementation as a changed interface).
+	whole map[string]bool
+}
+
+// checkUnitsOf groups the files holding refs, and the extra files
+// checked whole, into the units to type-check, and returns them with
+// their keys, sorted.
+func (a *analyzer) checkUnitsOf(ts []*target, refs []*ref, extra []*pfile) (map[string]*checkUnit, []string) {
+	units := map[string]*checkUnit{}
+	files := make([]*pfile, 0, len(refs)+len(extra))
+	for _, r := range refs {
+		files = append(files, r.f)
+	}
+	files = append(files, extra...)
+	for i, f := range files {
+		k := f.dir + "\x00" + f.pkgName
+		u := units[k]
+		if u == nil {
+			u = &checkUnit{dir: f.dir, name: f.pkgName, refFiles: map[string]bool{}, at: map[string][]token.Pos{}, whole: map[string]bool{}}
+			units[k] = u
+		}
+		u.refFiles[f.path] = true
+		if i < len(refs) {
+			u.at[f.path] = append(u.at[f.path], refs[i].pos())
+		} else {
+			u.whole[f.path] = true
+		}
+	}
+	for _, u := range units {
+		u.cover = map[string]bool{}
+		for f := range u.refFiles {
+			u.cover[f] = true
+		}
+		for _, t := range ts {
+			if t.new != nil && t.new.Package == u.dir && t.new.Unit == u.name {
+				u.cover[t.new.Path] = true
+			}
+		}
+	}
+	keys := make([]string, 0, len(units))
+	for k := range units {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return units, keys
+}
+
+// checkUnits checks the units of keys in parallel (words as in slim),
+// the largest first; their imports are loaded one at a time
+// (importer.top). The results are in key order; a unit skipped for the
+// context or the time budget has none.
+func (a *analyzer) checkUnits(ctx context.Context, l *loader, units map[string]*checkUnit, keys []string, words []string) (results [][]*unitResult, checked, skipped int) {
+	results = make([][]*unitResult, len(keys))
+	done := make([]bool, len(keys))
+	order := make([]int, len(keys))
+	for i := range order {
+		order[i] = i
+	}
+	size := func(i int) int { return len(a.ix.byDir[units[keys[i]].dir]) }
+	sort.SliceStable(order, func(x, y int) bool { return size(order[x]) > size(order[y]) })
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(keys)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				if ctx.Err() != nil || l.late() {
+					continue
+				}
+				results[i] = a.checkUnit(units[keys[i]], l, words)
+				done[i] = true
+			}
+		}()
+	}
+	for _, i := range order {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for i := range keys {
+		if done[i] {
+			checked++
+		} else {
+			skipped++
+		}
+	}
+	return results, checked, skipped
+}
+
+// checkUnit type-checks a package with bodies, under as many build
+// configurations as it takes to cover every file holding a reference.
+func (a *analyzer) checkUnit(u *checkUnit, l *loader, words []string) []*unitResult {
+	// the files that hold references were parsed whole for the syntactic
+	// tier; the bodies of the others hold no reference, so no error in
+	// them bears on a verdict (unless an interface changed: words is nil)
+	all := a.ix.shallow(a.ctx, a.ix.byDir[u.dir])
+	if words == nil {
+		all = a.ix.parse(a.ctx, a.ix.byDir[u.dir])
+	}
+	var files []*pfile
+	for _, f := range all {
+		if f.pkgName == u.name {
+			files = append(files, f)
+		}
+	}
+	ctxs := append([]buildCtx(nil), platforms...)
+	if tags := customTags(files); len(tags) > 0 {
+		for _, p := range platforms[:3] {
+			ctxs = append(ctxs, buildCtx{goos: p.goos, goarch: p.goarch, tags: tags})
+		}
+	}
+	covered := map[string]bool{}
+	var out []*unitResult
+	for _, bc := range ctxs {
+		if len(covered) == len(u.cover) || l.late() {
+			break
+		}
+		var sel []*ast.File
+		res := &unitResult{bc: bc, files: map[string]bool{}}
+		adds := false
+		for _, f := range files {
+			if matchFile(bc, f) {
+				sel = append(sel, a.slim(u, f, words))
+				res.files[f.path] = true
+				if u.cover[f.path] && !covered[f.path] {
+					adds = true
+				}
+			}
+		}
+		if !adds {
+			continue
+		}
+		for f := range res.files {
+			if u.cover[f] {
+				covered[f] = true
+			}
+		}
+		ip := a.ix.mods.importPath(u.dir)
+		if strings.HasSuffix(u.name, "_test") {
+			ip += "_test"
+		}
+		res.info = &types.Info{
+			Uses: map[*ast.Ident]types.Object{}, Defs: map[*ast.Ident]types.Object{},
+			Selections: map[*ast.SelectorExpr]*types.Selection{}, Types: map[ast.Expr]types.TypeAndValue{},
+		}
+		conf := types.Config{
+			Importer:    &importer{l: l, from: location{repo: true, dir: u.dir, withTests: true}, bc: bc, top: true},
+			Error:       func(err error) { res.errs = append(res.errs, err.(types.Error)) },
+			FakeImportC: true,
+		}
+		t0 := time.Now()
+		conf.Check(ip, a.ix.fset, sel, res.info)
+		trace("checked %s (%s) under %s: %d files, %d errors in %v", u.dir, u.name, bc, len(sel), len(res.errs), time.Since(t0).Round(time.Millisecond))
+		out = append(out, res)
+	}
+	return out
+}
+
+// slim is the file a unit's type check reads: a reference file without
+// the bodies of its functions that hold no reference (in the body or the
+// signature: a verdict reads the whole enclosing declaration) and name no
+// target,
+// since nothing they contain bears on a verdict (a package of 120 files
+// is checked in a fraction of the time). Function signatures, types and
+// package-level declarations stay: they are what the kept bodies see.
+// Nothing is slimmed when words is nil (a changed or removed interface
+// method, or an added one left unsettled: see typecheck).
+// The syntax trees are not modified: a slim file is a shallow copy.
+func (a *analyzer) slim(u *checkUnit, f *pfile, words []string) *ast.File {
+	if u.whole[f.path] || words == nil {
+		return f.ast
+	}
+	at := u.at[f.path]
+	off := a.ix.fset.File(f.ast.Pos())
+	var decls []ast.Decl
+	changed := false
+	for _, d := range f.ast.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Body == nil || holds(fd, at) || off != nil && mentions(f.src, off, fd.Body, words) {
+			decls = append(decls, d)
+			continue
+		}
+		c := *fd
+		c.Body = nil
+		decls = append(decls, &c)
+		changed = true
+	}
+	if !changed {
+		return f.ast
+	}
+	c := *f.ast
+	c.Decls = decls
+	return &c
+}
+
+// holds reports whether one of the positions lies in n.
+func holds(n ast.Node, at []token.Pos) bool {
+	for _, p := range at {
+		if n.Pos() <= p && p < n.End() {
+			return true
+		}
+	}
+	return false
+}
+
+// mentions reports whether the source of n contains one of the words as
+// a whole identifier (an over-approximation of naming it: comments and
+// strings count). A substring would not do: a field "fs" is in "refs".
+func mentions(src []byte, tf *token.File, n ast.Node, words []string) bool {
+	lo, hi := tf.Offset(n.Pos()), tf.Offset(n.End())
+	if lo < 0 || hi > len(src) || lo > hi {
+		return true
+	}
+	body := src[lo:hi]
+	for _, w := range words {
+		if w != "" && containsWord(body, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// containsWord reports whether w occurs in b between non-identifier
+// bytes.
+func containsWord(b []byte, w string) bool {
+	for i := 0; ; {
+		j := bytes.Index(b[i:], []byte(w))
+		if j < 0 {
+			return false
+		}
+		at, end := i+j, i+j+len(w)
+		if (at == 0 || !identByte(b[at-1])) && (end == len(b) || !identByte(b[end])) {
+			return true
+		}
+		i = at + 1
+	}
+}
+
+// identByte reports whether c may be part of an identifier (any byte of
+// a multi-byte rune counts, as letters may be).
+func identByte(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c >= 0x80
+}
