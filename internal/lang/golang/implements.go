@@ -20,7 +20,9 @@ import (
 // no longer fits may follow it (followIface).
 
 var (
-	notImplRE = regexp.MustCompile(`(\*?[\w.\[\], ]+) does not implement ([\w.\[\], ]+) \((missing method|wrong type for method|method) (\w+)(?: has pointer receiver)?\)`)
+	// a package is printed by its path, quoted, where two packages of
+	// one name meet: *"example.com/a/plugin".Provider
+	notImplRE = regexp.MustCompile(`(\*?(?:"[^"]+"\.)?[\w.\[\], ]+) does not implement ((?:"[^"]+"\.)?[\w.\[\], ]+) \((missing method|wrong type for method|method) (\w+)(?: has pointer receiver)?\)`)
 )
 
 // implErrors are the checker's "does not implement" errors, parsed.
@@ -120,7 +122,14 @@ func (tv *typeVerdicts) extraFindings(a *analyzer, ts []*target, seen map[string
 	groups := map[string]*group{}
 	var order []string
 	for _, ie := range tv.implErrors() {
-		k := ie.typ + "|" + ie.iface + "|" + ie.which
+		// one group per type: same-named types of two packages (plugin
+		// and plugin6's GRPCProvider) are two groups
+		errFile := a.ix.parsedFile(a.ix.fset.PositionFor(ie.err.Pos, false).Filename)
+		pkg := ie.typQ
+		if ks := a.syms.candidates(ie.typQ, errFile); len(ks) == 1 {
+			pkg = ks[0]
+		}
+		k := pkg + "|" + ie.typ + "|" + ie.iface + "|" + ie.which
 		g := groups[k]
 		if g == nil {
 			g = &group{ie: ie}

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strconv"
 )
 
 // tref names a declared type: its package key and name.
@@ -401,6 +402,14 @@ func (s *symbols) embeds(t *tref, target tref, depth int) bool {
 // qualifier, from's own package.
 func (s *symbols) candidates(qual string, from *pfile) []string {
 	var out []string
+	// the checker prints a package by its path, quoted, where two
+	// packages of one name meet ("github.com/x/plugin".Provider)
+	if path, err := strconv.Unquote(qual); err == nil {
+		if s.pkgs[path] != nil {
+			out = append(out, path)
+		}
+		return out
+	}
 	for k, p := range s.pkgs {
 		switch {
 		case qual == "" && from != nil:
