@@ -161,6 +161,8 @@ type loader struct {
 	ckey map[*types.Package]string
 	// inTests: whether a directory has in-package test files
 	inTests map[string]bool
+	// names: the package name of each import path, as importName read it
+	names map[string]string
 }
 
 func newLoader(a *analyzer, deadline time.Time) *loader {
@@ -168,7 +170,7 @@ func newLoader(a *analyzer, deadline time.Time) *loader {
 	return &loader{a: a, fset: a.ix.fset, deadline: deadline, env: env,
 		pkgs: map[string]*types.Package{}, loading: map[string]bool{}, stubbed: map[string]bool{}, absent: map[string]bool{},
 		dirty: map[string]bool{}, shared: map[string]map[string]*types.Package{}, cache: openExportCache(env.version),
-		ckey: map[*types.Package]string{}, inTests: map[string]bool{}}
+		ckey: map[*types.Package]string{}, inTests: map[string]bool{}, names: map[string]string{}}
 }
 
 func (l *loader) late() bool { return !l.deadline.IsZero() && time.Now().After(l.deadline) }
@@ -570,4 +572,55 @@ func collectTags(e constraint.Expr, fn func(string)) {
 		collectTags(x.X, fn)
 		collectTags(x.Y, fn)
 	}
+}
+
+// importName is the name an import of p from a package at from binds by
+// default: its package clause, read without loading it. A package not
+// found binds the name its stub gets (defaultImportName), as the checker
+// would see it.
+func (l *loader) importName(p string, from location) string {
+	key := from.dir + "|" + p
+	l.mu.Lock()
+	n, ok := l.names[key]
+	l.mu.Unlock()
+	if ok {
+		return n
+	}
+	loc, found := l.locate(p, from)
+	switch {
+	case !found:
+		n = defaultImportName(p)
+	case loc.repo:
+		n = l.a.ix.importName(l.a.ctx, p, from.dir)
+	default:
+		n = packageClause(loc.dir, defaultImportName(p))
+	}
+	l.mu.Lock()
+	l.names[key] = n
+	l.mu.Unlock()
+	return n
+}
+
+// packageClause reads the package name of the first non-test Go file of
+// dir that declares one (not "documentation"; "main" counts), else def.
+func packageClause(dir, def string) string {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return def
+	}
+	for _, e := range ents {
+		n := e.Name()
+		if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(filepath.Join(dir, n))
+		if err != nil {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), n, src, parser.PackageClauseOnly|parser.SkipObjectResolution)
+		if err == nil && f.Name != nil && f.Name.Name != "documentation" {
+			return f.Name.Name
+		}
+	}
+	return def
 }

@@ -8,6 +8,7 @@ import (
 	"go/types"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -155,7 +156,7 @@ func (a *analyzer) checkUnit(u *checkUnit, l *loader, words []string) []*unitRes
 		adds := false
 		for _, f := range files {
 			if matchFile(bc, f) {
-				sel = append(sel, a.slim(u, f, words))
+				sel = append(sel, a.slim(u, f, words, l))
 				res.files[f.path] = true
 				if u.cover[f.path] && !covered[f.path] {
 					adds = true
@@ -201,7 +202,7 @@ func (a *analyzer) checkUnit(u *checkUnit, l *loader, words []string) []*unitRes
 // Nothing is slimmed when words is nil (a changed or removed interface
 // method, or an added one left unsettled: see typecheck).
 // The syntax trees are not modified: a slim file is a shallow copy.
-func (a *analyzer) slim(u *checkUnit, f *pfile, words []string) *ast.File {
+func (a *analyzer) slim(u *checkUnit, f *pfile, words []string, l *loader) *ast.File {
 	if u.whole[f.path] || words == nil {
 		return f.ast
 	}
@@ -224,8 +225,64 @@ func (a *analyzer) slim(u *checkUnit, f *pfile, words []string) *ast.File {
 		return f.ast
 	}
 	c := *f.ast
-	c.Decls = decls
+	c.Decls = slimImports(decls, func(ip string) string { return l.importName(ip, location{repo: true, dir: u.dir}) })
 	return &c
+}
+
+// slimImports drops the imports that only the removed bodies used: each
+// import is a package to load (its export data, its content key), and
+// the slim files of a large package import most of the repository for
+// bodies nothing reads (terraform's internal/command: 119 files). An
+// import stays when its name (explicit, or the package's own: nameOf)
+// qualifies something in what is kept; blank, dot and cgo imports stay.
+func slimImports(decls []ast.Decl, nameOf func(ip string) string) []ast.Decl {
+	used := map[string]bool{}
+	for _, d := range decls {
+		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
+			continue
+		}
+		ast.Inspect(d, func(n ast.Node) bool {
+			if s, ok := n.(*ast.SelectorExpr); ok {
+				if id, ok := s.X.(*ast.Ident); ok {
+					used[id.Name] = true
+				}
+			}
+			return true
+		})
+	}
+	out := make([]ast.Decl, 0, len(decls))
+	for _, d := range decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.IMPORT {
+			out = append(out, d)
+			continue
+		}
+		var specs []ast.Spec
+		for _, sp := range g.Specs {
+			is := sp.(*ast.ImportSpec)
+			ip, err := strconv.Unquote(is.Path.Value)
+			var name string
+			switch {
+			case err != nil || ip == "C":
+				name = "."
+			case is.Name != nil:
+				name = is.Name.Name
+			default:
+				name = nameOf(ip)
+			}
+			if name == "_" || name == "." || used[name] {
+				specs = append(specs, sp)
+			}
+		}
+		if len(specs) == len(g.Specs) {
+			out = append(out, d)
+			continue
+		}
+		c := *g
+		c.Specs = specs
+		out = append(out, &c)
+	}
+	return out
 }
 
 // holds reports whether one of the positions lies in n.
