@@ -161,7 +161,8 @@ type loader struct {
 	ckey map[*types.Package]string
 	// inTests: whether a directory has in-package test files
 	inTests map[string]bool
-	// names: the package name of each import path, as importName read it
+	// names: the package name of each import path outside the
+	// repository, as importName read it
 	names map[string]string
 }
 
@@ -579,24 +580,24 @@ func collectTags(e constraint.Expr, fn func(string)) {
 // found binds the name its stub gets (defaultImportName), as the checker
 // would see it.
 func (l *loader) importName(p string, from location) string {
-	key := from.dir + "|" + p
+	if first, _, _ := strings.Cut(p, "/"); !strings.Contains(first, ".") {
+		return defaultImportName(p) // the standard library's names are its paths'
+	}
+	if _, ok := l.a.ix.mods.dirOf(p, from.dir, l.a.ix.dirSet); ok {
+		return l.a.ix.importName(l.a.ctx, p, from.dir)
+	}
 	l.mu.Lock()
-	n, ok := l.names[key]
+	n, ok := l.names[p]
 	l.mu.Unlock()
 	if ok {
 		return n
 	}
-	loc, found := l.locate(p, from)
-	switch {
-	case !found:
-		n = defaultImportName(p)
-	case loc.repo:
-		n = l.a.ix.importName(l.a.ctx, p, from.dir)
-	default:
-		n = packageClause(loc.dir, defaultImportName(p))
+	n = defaultImportName(p)
+	if loc, found := l.locate(p, from); found {
+		n = packageClause(loc.dir, n)
 	}
 	l.mu.Lock()
-	l.names[key] = n
+	l.names[p] = n
 	l.mu.Unlock()
 	return n
 }
