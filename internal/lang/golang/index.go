@@ -59,7 +59,9 @@ type index struct {
 
 	mu      sync.Mutex
 	pkgName map[string]string // dir -> package name of its non-test files
-	diag    func(model.Diagnostic)
+	// dirOfMemo: repoDir's answers, by from-directory and import path
+	dirOfMemo sync.Map
+	diag      func(model.Diagnostic)
 }
 
 // usable is the Go front-end's own exclusion: testdata folders hold
@@ -164,10 +166,26 @@ func (ix *index) parseOne(ctx context.Context, p string, src []byte) *pfile {
 	return pf
 }
 
+// repoDir is mods.dirOf over the repository's directories, remembered:
+// every import of every file asks it, from every directory.
+func (ix *index) repoDir(ip, fromDir string) (string, bool) {
+	k := fromDir + "\x00" + ip
+	if v, ok := ix.dirOfMemo.Load(k); ok {
+		d := v.(string)
+		return d, d != "\x00"
+	}
+	d, ok := ix.mods.dirOf(ip, fromDir, ix.dirSet)
+	if !ok {
+		d = "\x00"
+	}
+	ix.dirOfMemo.Store(k, d)
+	return d, ok
+}
+
 // importName is the name an import of ip binds by default: the package
 // clause of the directory when it is in the repository, else a guess.
 func (ix *index) importName(ctx context.Context, ip, fromDir string) string {
-	if d, ok := ix.mods.dirOf(ip, fromDir, ix.dirSet); ok {
+	if d, ok := ix.repoDir(ip, fromDir); ok {
 		ix.mu.Lock()
 		n, known := ix.pkgName[d]
 		ix.mu.Unlock()

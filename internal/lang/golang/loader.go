@@ -162,8 +162,10 @@ type loader struct {
 	// inTests: whether a directory has in-package test files
 	inTests map[string]bool
 	// names: the package name of each import path outside the
-	// repository, as importName read it
-	names map[string]string
+	// repository, as importName read it (its own lock: l.mu is held
+	// while export data is read)
+	namesMu sync.Mutex
+	names   map[string]string
 }
 
 func newLoader(a *analyzer, deadline time.Time) *loader {
@@ -219,7 +221,7 @@ func (im *importer) ImportFrom(p, _ string, _ types.ImportMode) (*types.Package,
 func (l *loader) locate(p string, from location) (location, bool) {
 	mods := l.a.ix.mods
 	if from.repo {
-		if d, ok := mods.dirOf(p, from.dir, l.a.ix.dirSet); ok {
+		if d, ok := l.a.ix.repoDir(p, from.dir); ok {
 			return location{repo: true, dir: d, withTests: from.withTests && d == from.dir && l.inPackageTests(d)}, true
 		}
 	}
@@ -583,12 +585,12 @@ func (l *loader) importName(p string, from location) string {
 	if first, _, _ := strings.Cut(p, "/"); !strings.Contains(first, ".") {
 		return defaultImportName(p) // the standard library's names are its paths'
 	}
-	if _, ok := l.a.ix.mods.dirOf(p, from.dir, l.a.ix.dirSet); ok {
+	if _, ok := l.a.ix.repoDir(p, from.dir); ok {
 		return l.a.ix.importName(l.a.ctx, p, from.dir)
 	}
-	l.mu.Lock()
+	l.namesMu.Lock()
 	n, ok := l.names[p]
-	l.mu.Unlock()
+	l.namesMu.Unlock()
 	if ok {
 		return n
 	}
@@ -596,9 +598,9 @@ func (l *loader) importName(p string, from location) string {
 	if loc, found := l.locate(p, from); found {
 		n = packageClause(loc.dir, n)
 	}
-	l.mu.Lock()
+	l.namesMu.Lock()
 	l.names[p] = n
-	l.mu.Unlock()
+	l.namesMu.Unlock()
 	return n
 }
 
