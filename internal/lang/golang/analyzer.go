@@ -310,7 +310,25 @@ func (a *analyzer) judge(ctx context.Context, ts []*target, refs []*ref, extra [
 		}
 	}
 	if tv != nil {
-		out = append(out, tv.extraFindings(a, ts, seen)...)
+		extra := tv.extraFindings(a, ts, seen)
+		// a method that implemented a removed interface method and now
+		// stands where its type misses the method that replaced it: the
+		// error says both, the warning is dropped
+		stale := map[string]bool{}
+		for _, f := range extra {
+			if f.Relation == model.OverriddenBy && f.Verdict == model.Inconsistent {
+				stale[fmt.Sprintf("%s:%d", f.Site.Path, f.Site.Line)] = true
+			}
+		}
+		kept := out[:0]
+		for _, f := range out {
+			if f.Relation == model.OverriddenBy && f.Verdict == model.MayBeImpacted && f.Change.Label == model.DM &&
+				stale[fmt.Sprintf("%s:%d", f.Site.Path, f.Site.Line)] {
+				continue
+			}
+			kept = append(kept, f)
+		}
+		out = append(kept, extra...)
 	}
 	return out
 }

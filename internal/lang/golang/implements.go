@@ -80,7 +80,10 @@ func lastName(s string) string {
 // not implement" error for the type and the interface proves it is used
 // as one; a stale method of such a type is then broken.
 func (tv *typeVerdicts) implVerdict(r *ref, syn verdict) (verdict, bool) {
-	if syn.skip || syn.v != model.MayBeImpacted {
+	// a removed method breaks no implementation: what implemented it
+	// stays a warning (the type may miss another method, which is that
+	// change's finding)
+	if syn.skip || syn.v != model.MayBeImpacted || r.t.ch.Label == model.DM {
 		return verdict{}, false
 	}
 	impl := tref{r.f.pkgKey, r.implRcv}
@@ -145,12 +148,18 @@ func (tv *typeVerdicts) extraFindings(a *analyzer, ts []*target, seen map[string
 		for _, t := range ts {
 			var rel model.Relation
 			var site *ast.Ident
+			stale := ""
 			switch {
 			case (t.kind == model.KindIfaceMethod && t.container == ie.iface && (t.name == ie.which || t.ch.Renamed() && t.ch.New.Name == ie.which)) ||
 				(t.kind == model.KindInterface && t.name == ie.iface && t.ch.Label == model.AM):
 				rel = model.OverriddenBy
 				errPkg := a.ix.parsedFile(a.ix.fset.PositionFor(ie.err.Pos, false).Filename)
 				site = a.syms.findMember(ie.typ, ie.typQ, errPkg, ie.which, false)
+				if site == nil {
+					// the fix belongs at the method that implemented what the
+					// change renamed or removed, when the type has one
+					site, stale = a.staleImpl(t, ts, ie, errPkg)
+				}
 				if site == nil {
 					site = a.syms.findType(ie.typ, ie.typQ, errPkg)
 				}
@@ -183,6 +192,9 @@ func (tv *typeVerdicts) extraFindings(a *analyzer, ts []*target, seen map[string
 					msg += " (and " + model.Plural(len(g.uses)-1, "more place", "more places") + ")"
 				}
 				msg += ": " + strings.TrimPrefix(cleanMsg(ie.err.Msg[strings.Index(ie.err.Msg, "does not implement"):]), "does not implement ")
+				if stale != "" {
+					msg += "; " + stale
+				}
 			}
 			fd := a.finding(r, verdict{rel: rel, v: model.Inconsistent, msg: msg}, model.PrecisionTypes)
 			if rel == model.Overrides && site != nil {
@@ -201,6 +213,29 @@ func (tv *typeVerdicts) extraFindings(a *analyzer, ts []*target, seen map[string
 		}
 	}
 	return out
+}
+
+// staleImpl finds the method of the type of a "does not implement"
+// error that implemented an interface method the change renamed (t
+// itself) or removed (another change of ts on the same interface, as
+// when one method replaces another): the method to rename or replace,
+// and a note saying which it is.
+func (a *analyzer) staleImpl(t *target, ts []*target, ie implError, errPkg *pfile) (*ast.Ident, string) {
+	if t.kind == model.KindIfaceMethod && t.ch.Renamed() {
+		if id := a.syms.findMember(ie.typ, ie.typQ, errPkg, t.name, false); id != nil {
+			return id, fmt.Sprintf("its %s implemented %s.%s, renamed to %s", t.name, ie.iface, t.name, t.ch.New.Name)
+		}
+		return nil, ""
+	}
+	for _, d := range ts {
+		if d.kind != model.KindIfaceMethod || d.container != ie.iface || d.ch.Label != model.DM || d.ch.Renamed() || d.pkgKey != t.pkgKey {
+			continue
+		}
+		if id := a.syms.findMember(ie.typ, ie.typQ, errPkg, d.name, false); id != nil {
+			return id, fmt.Sprintf("its %s implemented %s.%s, which the change removed", d.name, ie.iface, d.name)
+		}
+	}
+	return nil, ""
 }
 
 // followIface is the derived change of an interface method that an

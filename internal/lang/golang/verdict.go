@@ -118,7 +118,17 @@ func (a *analyzer) deletedVerdict(r *ref, rel model.Relation, name string) verdi
 		what = "was renamed to " + t.ch.New.Name
 	}
 	switch r.kind {
-	case rkImpl, rkIfaceDcl:
+	case rkImpl:
+		// a method that implemented the removed interface method: now
+		// unused through the interface (a mock, a fake, an adapter)
+		// (a renamed one is the type checker's: the type no longer
+		// implements the interface where it is used as one)
+		if t.kind != model.KindIfaceMethod || t.ch.Renamed() || !a.implementsOld(r) {
+			return verdict{skip: true}
+		}
+		return verdict{rel: model.OverriddenBy, v: model.MayBeImpacted,
+			msg: fmt.Sprintf("%s.%s implements %s, which %s: remove it with the interface's method, unless other code calls it", r.implRcv, t.name, name, what)}
+	case rkIfaceDcl:
 		return verdict{skip: true}
 	case rkLiteral:
 		if t.kind == model.KindField {
