@@ -94,10 +94,7 @@ func (a *analyzer) targets(changes []*model.Change) []*target {
 	}
 	for _, c := range changes {
 		old, new := c.Old, c.New
-		d := old
-		if d == nil {
-			d = new
-		}
+		d := c.Known()
 		if d == nil {
 			continue
 		}
