@@ -17,21 +17,12 @@ import (
 	"github.com/ripple-dev/ripple/internal/lang/treesit/treesittest"
 )
 
-// TestParse312 checks that the grammar reads Python 3.12 syntax without
-// errors, and that a syntax error is located.
+// TestParse312 checks that the grammar reads Python 3.12 syntax (a file a
+// construct in testdata/grammar) without errors, and that a syntax error
+// is located.
 func TestParse312(t *testing.T) {
 	parse := func(_ string, src []byte) *treesit.Tree { return grammar.Parse(src) }
-	treesittest.Clean(t, parse, map[string]string{
-		"match":         "match x:\n    case [1, *rest]:\n        pass\n    case {'a': b, **kw}:\n        pass\n    case Point(x=0) | None:\n        pass\n    case _:\n        pass\n",
-		"pep695":        "def f[T: int, *Ts, **P](x: T) -> T:\n    return x\nclass C[T](Base[T]):\n    pass\ntype Alias[T] = list[T]\n",
-		"walrus":        "if (n := len(a)) > 10:\n    print(n)\n",
-		"fstrings":      "x = f\"{a['k']!r:>10} {b:{w}}\"\ny = f\"{x[\"a\"]}\"\nz = f'{\"nested\" + f\"{1}\"}'\n",
-		"async":         "async def f():\n    async with a as b, c:\n        await x\n    async for i in y:\n        yield i\n",
-		"params":        "def g(a, /, b, *, c=1, **kw): pass\nlambda x, *y, **z: 0\n",
-		"except-star":   "try:\n    pass\nexcept* ValueError as e:\n    pass\n",
-		"decorators":    "@a.b(c)\n@d\nclass E:\n    @property\n    def f(self): ...\n",
-		"python2-print": "print 'hello'\n",
-	})
+	treesittest.CleanDir(t, parse, "testdata/grammar")
 	tr := treesittest.Broken(t, parse, "x.py", "def ok():\n    pass\n\ndef broken(:\n    pass\n", 4)
 	f := summarize("x.py", tr)
 	if len(f.funcs) == 0 || f.funcs[0].name != "ok" {

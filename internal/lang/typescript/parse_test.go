@@ -14,20 +14,10 @@ import (
 )
 
 // TestParseModern checks that the grammars read current TypeScript and
-// JSX without errors, and that a syntax error is located.
+// JSX (a file a construct in testdata/grammar) without errors, and that a
+// syntax error is located.
 func TestParseModern(t *testing.T) {
-	treesittest.Clean(t, parse, map[string]string{
-		"decorators.ts": "@Component({a: 1})\nclass A { @Input() x!: string; accessor y = 1; #p = 2; static { init(); } }\n",
-		"satisfies.ts":  "const c = { a: 1 } satisfies Record<string, number>;\nusing r = getResource();\n",
-		"generics.ts":   "export function f<const T extends readonly unknown[]>(...xs: T): T { return xs }\ntype M<T> = { [K in keyof T as `get${string & K}`]: () => T[K] };\n",
-		"enum.ts":       "export const enum E { A = 1 << 0, B = A | 2 }\ndeclare module 'x' { export function g(): void }\nnamespace N.M { export const z = 1 }\n",
-		"overload.ts":   "export function o(a: string): string;\nexport function o(a: number): number;\nexport function o(a: any) { return a }\n",
-		"view.tsx":      "export const V = ({ a }: P) => <div className={a}><Child {...a} /></div>;\n",
-		"plain.js":      "const { a } = require('./a');\nmodule.exports = function (x, y = 2, ...z) { return a(x, y, ...z) };\n",
-		"app.jsx":       "export default function App() { return <>{items.map(i => <Item key={i} />)}</>; }\n",
-		"variance.ts":   "export interface I<in T, out U = unknown, in out V> { f(t: T): U }\nclass C<\n  /** note */\n  out Shape extends object = {},\n> {}\n",
-		"esm.mjs":       "import def, * as ns from './x.mjs';\nexport { def as default, ns };\nawait Promise.resolve();\n",
-	})
+	treesittest.CleanDir(t, parse, "testdata/grammar")
 	tr := treesittest.Broken(t, parse, "x.ts", "export function ok() {}\n\nexport function broken( {\n}\n", 3)
 	f := summarize("x.ts", tr)
 	if len(f.decls) == 0 || declName(f.decls[0].node) != "ok" {

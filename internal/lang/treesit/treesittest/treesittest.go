@@ -3,6 +3,8 @@
 package treesittest
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/ripple-dev/ripple/internal/lang/treesit"
@@ -11,13 +13,22 @@ import (
 // Parse parses one file: a front-end's choice of grammar by path.
 type Parse func(path string, src []byte) *treesit.Tree
 
-// Clean fails t for every source (by file name) that parse reads with a
-// syntax error: the grammar must read the language's current syntax.
-func Clean(t testing.TB, parse Parse, srcs map[string]string) {
+// CleanDir fails t for every file of dir that parse reads with a syntax
+// error: the grammar must read the language's current syntax, one file a
+// construct, the file's name choosing the grammar as the front-end does.
+func CleanDir(t testing.TB, parse Parse, dir string) {
 	t.Helper()
-	for name, src := range srcs {
-		if tr := parse(name, []byte(src)); tr.Errors != 0 {
-			t.Errorf("%s: %d syntax errors, first at line %d", name, tr.Errors, tr.ErrLine)
+	entries, err := os.ReadDir(dir)
+	if err != nil || len(entries) == 0 {
+		t.Fatalf("no sources in %s: %v", dir, err)
+	}
+	for _, e := range entries {
+		src, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tr := parse(e.Name(), src); tr.Errors != 0 {
+			t.Errorf("%s: %d syntax errors, first at line %d", e.Name(), tr.Errors, tr.ErrLine)
 		}
 	}
 }
