@@ -7,22 +7,23 @@ import (
 	"github.com/ripple-dev/ripple/internal/model"
 )
 
-// The details a front-end gives a parameter that calls must now pass: Go's
-// "parameter ctx context.Context added" (every Go parameter is required;
-// an unnamed one cannot be given a value by name, a variadic one needs
-// none) and Python's "required parameter timeout added".
+// The two phrasings of the details front-ends give a parameter that calls
+// must now pass: "parameter ctx context.Context added", a name and a type,
+// where every parameter is required (a variadic one, "...T", needs no
+// value; an unnamed one cannot be given one by name), and "required
+// parameter timeout added", where parameters may be optional.
 var (
-	goAddedParam = regexp.MustCompile(`^parameter (\w+) (\S.*) added$`)
-	pyAddedParam = regexp.MustCompile(`^required parameter (\w+) added$`)
+	typedAddedParam    = regexp.MustCompile(`^parameter (\w+) (\S.*) added$`)
+	requiredAddedParam = regexp.MustCompile(`^required parameter (\w+) added$`)
 )
 
 // addedParams names the required parameters a change added.
 func addedParams(c *model.Change) []string {
 	var out []string
 	for _, d := range c.Details {
-		if m := goAddedParam.FindStringSubmatch(d); m != nil && !strings.HasPrefix(m[2], "...") {
+		if m := typedAddedParam.FindStringSubmatch(d); m != nil && !strings.HasPrefix(m[2], "...") {
 			out = append(out, m[1])
-		} else if m := pyAddedParam.FindStringSubmatch(d); m != nil {
+		} else if m := requiredAddedParam.FindStringSubmatch(d); m != nil {
 			out = append(out, m[1])
 		}
 	}

@@ -36,8 +36,8 @@ type Reason struct {
 }
 
 // FileScope is the Block of an obligation on code outside any
-// declaration (a Python module's top level, as the relation trails call
-// it): its Span runs from the first to the last line its reasons are
+// declaration (a module's top-level statements, as the relation trails
+// call it): its Span runs from the first to the last line its reasons are
 // about. Only mechanical fixes edit it.
 const FileScope = "file scope"
 
@@ -186,8 +186,8 @@ func obligationsFrom(res *model.Result, seeds map[string]bool, review bool) (obs
 			}
 		}
 		if outside {
-			// code outside any declaration (a Python module's top
-			// level): its lines are those of its findings
+			// code outside any declaration (a module's top-level
+			// statements): its lines are those of its findings
 			block, span = FileScope, model.Span{StartLine: f.Site.Line, EndLine: f.Site.Line}
 		}
 		k := blockKey(f.Site.Path, block)

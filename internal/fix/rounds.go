@@ -56,7 +56,7 @@ func (e *engine) pruneImports(ds []oracle.Diagnostic) ([]oracle.Diagnostic, bool
 
 // oracleObligations turns oracle diagnostics into obligations on their
 // enclosing blocks, or, for a name nobody declares, into an obligation to
-// declare it (declare.go). Any other diagnostic inside a seed block is not
+// declare it (missingObligation). Any other diagnostic inside a seed block is not
 // planned: the seed is never reverted (the analyzer attributes such
 // errors to the dependents that must follow).
 func (e *engine) oracleObligations(ctx context.Context, ds []oracle.Diagnostic, round int) []*Obligation {
@@ -145,8 +145,9 @@ func (e *engine) affectedFiles(ctx context.Context) []string {
 // oracleRelative runs the oracle on the scratch state and, when it fails,
 // on the base state too (once per file set, in a scratch worktree of its
 // own): only the diagnostics the change introduced count (oracle.Relative).
-// A repository that already had vet or type errors can then still have a
-// fix proven, and those errors are never planned as obligations.
+// A repository whose oracle already failed at the base (lint or type
+// errors) can then still have a fix proven, and those errors are never
+// planned as obligations.
 func (e *engine) oracleRelative(ctx context.Context, files []string) (*oracle.Result, error) {
 	o := e.opts
 	or, err := o.Oracle.Check(ctx, e.sc.dir, oracle.Options{Files: files, Tests: o.Tests})

@@ -22,6 +22,15 @@ type Decl struct {
 	Body string
 }
 
+// DataOf returns the front-end's data (Block.Data) of two states of a
+// declaration, ok when both hold a non-nil T, the front-end's own type.
+func DataOf[T comparable](old, new *Decl) (o, n T, ok bool) {
+	var none T
+	o, _ = old.Data.(T)
+	n, _ = new.Data.(T)
+	return o, n, o != none && n != none
+}
+
 // Frontend is one language's analysis.
 type Frontend interface {
 	// Name is the language name used in model.Block.Lang ("go").
@@ -172,6 +181,20 @@ func Keep(qs []Query, refs []*Ref) []*Ref {
 	}
 	return out
 }
+
+// Unavailable is the analyzer of a front-end that cannot analyse in this
+// binary (its parser needs cgo, say): it notes why once, under key, and
+// answers nothing.
+func Unavailable(env *Env, key, message string) Analyzer {
+	if env.Note != nil {
+		env.Note(key, message)
+	}
+	return noAnalyzer{}
+}
+
+type noAnalyzer struct{}
+
+func (noAnalyzer) Answer(context.Context, []Query) ([]*Ref, error) { return nil, nil }
 
 // Stats is an optional capability of an Analyzer: what it did.
 type Stats interface {

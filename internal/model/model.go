@@ -145,6 +145,16 @@ func (c *Change) Block() *Block {
 	return c.Old // nil only for a malformed change
 }
 
+// Known returns the block dependents know: the old block if any (the old
+// name of a renamed declaration), else the new one of an added
+// declaration.
+func (c *Change) Known() *Block {
+	if c.Old != nil {
+		return c.Old
+	}
+	return c.New // nil only for a malformed change
+}
+
 // Trail is the relation path from the developer's change to c's block:
 // one step per change along Cause, the seed first, each derived change
 // related to its cause by Via.

@@ -75,33 +75,49 @@ func Headline(r *model.Result, blocked bool) string {
 			}
 		}
 	}
-	seeds := p.seeds()
-	in := func(n int) string {
-		switch {
-		case n == 0:
-			return ""
-		case n == seeds:
-			return " in " + model.Plural(n, "change", "changes")
-		}
-		return fmt.Sprintf(" in %d of %d changes", n, seeds)
-	}
-	var s string
-	switch {
-	case c.reported() == 0:
-		s = fmt.Sprintf("ripple: no inconsistent sites (%s checked)", model.Plural(seeds, "change", "changes"))
-	case c.inconsistent > 0:
-		s = "ripple: " + model.Plural(c.inconsistent, "inconsistent site", "inconsistent sites") + in(len(withInc))
-		if n := c.mayBe + c.noted; n > 0 {
-			s += fmt.Sprintf(", %d more may be impacted", n)
-		}
-	default:
-		n := c.mayBe + c.noted
-		s = "ripple: " + model.Plural(n, "site may be", "sites may be") + " impacted" + in(len(withAny))
-	}
+	h := Headcount{Inconsistent: c.inconsistent, Others: c.mayBe + c.noted, WithInconsistent: len(withInc), WithAny: len(withAny), Seeds: p.seeds()}
+	s := "ripple: " + h.Sentence()
 	if blocked {
 		s += "; push blocked"
 	}
 	return s
+}
+
+// Headcount is what a headline counts: the reported sites and the
+// developer's changes they fall in (a derived change counts as the change
+// it follows from). The hook counts a model.Result, the Action the JSON
+// report read back; both say it with Sentence.
+type Headcount struct {
+	Inconsistent     int // reported sites found inconsistent
+	Others           int // the other reported sites: may be impacted, noted
+	WithInconsistent int // the developer's changes with an inconsistent site
+	WithAny          int // the developer's changes with any reported site
+	Seeds            int // the developer's changes checked
+}
+
+// Sentence is the headline without the tool's name and the push's fate:
+// "9 inconsistent sites in 2 of 5 changes, 2 more may be impacted".
+func (h Headcount) Sentence() string {
+	in := func(n int) string {
+		switch {
+		case n == 0:
+			return ""
+		case n == h.Seeds:
+			return " in " + model.Plural(n, "change", "changes")
+		}
+		return fmt.Sprintf(" in %d of %d changes", n, h.Seeds)
+	}
+	switch {
+	case h.Inconsistent == 0 && h.Others == 0:
+		return fmt.Sprintf("no inconsistent sites (%s checked)", model.Plural(h.Seeds, "change", "changes"))
+	case h.Inconsistent > 0:
+		s := model.Plural(h.Inconsistent, "inconsistent site", "inconsistent sites") + in(h.WithInconsistent)
+		if h.Others > 0 {
+			s += fmt.Sprintf(", %d more may be impacted", h.Others)
+		}
+		return s
+	}
+	return model.Plural(h.Others, "site may be", "sites may be") + " impacted" + in(h.WithAny)
 }
 
 // seedOf is the developer's change c follows from: c itself for a

@@ -230,7 +230,7 @@ func Phrase(relation string) string {
 // It counts the developer's changes (a derived change counts as the
 // change it follows from), as the hook's headline and totals do: of the
 // changes checked (Seeds), those with an inconsistent site, else those
-// with a reported site.
+// with a reported site; the words are report.Headcount's.
 func Headline(r *Report) string {
 	inc, may := 0, 0
 	withInc, withAny := map[int]bool{}, map[int]bool{}
@@ -249,25 +249,8 @@ func Headline(r *Report) string {
 			may++
 		}
 	}
-	seeds := r.Seeds()
-	in := func(n int) string {
-		switch {
-		case n == 0:
-			return ""
-		case n == seeds:
-			return " in " + model.Plural(n, "change", "changes")
-		}
-		return fmt.Sprintf(" in %d of %d changes", n, seeds)
-	}
-	switch {
-	case inc == 0 && may == 0:
-		return fmt.Sprintf("no inconsistent sites (%s checked)", model.Plural(seeds, "change", "changes"))
-	case inc > 0 && may > 0:
-		return fmt.Sprintf("%s%s, %d more may be impacted", model.Plural(inc, "inconsistent site", "inconsistent sites"), in(len(withInc)), may)
-	case inc > 0:
-		return model.Plural(inc, "inconsistent site", "inconsistent sites") + in(len(withInc))
-	}
-	return model.Plural(may, "site may be impacted", "sites may be impacted") + in(len(withAny))
+	h := report.Headcount{Inconsistent: inc, Others: may, WithInconsistent: len(withInc), WithAny: len(withAny), Seeds: r.Seeds()}
+	return h.Sentence()
 }
 
 // Seeds is the number of the developer's changes checked: the changes

@@ -56,10 +56,7 @@ func (a *analyzer) targets(changes []*model.Change) []*target {
 	var ts []*target
 	for _, c := range changes {
 		old, new := c.Old, c.New
-		d := old
-		if d == nil {
-			d = new
-		}
+		d := c.Known()
 		if d == nil {
 			continue
 		}

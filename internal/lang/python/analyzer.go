@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ripple-dev/ripple/internal/lang"
+	"github.com/ripple-dev/ripple/internal/lang/treesit"
 	"github.com/ripple-dev/ripple/internal/model"
 )
 
@@ -93,10 +94,7 @@ func (a *analyzer) targets(changes []*model.Change) []*target {
 	}
 	for _, c := range changes {
 		old, new := c.Old, c.New
-		d := old
-		if d == nil {
-			d = new
-		}
+		d := c.Known()
 		if d == nil {
 			continue
 		}
@@ -368,7 +366,7 @@ func (a *analyzer) importCheck(t *target) []*lang.Ref {
 	}
 	var out []*lang.Ref
 	for _, hb := range f.top.names[t.name] {
-		if hb.kind != bFrom || hb.stmt.bad {
+		if hb.kind != bFrom || hb.stmt.Bad {
 			continue
 		}
 		m := a.r.module(hb.module, f.path)
@@ -380,7 +378,7 @@ func (a *analyzer) importCheck(t *target) []*lang.Ref {
 			continue
 		}
 		at := hb.at
-		site := model.Site{Path: f.path, Line: int(at.line), Col: int(at.col) + 1, Text: f.t.lineText(int(at.line))}
+		site := model.Site{Path: f.path, Line: int(at.Line), Col: int(at.Col) + 1, Text: f.t.LineText(int(at.Line))}
 		out = append(out, &lang.Ref{Change: t.ch, Relation: model.ImportedBy, Site: site, Verdict: model.Inconsistent,
 			Precision: model.PrecisionSyntax,
 			Message:   fmt.Sprintf("imports %s from %s, which does not define it", hb.member, a.ix.mods.moduleName(ss[0].path))})
@@ -399,10 +397,10 @@ func hasCtor(ts []*target) bool {
 
 // touched reports whether the diff changed any line of node n in the head
 // state of file p.
-func (a *analyzer) touched(p string, n *node) bool {
+func (a *analyzer) touched(p string, n *treesit.Node) bool {
 	fc, ok := a.env.Changed[p]
 	if !ok || fc == nil || n == nil {
 		return false
 	}
-	return fc.NewRangeChanged(int(n.line), int(n.eline))
+	return fc.NewRangeChanged(int(n.Line), int(n.EndLine))
 }

@@ -2,40 +2,42 @@ package python
 
 import (
 	"strings"
+
+	"github.com/ripple-dev/ripple/internal/lang/treesit"
 )
 
 // annotation evaluates a type annotation to the value it describes: an
 // instance of a class for a class, the class for type[C].
-func (r *resolver) annotation(a *node, s *scope) value {
+func (r *resolver) annotation(a *treesit.Node, s *scope) value {
 	if a == nil {
 		return unknown
 	}
-	if a.kind == "type" {
-		if ks := a.namedKids(); len(ks) == 1 {
+	if a.Kind == "type" {
+		if ks := a.NamedKids(); len(ks) == 1 {
 			a = ks[0]
 		} else {
 			return unknown
 		}
 	}
-	switch a.kind {
+	switch a.Kind {
 	case "string":
-		str, ok := stringLit(a.t, a)
+		str, ok := stringLit(a.Tree, a)
 		if !ok {
 			return unknown
 		}
 		t, ok := r.frag[str]
 		if !ok {
-			t = parse([]byte(str))
+			t = grammar.Parse([]byte(str))
 			r.frag[str] = t
 		}
-		if t.errors > 0 || len(t.root.namedKids()) != 1 {
+		if t.Errors > 0 || len(t.Root.NamedKids()) != 1 {
 			return unknown
 		}
-		st := t.root.namedKids()[0]
-		if st.kind != "expression_statement" || len(st.namedKids()) != 1 {
+		st := t.Root.NamedKids()[0]
+		if st.Kind != "expression_statement" || len(st.NamedKids()) != 1 {
 			return unknown
 		}
-		return r.annotation(st.namedKids()[0], s)
+		return r.annotation(st.NamedKids()[0], s)
 	case "none":
 		return value{k: vNone}
 	case "identifier", "attribute":
@@ -48,29 +50,29 @@ func (r *resolver) annotation(a *node, s *scope) value {
 		}
 		return unknown
 	case "binary_operator":
-		if op := a.child("operator"); op != nil && op.kind == "|" {
-			return unionOf(r.annotation(a.child("left"), s), r.annotation(a.child("right"), s))
+		if op := a.Child("operator"); op != nil && op.Kind == "|" {
+			return unionOf(r.annotation(a.Child("left"), s), r.annotation(a.Child("right"), s))
 		}
 	case "subscript", "generic_type":
-		var head *node
-		var args []*node
-		if a.kind == "subscript" {
-			head = a.child("value")
-			args = a.children("subscript")
+		var head *treesit.Node
+		var args []*treesit.Node
+		if a.Kind == "subscript" {
+			head = a.Child("value")
+			args = a.Children("subscript")
 		} else {
-			ks := a.namedKids()
+			ks := a.NamedKids()
 			if len(ks) != 2 {
 				return unknown
 			}
 			head = ks[0]
-			args = append(args, ks[1].namedKids()...)
+			args = append(args, ks[1].NamedKids()...)
 		}
 		hv := r.expr(head, s)
 		hn := ""
 		if hv.k == vExternal {
 			hn = lastPart(hv.name)
 		} else if hv.k == vUnknown {
-			hn = lastPart(head.text())
+			hn = lastPart(head.Text())
 		}
 		switch hn {
 		case "Optional", "ClassVar", "Final", "Annotated", "Required", "NotRequired", "ReadOnly", "InitVar":
@@ -150,13 +152,13 @@ func returnsSelf(fn *funcInfo) bool {
 	}
 	self := fn.params[0].name
 	n, ok := 0, true
-	walk(fn.node.child("body"), func(x *node) bool {
-		switch x.kind {
+	treesit.Walk(fn.node.Child("body"), func(x *treesit.Node) bool {
+		switch x.Kind {
 		case "function_definition", "class_definition", "lambda":
 			return false
 		case "return_statement":
-			ks := x.namedKids()
-			if len(ks) != 1 || ks[0].kind != "identifier" || ks[0].text() != self {
+			ks := x.NamedKids()
+			if len(ks) != 1 || ks[0].Kind != "identifier" || ks[0].Text() != self {
 				ok = false
 			}
 			n++

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/ripple-dev/ripple/internal/lang/treesit"
 )
 
 // callArgs is the shape of a call's arguments.
@@ -16,31 +18,31 @@ type callArgs struct {
 
 // argsOf reads the arguments of a call node. A decorator application
 // (@f) is one positional argument.
-func argsOf(call *node) callArgs {
+func argsOf(call *treesit.Node) callArgs {
 	var a callArgs
 	if call == nil {
 		return a
 	}
-	if call.kind == "decorator" {
+	if call.Kind == "decorator" {
 		a.pos = 1
 		return a
 	}
-	args := call.child("arguments")
+	args := call.Child("arguments")
 	if args == nil {
 		return a
 	}
-	if args.kind == "generator_expression" {
+	if args.Kind == "generator_expression" {
 		a.pos = 1
 		return a
 	}
-	for _, k := range args.namedKids() {
-		switch k.kind {
+	for _, k := range args.NamedKids() {
+		switch k.Kind {
 		case "list_splat", "parenthesized_list_splat":
 			a.posStar = true
 		case "dictionary_splat":
 			a.kwStar = true
 		case "keyword_argument":
-			a.kws = append(a.kws, k.child("name").text())
+			a.kws = append(a.kws, k.Child("name").Text())
 		default:
 			a.pos++
 		}

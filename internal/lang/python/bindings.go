@@ -2,33 +2,35 @@ package python
 
 import (
 	"strings"
+
+	"github.com/ripple-dev/ripple/internal/lang/treesit"
 )
 
 // block records the bindings of a statement list (a module, a block) in
 // scope s, recursing into compound statements but not into nested
 // function or class bodies, which get their own scopes.
-func (b *builder) block(s *scope, n *node) {
-	for _, st := range n.kids {
+func (b *builder) block(s *scope, n *treesit.Node) {
+	for _, st := range n.Kids {
 		b.stmt(s, st)
 	}
 }
 
-func (b *builder) stmt(s *scope, st *node) {
-	switch st.kind {
+func (b *builder) stmt(s *scope, st *treesit.Node) {
+	switch st.Kind {
 	case "decorated_definition":
-		def := st.child("definition")
+		def := st.Child("definition")
 		if def == nil {
 			return
 		}
-		var decos []*node
-		for _, k := range st.kids {
-			if k.kind == "decorator" {
-				if e := k.namedKids(); len(e) > 0 {
+		var decos []*treesit.Node
+		for _, k := range st.Kids {
+			if k.Kind == "decorator" {
+				if e := k.NamedKids(); len(e) > 0 {
 					decos = append(decos, e[0])
 				}
 			}
 		}
-		switch def.kind {
+		switch def.Kind {
 		case "function_definition":
 			b.funcDef(s, def, st, decos)
 		case "class_definition":
@@ -39,81 +41,81 @@ func (b *builder) stmt(s *scope, st *node) {
 	case "class_definition":
 		b.classDef(s, st, st, nil)
 	case "expression_statement":
-		for _, e := range st.namedKids() {
+		for _, e := range st.NamedKids() {
 			b.expr(s, e, st)
 		}
 	case "import_statement":
-		for _, k := range st.children("name") {
-			switch k.kind {
+		for _, k := range st.Children("name") {
+			switch k.Kind {
 			case "dotted_name":
 				full := b.text(k)
 				first, _, _ := strings.Cut(full, ".")
 				// import a.b binds a; a.b is then reached as a submodule
 				s.bind(&binding{kind: bImport, name: first, at: k, module: first, stmt: st})
 			case "aliased_import":
-				al := k.child("alias")
+				al := k.Child("alias")
 				if al != nil {
-					s.bind(&binding{kind: bImport, name: b.text(al), at: al, module: b.text(k.child("name")), stmt: st})
+					s.bind(&binding{kind: bImport, name: b.text(al), at: al, module: b.text(k.Child("name")), stmt: st})
 				}
 			}
 		}
 	case "import_from_statement", "future_import_statement":
-		mod := b.text(st.child("module_name"))
-		if st.kind == "future_import_statement" {
+		mod := b.text(st.Child("module_name"))
+		if st.Kind == "future_import_statement" {
 			mod = "__future__"
 		}
-		if st.firstOf("wildcard_import") != nil {
+		if st.FirstOf("wildcard_import") != nil {
 			if s.kind == scModule {
 				b.f.stars = append(b.f.stars, st)
 			}
 			return
 		}
-		for _, k := range st.children("name") {
-			switch k.kind {
+		for _, k := range st.Children("name") {
+			switch k.Kind {
 			case "dotted_name":
 				s.bind(&binding{kind: bFrom, name: b.text(k), at: k, module: mod, member: b.text(k), stmt: st})
 			case "aliased_import":
-				if al := k.child("alias"); al != nil {
-					s.bind(&binding{kind: bFrom, name: b.text(al), at: al, module: mod, member: b.text(k.child("name")), stmt: st})
+				if al := k.Child("alias"); al != nil {
+					s.bind(&binding{kind: bFrom, name: b.text(al), at: al, module: mod, member: b.text(k.Child("name")), stmt: st})
 				}
 			}
 		}
 	case "global_statement", "nonlocal_statement":
 		m := &s.globals
-		if st.kind == "nonlocal_statement" {
+		if st.Kind == "nonlocal_statement" {
 			m = &s.nonlocals
 		}
 		if *m == nil {
 			*m = map[string]bool{}
 		}
-		for _, k := range st.namedKids() {
-			if k.kind == "identifier" {
+		for _, k := range st.NamedKids() {
+			if k.Kind == "identifier" {
 				(*m)[b.text(k)] = true
 			}
 		}
 	case "for_statement":
-		b.targets(s, st.child("left"), st, nil, nil)
-		b.expr(s, st.child("right"), st)
+		b.targets(s, st.Child("left"), st, nil, nil)
+		b.expr(s, st.Child("right"), st)
 		b.blocks(s, st)
 	case "with_statement":
-		for _, cl := range st.kids {
-			if cl.kind != "with_clause" {
+		for _, cl := range st.Kids {
+			if cl.Kind != "with_clause" {
 				continue
 			}
-			for _, it := range cl.kids {
-				if it.kind != "with_item" {
+			for _, it := range cl.Kids {
+				if it.Kind != "with_item" {
 					continue
 				}
-				v := it.child("value")
-				if v != nil && v.kind == "as_pattern" {
-					vs := v.namedKids()
-					for _, al := range v.kids {
-						if al.field != "alias" {
+				v := it.Child("value")
+				if v != nil && v.Kind == "as_pattern" {
+					vs := v.NamedKids()
+					for _, al := range v.Kids {
+						if al.Field != "alias" {
 							continue
 						}
 						// with cm as x: x is what cm.__enter__ returns
-						if id := al.namedKids(); len(id) == 1 && id[0].kind == "identifier" && len(vs) > 0 {
-							s.bind(&binding{kind: bWith, name: b.text(id[0]), at: id[0], value: vs[0], stmt: st, async: st.hasToken("async")})
+						if id := al.NamedKids(); len(id) == 1 && id[0].Kind == "identifier" && len(vs) > 0 {
+							s.bind(&binding{kind: bWith, name: b.text(id[0]), at: id[0], value: vs[0], stmt: st, async: st.HasToken("async")})
 						} else {
 							b.targets(s, al, st, nil, nil)
 						}
@@ -128,12 +130,12 @@ func (b *builder) stmt(s *scope, st *node) {
 		}
 		b.blocks(s, st)
 	case "try_statement":
-		for _, k := range st.kids {
-			if k.kind == "except_clause" || k.kind == "except_group_clause" {
-				for _, e := range k.namedKids() {
-					if e.kind == "as_pattern" {
-						for _, al := range e.kids {
-							if al.field == "alias" {
+		for _, k := range st.Kids {
+			if k.Kind == "except_clause" || k.Kind == "except_group_clause" {
+				for _, e := range k.NamedKids() {
+					if e.Kind == "as_pattern" {
+						for _, al := range e.Kids {
+							if al.Field == "alias" {
 								b.targets(s, al, k, nil, nil)
 							}
 						}
@@ -143,11 +145,11 @@ func (b *builder) stmt(s *scope, st *node) {
 		}
 		b.blocks(s, st)
 	case "match_statement":
-		b.expr(s, st.child("subject"), st)
-		walk(st, func(n *node) bool {
-			if n.kind == "case_pattern" || n.kind == "as_pattern" || n.kind == "keyword_pattern" {
-				walk(n, func(m *node) bool {
-					if m.kind == "identifier" && m.parent != nil && (m.parent.kind == "case_pattern" || m.field == "alias" || m.parent.kind == "splat_pattern") {
+		b.expr(s, st.Child("subject"), st)
+		treesit.Walk(st, func(n *treesit.Node) bool {
+			if n.Kind == "case_pattern" || n.Kind == "as_pattern" || n.Kind == "keyword_pattern" {
+				treesit.Walk(n, func(m *treesit.Node) bool {
+					if m.Kind == "identifier" && m.Parent != nil && (m.Parent.Kind == "case_pattern" || m.Field == "alias" || m.Parent.Kind == "splat_pattern") {
 						s.bind(&binding{kind: bOther, name: b.text(m), at: m, stmt: st})
 					}
 					return true
@@ -157,36 +159,36 @@ func (b *builder) stmt(s *scope, st *node) {
 		})
 		b.blocks(s, st)
 	case "type_alias_statement":
-		if l := st.child("left"); l != nil {
+		if l := st.Child("left"); l != nil {
 			id := l
-			if id.kind == "type" && len(id.namedKids()) > 0 {
-				id = id.namedKids()[0]
+			if id.Kind == "type" && len(id.NamedKids()) > 0 {
+				id = id.NamedKids()[0]
 			}
-			if id.kind == "generic_type" {
-				id = id.namedKids()[0]
+			if id.Kind == "generic_type" {
+				id = id.NamedKids()[0]
 			}
-			if id.kind == "identifier" {
-				s.bind(&binding{kind: bAssign, name: b.text(id), at: id, value: st.child("right"), stmt: st})
+			if id.Kind == "identifier" {
+				s.bind(&binding{kind: bAssign, name: b.text(id), at: id, value: st.Child("right"), stmt: st})
 			}
 		}
 	case "if_statement", "while_statement", "elif_clause", "else_clause", "finally_clause", "block", "except_clause", "case_clause":
-		for _, k := range st.kids {
-			if k.field == "condition" {
+		for _, k := range st.Kids {
+			if k.Field == "condition" {
 				b.expr(s, k, st)
 			}
 		}
 		b.blocks(s, st)
 	case "return_statement", "delete_statement", "raise_statement", "assert_statement":
-		for _, e := range st.namedKids() {
+		for _, e := range st.NamedKids() {
 			b.expr(s, e, st)
 		}
 	}
 }
 
 // blocks handles the nested blocks and clauses of a compound statement.
-func (b *builder) blocks(s *scope, st *node) {
-	for _, k := range st.kids {
-		switch k.kind {
+func (b *builder) blocks(s *scope, st *treesit.Node) {
+	for _, k := range st.Kids {
+		switch k.Kind {
 		case "block":
 			b.block(s, k)
 		case "elif_clause", "else_clause", "finally_clause", "except_clause", "except_group_clause", "case_clause":
@@ -197,51 +199,51 @@ func (b *builder) blocks(s *scope, st *node) {
 
 // expr records the bindings an expression statement makes: assignments,
 // walrus targets, and the scopes of lambdas and comprehensions in it.
-func (b *builder) expr(s *scope, e *node, stmt *node) {
+func (b *builder) expr(s *scope, e *treesit.Node, stmt *treesit.Node) {
 	if e == nil {
 		return
 	}
-	switch e.kind {
+	switch e.Kind {
 	case "assignment":
-		left, right, typ := e.child("left"), e.child("right"), e.child("type")
+		left, right, typ := e.Child("left"), e.Child("right"), e.Child("type")
 		b.targets(s, left, stmt, right, typ)
-		if right != nil && right.kind == "assignment" {
+		if right != nil && right.Kind == "assignment" {
 			b.expr(s, right, stmt)
 			return
 		}
 		b.expr(s, right, stmt)
 		return
 	case "augmented_assignment":
-		b.expr(s, e.child("right"), stmt)
+		b.expr(s, e.Child("right"), stmt)
 		return
 	}
-	walk(e, func(n *node) bool {
-		switch n.kind {
+	treesit.Walk(e, func(n *treesit.Node) bool {
+		switch n.Kind {
 		case "named_expression":
-			if id := n.child("name"); id != nil {
+			if id := n.Child("name"); id != nil {
 				t := s
 				for t.kind == scComp && t.parent != nil {
 					t = t.parent
 				}
-				t.bind(&binding{kind: bAssign, name: b.text(id), at: id, value: n.child("value"), stmt: stmt})
+				t.bind(&binding{kind: bAssign, name: b.text(id), at: id, value: n.Child("value"), stmt: stmt})
 			}
 		case "lambda":
 			ls := b.f.newScope(scComp, n, s)
-			if ps := n.child("parameters"); ps != nil {
+			if ps := n.Child("parameters"); ps != nil {
 				for _, p := range parseParams(b.t, ps) {
 					ls.bind(&binding{kind: bOther, name: p.name, at: n})
 				}
 			}
-			b.expr(ls, n.child("body"), stmt)
+			b.expr(ls, n.Child("body"), stmt)
 			return false
 		case "list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression":
 			cs := b.f.newScope(scComp, n, s)
-			for _, k := range n.kids {
-				if k.kind == "for_in_clause" {
-					b.targets(cs, k.child("left"), stmt, nil, nil)
+			for _, k := range n.Kids {
+				if k.Kind == "for_in_clause" {
+					b.targets(cs, k.Child("left"), stmt, nil, nil)
 				}
 			}
-			for _, k := range n.kids {
+			for _, k := range n.Kids {
 				b.expr(cs, k, stmt)
 			}
 			return false
@@ -254,18 +256,18 @@ func (b *builder) expr(s *scope, e *node, stmt *node) {
 // gets the value and annotation; unpacked names get unknown types.
 // Attribute targets through self in a method become instance attributes
 // later (selfAttrs).
-func (b *builder) targets(s *scope, left, stmt, value, annot *node) {
+func (b *builder) targets(s *scope, left, stmt, value, annot *treesit.Node) {
 	if left == nil {
 		return
 	}
-	switch left.kind {
+	switch left.Kind {
 	case "identifier":
 		name := b.text(left)
 		bk := bAssign
 		if value == nil && annot == nil {
 			bk = bOther
 		}
-		if value != nil && value.kind == "assignment" {
+		if value != nil && value.Kind == "assignment" {
 			value = chainedValue(value)
 		}
 		s.bind(&binding{kind: bk, name: name, at: left, value: value, annot: annot, stmt: stmt})
@@ -276,36 +278,36 @@ func (b *builder) targets(s *scope, left, stmt, value, annot *node) {
 			b.f.all, b.f.hasAll = stringList(b.t, value)
 		}
 	case "pattern_list", "tuple_pattern", "list_pattern", "tuple", "list", "expression_list", "parenthesized_expression":
-		for _, k := range left.namedKids() {
+		for _, k := range left.NamedKids() {
 			b.targets(s, k, stmt, nil, nil)
 		}
 	case "list_splat_pattern", "list_splat":
-		for _, k := range left.namedKids() {
+		for _, k := range left.NamedKids() {
 			b.targets(s, k, stmt, nil, nil)
 		}
 	case "as_pattern_target":
-		for _, k := range left.namedKids() {
+		for _, k := range left.NamedKids() {
 			b.targets(s, k, stmt, nil, nil)
 		}
 	}
 }
 
 // chainedValue is the value of a = b = value.
-func chainedValue(n *node) *node {
-	for n != nil && n.kind == "assignment" {
-		n = n.child("right")
+func chainedValue(n *treesit.Node) *treesit.Node {
+	for n != nil && n.Kind == "assignment" {
+		n = n.Child("right")
 	}
 	return n
 }
 
 // stringList reads a list or tuple of string literals (__all__).
-func stringList(t *tree, n *node) ([]string, bool) {
-	n = unparen(n)
-	if n == nil || n.kind != "list" && n.kind != "tuple" {
+func stringList(t *treesit.Tree, n *treesit.Node) ([]string, bool) {
+	n = treesit.Unparen(n)
+	if n == nil || n.Kind != "list" && n.Kind != "tuple" {
 		return nil, false
 	}
 	var out []string
-	for _, k := range n.namedKids() {
+	for _, k := range n.NamedKids() {
 		s, ok := stringLit(t, k)
 		if !ok {
 			return out, false
@@ -317,19 +319,19 @@ func stringList(t *tree, n *node) ([]string, bool) {
 
 // stringLit returns the value of a plain string literal (no
 // interpolation, no escapes of note).
-func stringLit(t *tree, n *node) (string, bool) {
-	if n == nil || n.kind != "string" {
+func stringLit(t *treesit.Tree, n *treesit.Node) (string, bool) {
+	if n == nil || n.Kind != "string" {
 		return "", false
 	}
 	var sb strings.Builder
-	for _, k := range n.kids {
-		switch k.kind {
+	for _, k := range n.Kids {
+		switch k.Kind {
 		case "interpolation":
 			return "", false
 		case "string_content":
-			sb.WriteString(t.text(k))
+			sb.WriteString(t.Text(k))
 		case "string_start":
-			if strings.ContainsAny(t.text(k), "fF") {
+			if strings.ContainsAny(t.Text(k), "fF") {
 				return "", false
 			}
 		}
@@ -337,7 +339,7 @@ func stringLit(t *tree, n *node) (string, bool) {
 	return sb.String(), true
 }
 
-func (b *builder) classAttr(c *classInfo, name, stmt, annot, value *node) {
+func (b *builder) classAttr(c *classInfo, name, stmt, annot, value *treesit.Node) {
 	if c == nil {
 		return
 	}

@@ -2,6 +2,8 @@ package python
 
 import (
 	"strings"
+
+	"github.com/ripple-dev/ripple/internal/lang/treesit"
 )
 
 // ckind is the family of a class, for what defines its constructor and
@@ -36,15 +38,15 @@ func (k ckind) String() string {
 
 // kindFromText decides a class's family from its decorators and base
 // names as written; the resolver refines it through repository bases.
-func kindFromText(decos []*node, bases []*node) ckind {
+func kindFromText(decos []*treesit.Node, bases []*treesit.Node) ckind {
 	for _, d := range decos {
-		name := decoratorName(d.t, d)
+		name := decoratorName(d.Tree, d)
 		switch name {
 		case "dataclass", "dataclasses.dataclass", "pydantic.dataclasses.dataclass", "define", "frozen", "mutable",
 			"attr.define", "attr.frozen", "attr.mutable", "attrs.define", "attrs.frozen", "attrs.mutable", "attr.dataclass":
 			return ckDataclass
 		case "attr.s", "attr.attrs", "attrs", "attr.attributes":
-			if d.kind == "call" && strings.Contains(d.child("arguments").text(), "auto_attribs=True") {
+			if d.Kind == "call" && strings.Contains(d.Child("arguments").Text(), "auto_attribs=True") {
 				return ckDataclass
 			}
 			return ckAttrsOld
@@ -60,11 +62,11 @@ func kindFromText(decos []*node, bases []*node) ckind {
 
 // baseName is the dotted name of a base class expression without type
 // arguments.
-func baseName(b *node) string {
-	if b.kind == "subscript" {
-		b = b.child("value")
+func baseName(b *treesit.Node) string {
+	if b.Kind == "subscript" {
+		b = b.Child("value")
 	}
-	return b.text()
+	return b.Text()
 }
 
 func baseKind(name string) ckind {
@@ -192,8 +194,8 @@ func (r *resolver) mro(c *classInfo) mroResult {
 		}
 	}
 	for _, k := range c.keywords {
-		if n := k.child("name"); n != nil && n.text() == "metaclass" {
-			if mv := r.expr(k.child("value"), c.scope.parent); mv.k != vExternal || !strings.HasPrefix(mv.name, "abc.") {
+		if n := k.Child("name"); n != nil && n.Text() == "metaclass" {
+			if mv := r.expr(k.Child("value"), c.scope.parent); mv.k != vExternal || !strings.HasPrefix(mv.name, "abc.") {
 				res.unknown = true // a metaclass may add attributes
 			}
 		}
@@ -391,7 +393,7 @@ func (r *resolver) attrValue(owner *classInfo, a *attrInfo) value {
 		v = r.annotation(a.annot, a.scope)
 	}
 	if !v.known() && a.value != nil {
-		if call := unparen(a.value); call != nil && call.kind == "call" && isFieldCall(call) {
+		if call := treesit.Unparen(a.value); call != nil && call.Kind == "call" && isFieldCall(call) {
 			v = unknown
 		} else {
 			v = r.expr(a.value, a.scope)
@@ -405,8 +407,8 @@ func (r *resolver) attrValue(owner *classInfo, a *attrInfo) value {
 }
 
 // isFieldCall recognises dataclass and attrs field specifiers.
-func isFieldCall(call *node) bool {
-	switch lastPart(call.child("function").text()) {
+func isFieldCall(call *treesit.Node) bool {
+	switch lastPart(call.Child("function").Text()) {
 	case "field", "ib", "attrib", "Field", "PrivateAttr":
 		return true
 	}

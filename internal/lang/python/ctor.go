@@ -2,6 +2,8 @@ package python
 
 import (
 	"strings"
+
+	"github.com/ripple-dev/ripple/internal/lang/treesit"
 )
 
 // ctor is the signature a call of a class binds to: an explicit __init__
@@ -23,15 +25,15 @@ type ctor struct {
 func classOptions(c *classInfo) (init, kwOnly bool) {
 	init = true
 	for _, d := range c.decorators {
-		if d.kind != "call" {
+		if d.Kind != "call" {
 			continue
 		}
-		for _, a := range d.child("arguments").namedKids() {
-			if a.kind != "keyword_argument" {
+		for _, a := range d.Child("arguments").NamedKids() {
+			if a.Kind != "keyword_argument" {
 				continue
 			}
-			v := a.child("value").text()
-			switch a.child("name").text() {
+			v := a.Child("value").Text()
+			switch a.Child("name").Text() {
 			case "init":
 				init = v != "False"
 			case "kw_only":
@@ -50,7 +52,7 @@ func fieldOf(a *attrInfo, kind ckind, kwDefault bool) *param {
 	}
 	annot := ""
 	if a.annot != nil {
-		annot = a.annot.text()
+		annot = a.annot.Text()
 		head := annot
 		if i := strings.IndexByte(head, '['); i >= 0 {
 			head = head[:i]
@@ -64,8 +66,8 @@ func fieldOf(a *attrInfo, kind ckind, kwDefault bool) *param {
 	if kwDefault {
 		p.kind = kwOnly
 	}
-	var spec *node
-	if v := unparen(a.value); v != nil && v.kind == "call" && isFieldCall(v) {
+	var spec *treesit.Node
+	if v := treesit.Unparen(a.value); v != nil && v.Kind == "call" && isFieldCall(v) {
 		spec = v
 	}
 	switch kind {
@@ -90,34 +92,34 @@ func fieldOf(a *attrInfo, kind ckind, kwDefault bool) *param {
 		p.hasDef = true
 	}
 	if a.value != nil && spec == nil {
-		p.hasDef, p.def = true, compact(a.value)
+		p.hasDef, p.def = true, treesit.Compact(a.value)
 	}
 	if spec != nil {
-		args := spec.child("arguments").namedKids()
-		if kind == ckModel && len(args) > 0 && args[0].kind != "keyword_argument" {
+		args := spec.Child("arguments").NamedKids()
+		if kind == ckModel && len(args) > 0 && args[0].Kind != "keyword_argument" {
 			// Field(default, ...); Field(...) is required
-			if args[0].kind != "ellipsis" {
-				p.hasDef, p.def = true, args[0].text()
+			if args[0].Kind != "ellipsis" {
+				p.hasDef, p.def = true, args[0].Text()
 			}
 		}
 		for _, k := range args {
-			if k.kind != "keyword_argument" {
+			if k.Kind != "keyword_argument" {
 				continue
 			}
-			v := k.child("value")
-			switch k.child("name").text() {
+			v := k.Child("value")
+			switch k.Child("name").Text() {
 			case "default", "default_factory", "factory":
-				p.hasDef, p.def = true, compact(v)
+				p.hasDef, p.def = true, treesit.Compact(v)
 			case "init":
-				if v.text() == "False" {
+				if v.Text() == "False" {
 					return nil
 				}
 			case "kw_only":
-				if v.text() == "True" {
+				if v.Text() == "True" {
 					p.kind = kwOnly
 				}
 			case "alias":
-				if s, ok := stringLit(v.t, v); ok && (kind == ckModel || kind == ckDataclass) {
+				if s, ok := stringLit(v.Tree, v); ok && (kind == ckModel || kind == ckDataclass) {
 					p.name = s
 				}
 			}
@@ -154,7 +156,7 @@ func ownFields(c *classInfo, kind ckind) []param {
 	var out []param
 	for _, a := range c.attrOrder {
 		if a.annot != nil {
-			t := a.annot.text()
+			t := a.annot.Text()
 			if t == "KW_ONLY" || strings.HasSuffix(t, ".KW_ONLY") {
 				kw = true
 				continue

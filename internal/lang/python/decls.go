@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/ripple-dev/ripple/internal/lang"
+	"github.com/ripple-dev/ripple/internal/lang/treesit"
 	"github.com/ripple-dev/ripple/internal/model"
 )
 
@@ -63,9 +64,9 @@ func decls(f *pfile) []*lang.Decl {
 
 // inErr reports a node inside a syntax error: its declarations are
 // skipped rather than half read.
-func inErr(n *node) bool {
-	for p := n; p != nil; p = p.parent {
-		if p.bad {
+func inErr(n *treesit.Node) bool {
+	for p := n; p != nil; p = p.Parent {
+		if p.Bad {
 			return true
 		}
 	}
@@ -78,12 +79,12 @@ type declBuilder struct {
 	seen map[string]*lang.Decl // key -> decl, one per key
 }
 
-func (b *declBuilder) block(kind model.Kind, container, name, display string, span, nameAt *node) model.Block {
+func (b *declBuilder) block(kind model.Kind, container, name, display string, span, nameAt *treesit.Node) model.Block {
 	return model.Block{
 		Lang: "python", Kind: kind, Path: b.f.path, Package: packageOf(b.f.path),
 		Container: container, Name: name, Display: display,
-		Span:     model.Span{StartLine: int(span.line), EndLine: int(span.eline)},
-		NameLine: int(nameAt.line),
+		Span:     model.Span{StartLine: int(span.Line), EndLine: int(span.EndLine)},
+		NameLine: int(nameAt.Line),
 	}
 }
 
@@ -125,7 +126,7 @@ func (b *declBuilder) imports() {
 			display += " (" + first.module + ")"
 		}
 		blk := b.block(model.KindImport, "", "import "+n, display, first.stmt, first.at)
-		blk.Signature = strings.Join(strings.Fields(first.stmt.text()), " ")
+		blk.Signature = strings.Join(strings.Fields(first.stmt.Text()), " ")
 		b.add(&lang.Decl{Block: blk.WithData(&declData{file: b.f, bind: first}), Sig: strings.Join(targets, " | ")})
 	}
 }
@@ -144,7 +145,7 @@ func (b *declBuilder) variables() {
 		names = append(names, n)
 	}
 	sort.Slice(names, func(i, j int) bool {
-		return b.f.top.names[names[i]][0].at.start < b.f.top.names[names[j]][0].at.start
+		return b.f.top.names[names[i]][0].at.Start < b.f.top.names[names[j]][0].at.Start
 	})
 	for _, n := range names {
 		var first *binding
@@ -158,9 +159,9 @@ func (b *declBuilder) variables() {
 				first = bd
 			}
 			if bd.annot != nil && annot == "" {
-				annot = compact(bd.annot)
+				annot = treesit.Compact(bd.annot)
 			}
-			values = append(values, b.f.t.tokens(bd.value, nil))
+			values = append(values, b.f.t.Tokens(bd.value, nil))
 		}
 		if first == nil || n == "_" {
 			continue
@@ -174,7 +175,7 @@ func (b *declBuilder) variables() {
 			kind, word = model.KindConst, "constant "
 		}
 		blk := b.block(kind, "", n, word+n, first.stmt, first.at)
-		blk.Signature = firstLine(first.stmt.text())
+		blk.Signature = firstLine(first.stmt.Text())
 		dd := &declData{file: b.f, bind: first}
 		sig := annot
 		body := strings.Join(values, " ; ")
@@ -226,30 +227,30 @@ func (b *declBuilder) class(c *classInfo) {
 	kind := kindFromText(c.decorators, c.bases)
 	var bases []string
 	for _, x := range c.bases {
-		bases = append(bases, x.t.tokens(x, nil))
+		bases = append(bases, x.Tree.Tokens(x, nil))
 	}
 	for _, k := range c.keywords {
-		bases = append(bases, k.t.tokens(k, nil))
+		bases = append(bases, k.Tree.Tokens(k, nil))
 	}
 	var decos []string
 	for _, d := range c.decorators {
-		decos = append(decos, "@"+d.t.tokens(d, nil))
+		decos = append(decos, "@"+d.Tree.Tokens(d, nil))
 	}
 	sig := "class " + kind.String() + " " + c.typeParams + "(" + strings.Join(bases, ", ") + ") " + strings.Join(decos, " ")
-	body := c.node.child("body")
-	blk := b.block(model.KindType, containerOf(c.qual, c.name), c.name, "class "+c.qual, c.outer, c.node.child("name"))
-	hdr := c.node.text()
+	body := c.node.Child("body")
+	blk := b.block(model.KindType, containerOf(c.qual, c.name), c.name, "class "+c.qual, c.outer, c.node.Child("name"))
+	hdr := c.node.Text()
 	if body != nil {
-		hdr = b.f.t.text(&node{start: c.node.start, end: body.start})
+		hdr = b.f.t.Text(&treesit.Node{Start: c.node.Start, End: body.Start})
 	}
 	blk.Signature = strings.TrimSuffix(strings.Join(strings.Fields(hdr), " "), ":")
-	b.add(&lang.Decl{Block: blk.WithData(&declData{file: b.f, cls: c}), Sig: sig, Body: b.f.t.tokens(body, docstring(body))})
+	b.add(&lang.Decl{Block: blk.WithData(&declData{file: b.f, cls: c}), Sig: sig, Body: b.f.t.Tokens(body, docstring(body))})
 
 	attrs := make([]*attrInfo, 0, len(c.attrs))
 	for _, a := range c.attrs {
 		attrs = append(attrs, a)
 	}
-	sort.Slice(attrs, func(i, j int) bool { return attrs[i].at.start < attrs[j].at.start })
+	sort.Slice(attrs, func(i, j int) bool { return attrs[i].at.Start < attrs[j].at.Start })
 	for _, a := range attrs {
 		if _, isMethod := c.methods[a.name]; isMethod || inErr(a.stmt) {
 			continue
@@ -268,9 +269,9 @@ func (b *declBuilder) class(c *classInfo) {
 			word = "member "
 		}
 		blk := b.block(model.KindField, c.qual, a.name, word+c.qual+"."+a.name, a.stmt, a.at)
-		blk.Signature = firstLine(a.stmt.text())
+		blk.Signature = firstLine(a.stmt.Text())
 		b.add(&lang.Decl{Block: blk.WithData(&declData{file: b.f, attr: a, owner: c, ownerKind: kind}),
-			Sig: fieldSig(a, kind), Body: a.at.t.tokens(a.value, nil)})
+			Sig: fieldSig(a, kind), Body: a.at.Tree.Tokens(a.value, nil)})
 	}
 }
 
@@ -280,7 +281,7 @@ func (b *declBuilder) class(c *classInfo) {
 func fieldSig(a *attrInfo, kind ckind) string {
 	sig := ""
 	if a.annot != nil {
-		sig = a.annot.t.tokens(a.annot, nil)
+		sig = a.annot.Tree.Tokens(a.annot, nil)
 	}
 	if a.instance {
 		return "self " + sig
@@ -347,11 +348,11 @@ func (b *declBuilder) function(fn *funcInfo) {
 	if fn.async {
 		word = "async " + word
 	}
-	body := fn.node.child("body")
-	blk := b.block(kind, container, fn.name, word+fn.qual, fn.outer, fn.node.child("name"))
-	hdr := fn.node.text()
+	body := fn.node.Child("body")
+	blk := b.block(kind, container, fn.name, word+fn.qual, fn.outer, fn.node.Child("name"))
+	hdr := fn.node.Text()
 	if body != nil {
-		hdr = b.f.t.text(&node{start: fn.node.start, end: body.start})
+		hdr = b.f.t.Text(&treesit.Node{Start: fn.node.Start, End: body.Start})
 	}
 	blk.Signature = strings.TrimSuffix(strings.Join(strings.Fields(hdr), " "), ":")
 	sig := funcSig(fn)
@@ -361,7 +362,7 @@ func (b *declBuilder) function(fn *funcInfo) {
 	if dd.setter {
 		sig += " settable"
 	}
-	b.add(&lang.Decl{Block: blk.WithData(dd), Sig: sig, Body: b.f.t.tokens(body, docstring(body))})
+	b.add(&lang.Decl{Block: blk.WithData(dd), Sig: sig, Body: b.f.t.Tokens(body, docstring(body))})
 }
 
 // funcSig is the canonical signature: what callers rely on.
@@ -371,7 +372,7 @@ func funcSig(fn *funcInfo) string {
 		sb.WriteString("async ")
 	}
 	for _, d := range fn.decorators {
-		sb.WriteString("@" + d.t.tokens(d, nil) + " ")
+		sb.WriteString("@" + d.Tree.Tokens(d, nil) + " ")
 	}
 	sb.WriteString("def" + fn.typeParams + "(")
 	for i, p := range fn.params {
@@ -382,7 +383,7 @@ func funcSig(fn *funcInfo) string {
 	}
 	sb.WriteString(")")
 	if fn.returns != nil {
-		sb.WriteString(" -> " + fn.returns.t.tokens(fn.returns, nil))
+		sb.WriteString(" -> " + fn.returns.Tree.Tokens(fn.returns, nil))
 	}
 	return sb.String()
 }

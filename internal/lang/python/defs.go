@@ -2,13 +2,15 @@ package python
 
 import (
 	"strings"
+
+	"github.com/ripple-dev/ripple/internal/lang/treesit"
 )
 
-func decoratorName(t *tree, d *node) string {
-	if d.kind == "call" {
-		d = d.child("function")
+func decoratorName(t *treesit.Tree, d *treesit.Node) string {
+	if d.Kind == "call" {
+		d = d.Child("function")
 	}
-	return t.text(d)
+	return t.Text(d)
 }
 
 func lastPart(s string) string {
@@ -18,15 +20,15 @@ func lastPart(s string) string {
 	return s
 }
 
-func (b *builder) funcDef(s *scope, def, outer *node, decos []*node) {
-	nameN := def.child("name")
+func (b *builder) funcDef(s *scope, def, outer *treesit.Node, decos []*treesit.Node) {
+	nameN := def.Child("name")
 	if nameN == nil {
 		return
 	}
-	fi := &funcInfo{file: b.f, node: def, outer: outer, name: b.text(nameN), decorators: decos, returns: def.child("return_type")}
-	fi.async = def.hasToken("async")
-	if tp := def.child("type_parameters"); tp != nil {
-		fi.typeParams = compact(tp)
+	fi := &funcInfo{file: b.f, node: def, outer: outer, name: b.text(nameN), decorators: decos, returns: def.Child("return_type")}
+	fi.async = def.HasToken("async")
+	if tp := def.Child("type_parameters"); tp != nil {
+		fi.typeParams = treesit.Compact(tp)
 	}
 	switch s.kind {
 	case scClass:
@@ -57,7 +59,7 @@ func (b *builder) funcDef(s *scope, def, outer *node, decos []*node) {
 	if fi.cls != nil && (fi.name == "__new__" || fi.name == "__init_subclass__" || fi.name == "__class_getitem__") {
 		fi.classm = true
 	}
-	if ps := def.child("parameters"); ps != nil {
+	if ps := def.Child("parameters"); ps != nil {
 		fi.params = parseParams(b.t, ps)
 	}
 	if fi.cls != nil {
@@ -93,7 +95,7 @@ func (b *builder) funcDef(s *scope, def, outer *node, decos []*node) {
 	for _, d := range decos {
 		b.expr(s, d, outer)
 	}
-	if body := def.child("body"); body != nil {
+	if body := def.Child("body"); body != nil {
 		b.block(fs, body)
 	}
 }
@@ -108,8 +110,8 @@ func isGetter(fi *funcInfo) bool {
 	return false
 }
 
-func (b *builder) classDef(s *scope, def, outer *node, decos []*node) {
-	nameN := def.child("name")
+func (b *builder) classDef(s *scope, def, outer *treesit.Node, decos []*treesit.Node) {
+	nameN := def.Child("name")
 	if nameN == nil {
 		return
 	}
@@ -124,17 +126,17 @@ func (b *builder) classDef(s *scope, def, outer *node, decos []*node) {
 	default:
 		c.qual = c.name
 	}
-	if tp := def.child("type_parameters"); tp != nil {
-		c.typeParams = compact(tp)
+	if tp := def.Child("type_parameters"); tp != nil {
+		c.typeParams = treesit.Compact(tp)
 	}
 	for _, d := range decos {
 		c.decoNames = append(c.decoNames, decoratorName(b.t, d))
 	}
-	if sup := def.child("superclasses"); sup != nil {
-		for _, k := range sup.namedKids() {
-			if k.kind == "keyword_argument" {
+	if sup := def.Child("superclasses"); sup != nil {
+		for _, k := range sup.NamedKids() {
+			if k.Kind == "keyword_argument" {
 				c.keywords = append(c.keywords, k)
-			} else if k.kind != "list_splat" && k.kind != "dictionary_splat" {
+			} else if k.Kind != "list_splat" && k.Kind != "dictionary_splat" {
 				c.bases = append(c.bases, k)
 			}
 		}
@@ -145,7 +147,7 @@ func (b *builder) classDef(s *scope, def, outer *node, decos []*node) {
 	cs := b.f.newScope(scClass, def, s)
 	cs.cls = c
 	c.scope = cs
-	if body := def.child("body"); body != nil {
+	if body := def.Child("body"); body != nil {
 		b.block(cs, body) // bare annotations (x: int) become fields too
 	}
 }
@@ -169,30 +171,30 @@ func (b *builder) selfAttrsOf(c *classInfo, m *funcInfo) {
 		return
 	}
 	self := m.params[0].name
-	body := m.node.child("body")
-	walk(body, func(n *node) bool {
-		switch n.kind {
+	body := m.node.Child("body")
+	treesit.Walk(body, func(n *treesit.Node) bool {
+		switch n.Kind {
 		case "function_definition", "class_definition", "lambda":
 			return false
 		case "assignment", "augmented_assignment":
-			b.selfTarget(c, m, n.child("left"), n, n.child("type"), n.child("right"), self)
+			b.selfTarget(c, m, n.Child("left"), n, n.Child("type"), n.Child("right"), self)
 		case "for_statement":
-			b.selfTarget(c, m, n.child("left"), n, nil, nil, self)
+			b.selfTarget(c, m, n.Child("left"), n, nil, nil, self)
 		case "call":
 			// setattr(self, name, v), self.__dict__.update(...), vars(self):
 			// attributes this class creates by computed names
-			fn := n.child("function")
-			args := n.child("arguments").namedKids()
+			fn := n.Child("function")
+			args := n.Child("arguments").NamedKids()
 			switch {
 			case fn == nil:
-			case (fn.text() == "setattr" || fn.text() == "vars") && len(args) > 0 && args[0].text() == self:
+			case (fn.Text() == "setattr" || fn.Text() == "vars") && len(args) > 0 && args[0].Text() == self:
 				c.dynamicAttrs = true
-			case fn.text() == self+".__dict__.update" || fn.text() == self+".__dict__.setdefault":
+			case fn.Text() == self+".__dict__.update" || fn.Text() == self+".__dict__.setdefault":
 				c.dynamicAttrs = true
 			}
 		case "subscript":
 			// self.__dict__[k] = v
-			if v := n.child("value"); v != nil && v.text() == self+".__dict__" && n.parent != nil && n.parent.kind == "assignment" && n.field == "left" {
+			if v := n.Child("value"); v != nil && v.Text() == self+".__dict__" && n.Parent != nil && n.Parent.Kind == "assignment" && n.Field == "left" {
 				c.dynamicAttrs = true
 			}
 		}
@@ -200,18 +202,18 @@ func (b *builder) selfAttrsOf(c *classInfo, m *funcInfo) {
 	})
 }
 
-func (b *builder) selfTarget(c *classInfo, m *funcInfo, left, stmt, annot, value *node, self string) {
+func (b *builder) selfTarget(c *classInfo, m *funcInfo, left, stmt, annot, value *treesit.Node, self string) {
 	if left == nil {
 		return
 	}
-	switch left.kind {
+	switch left.Kind {
 	case "attribute":
-		obj := left.child("object")
-		an := left.child("attribute")
-		if obj == nil || an == nil || obj.kind != "identifier" || b.text(obj) != self {
+		obj := left.Child("object")
+		an := left.Child("attribute")
+		if obj == nil || an == nil || obj.Kind != "identifier" || b.text(obj) != self {
 			return
 		}
-		if stmt.kind == "augmented_assignment" {
+		if stmt.Kind == "augmented_assignment" {
 			value = nil
 		}
 		name := b.text(an)
@@ -230,52 +232,52 @@ func (b *builder) selfTarget(c *classInfo, m *funcInfo, left, stmt, annot, value
 		a := &attrInfo{name: name, at: an, stmt: stmt, annot: annot, value: chainedValue(value), instance: true, scope: m.scope, order: -1}
 		c.attrs[name] = a
 	case "pattern_list", "tuple_pattern", "list_pattern", "tuple", "list", "expression_list":
-		for _, k := range left.namedKids() {
+		for _, k := range left.NamedKids() {
 			b.selfTarget(c, m, k, stmt, nil, nil, self)
 		}
 	}
 }
 
 // parseParams reads a parameters (or lambda_parameters) node.
-func parseParams(t *tree, ps *node) []param {
+func parseParams(t *treesit.Tree, ps *treesit.Node) []param {
 	var out []param
 	kind := posKw
 	sawSlash := false
-	for _, k := range ps.namedKids() {
+	for _, k := range ps.NamedKids() {
 		p := param{kind: kind}
-		switch k.kind {
+		switch k.Kind {
 		case "identifier":
-			p.name = t.text(k)
+			p.name = t.Text(k)
 		case "typed_parameter":
-			inner := k.namedKids()
+			inner := k.NamedKids()
 			if len(inner) > 0 {
-				switch inner[0].kind {
+				switch inner[0].Kind {
 				case "list_splat_pattern":
 					p.kind = varArgs
-					p.name = t.text(firstIdent(inner[0]))
+					p.name = t.Text(firstIdent(inner[0]))
 				case "dictionary_splat_pattern":
 					p.kind = varKw
-					p.name = t.text(firstIdent(inner[0]))
+					p.name = t.Text(firstIdent(inner[0]))
 				default:
-					p.name = t.text(inner[0])
+					p.name = t.Text(inner[0])
 				}
 			}
-			if ty := k.child("type"); ty != nil {
-				p.annot, p.annotAt = compact(ty), ty
+			if ty := k.Child("type"); ty != nil {
+				p.annot, p.annotAt = treesit.Compact(ty), ty
 			}
 		case "default_parameter", "typed_default_parameter":
-			p.name = t.text(k.child("name"))
+			p.name = t.Text(k.Child("name"))
 			p.hasDef = true
-			p.def = compact(k.child("value"))
-			if ty := k.child("type"); ty != nil {
-				p.annot, p.annotAt = compact(ty), ty
+			p.def = treesit.Compact(k.Child("value"))
+			if ty := k.Child("type"); ty != nil {
+				p.annot, p.annotAt = treesit.Compact(ty), ty
 			}
 		case "list_splat_pattern":
 			p.kind = varArgs
-			p.name = t.text(firstIdent(k))
+			p.name = t.Text(firstIdent(k))
 		case "dictionary_splat_pattern":
 			p.kind = varKw
-			p.name = t.text(firstIdent(k))
+			p.name = t.Text(firstIdent(k))
 		case "keyword_separator":
 			kind = kwOnly
 			continue
@@ -288,7 +290,7 @@ func parseParams(t *tree, ps *node) []param {
 			}
 			continue
 		case "tuple_pattern":
-			p.name = t.text(k) // Python 2 tuple parameter
+			p.name = t.Text(k) // Python 2 tuple parameter
 		default:
 			continue
 		}
@@ -301,10 +303,10 @@ func parseParams(t *tree, ps *node) []param {
 	return out
 }
 
-func firstIdent(n *node) *node {
-	var id *node
-	walk(n, func(m *node) bool {
-		if id == nil && m.kind == "identifier" {
+func firstIdent(n *treesit.Node) *treesit.Node {
+	var id *treesit.Node
+	treesit.Walk(n, func(m *treesit.Node) bool {
+		if id == nil && m.Kind == "identifier" {
 			id = m
 		}
 		return id == nil
@@ -313,16 +315,16 @@ func firstIdent(n *node) *node {
 }
 
 // docstring returns the docstring statement of a body, or nil.
-func docstring(body *node) *node {
+func docstring(body *treesit.Node) *treesit.Node {
 	if body == nil {
 		return nil
 	}
-	for _, st := range body.kids {
-		if st.kind == "comment" {
+	for _, st := range body.Kids {
+		if st.Kind == "comment" {
 			continue
 		}
-		if st.kind == "expression_statement" {
-			if e := st.namedKids(); len(e) == 1 && (e[0].kind == "string" || e[0].kind == "concatenated_string") {
+		if st.Kind == "expression_statement" {
+			if e := st.NamedKids(); len(e) == 1 && (e[0].Kind == "string" || e[0].Kind == "concatenated_string") {
 				return st
 			}
 		}

@@ -6,13 +6,13 @@ import (
 	"strings"
 
 	"github.com/ripple-dev/ripple/internal/lang"
+	"github.com/ripple-dev/ripple/internal/lang/treesit"
 )
 
-// details explains a change between two states of one declaration.
-func details(old, new *lang.Decl) []string {
-	od, _ := old.Data.(*declData)
-	nd, _ := new.Data.(*declData)
-	if od == nil || nd == nil {
+// Details explains a change between two states of one declaration.
+func (*Frontend) Details(old, new *lang.Decl) []string {
+	od, nd, ok := lang.DataOf[*declData](old, new)
+	if !ok {
 		return nil
 	}
 	switch {
@@ -92,10 +92,10 @@ func funcDetails(o, n *funcInfo) []string {
 	out = append(out, paramDetails(callParams(o), callParams(n))...)
 	ot, nt := "", ""
 	if o.returns != nil {
-		ot = compact(o.returns)
+		ot = treesit.Compact(o.returns)
 	}
 	if n.returns != nil {
-		nt = compact(n.returns)
+		nt = treesit.Compact(n.returns)
 	}
 	if ot != nt {
 		out = append(out, fmt.Sprintf("return annotation %s → %s", orNone(ot), orNone(nt)))
@@ -114,7 +114,7 @@ func isConventionDeco(d string) bool {
 func decoSet(fn *funcInfo) []string {
 	var out []string
 	for _, d := range fn.decorators {
-		out = append(out, compact(d))
+		out = append(out, treesit.Compact(d))
 	}
 	return out
 }
@@ -291,10 +291,10 @@ func classDetails(o, n *classInfo) []string {
 	return out
 }
 
-func texts(ns []*node) []string {
+func texts(ns []*treesit.Node) []string {
 	out := make([]string, len(ns))
 	for i, n := range ns {
-		out[i] = compact(n)
+		out[i] = treesit.Compact(n)
 	}
 	return out
 }
@@ -303,10 +303,10 @@ func attrDetails(old, new *lang.Decl, od, nd *declData) []string {
 	var out []string
 	oa, na := "", ""
 	if od.attr.annot != nil {
-		oa = compact(od.attr.annot)
+		oa = treesit.Compact(od.attr.annot)
 	}
 	if nd.attr.annot != nil {
-		na = compact(nd.attr.annot)
+		na = treesit.Compact(nd.attr.annot)
 	}
 	if oa != na {
 		out = append(out, fmt.Sprintf("annotation %s → %s", orNone(oa), orNone(na)))
@@ -358,12 +358,11 @@ func allDetails(o, n []string) []string {
 	return out
 }
 
-// escapes says how a body change reaches callers, from the statements on
+// Escapes says how a body change reaches callers, from the statements on
 // changed lines of both states.
-func escapes(old, new *lang.Decl, oldChanged, newChanged func(from, to int) bool) []string {
-	od, _ := old.Data.(*declData)
-	nd, _ := new.Data.(*declData)
-	if od == nil || nd == nil {
+func (*Frontend) Escapes(old, new *lang.Decl, oldChanged, newChanged func(from, to int) bool) []string {
+	od, nd, ok := lang.DataOf[*declData](old, new)
+	if !ok {
 		return nil
 	}
 	if nd.fn == nil {
@@ -405,23 +404,23 @@ func bodyEscapes(fn *funcInfo, changed func(from, to int) bool, set map[string]b
 			globals[g] = true
 		}
 	}
-	rootName := func(e *node) (string, bool) {
+	rootName := func(e *treesit.Node) (string, bool) {
 		through := false
 		for e != nil {
-			switch e.kind {
+			switch e.Kind {
 			case "identifier":
-				return e.text(), through
+				return e.Text(), through
 			case "attribute":
-				e, through = e.child("object"), true
+				e, through = e.Child("object"), true
 			case "subscript":
-				e, through = e.child("value"), true
+				e, through = e.Child("value"), true
 			default:
 				return "", false
 			}
 		}
 		return "", false
 	}
-	mutates := func(target *node) {
+	mutates := func(target *treesit.Node) {
 		name, through := rootName(target)
 		switch {
 		case name == "":
@@ -433,15 +432,15 @@ func bodyEscapes(fn *funcInfo, changed func(from, to int) bool, set map[string]b
 			set["module state mutated"] = true
 		}
 	}
-	walk(fn.node.child("body"), func(n *node) bool {
-		if !changed(int(n.line), int(n.eline)) {
+	treesit.Walk(fn.node.Child("body"), func(n *treesit.Node) bool {
+		if !changed(int(n.Line), int(n.EndLine)) {
 			return false
 		}
-		switch n.kind {
+		switch n.Kind {
 		case "function_definition", "class_definition":
 			return false
 		case "return_statement":
-			if len(n.namedKids()) > 0 && changed(int(n.line), int(n.eline)) {
+			if len(n.NamedKids()) > 0 && changed(int(n.Line), int(n.EndLine)) {
 				set["return values"] = true
 			}
 		case "yield":
@@ -449,18 +448,18 @@ func bodyEscapes(fn *funcInfo, changed func(from, to int) bool, set map[string]b
 		case "raise_statement":
 			set["errors"] = true
 		case "assignment", "augmented_assignment":
-			mutates(n.child("left"))
+			mutates(n.Child("left"))
 		case "delete_statement":
-			for _, k := range n.namedKids() {
+			for _, k := range n.NamedKids() {
 				mutates(k)
 			}
 		case "call":
-			if f := n.child("function"); f != nil && f.kind == "attribute" && mutators[f.child("attribute").text()] {
-				if obj := f.child("object"); obj != nil {
+			if f := n.Child("function"); f != nil && f.Kind == "attribute" && mutators[f.Child("attribute").Text()] {
+				if obj := f.Child("object"); obj != nil {
 					mutates(wrapAttr(obj))
 				}
 			}
-			if f := n.child("function"); f != nil && f.kind == "attribute" && f.text() == "sys.exit" {
+			if f := n.Child("function"); f != nil && f.Kind == "attribute" && f.Text() == "sys.exit" {
 				set["exits"] = true
 			}
 		}
@@ -470,10 +469,10 @@ func bodyEscapes(fn *funcInfo, changed func(from, to int) bool, set map[string]b
 
 // wrapAttr makes a synthetic attribute node over obj, so that a mutating
 // call obj.append(x) counts as a write through obj.
-func wrapAttr(obj *node) *node {
-	a := &node{kind: "attribute", t: obj.t}
+func wrapAttr(obj *treesit.Node) *treesit.Node {
+	a := &treesit.Node{Kind: "attribute", Tree: obj.Tree}
 	c := *obj
-	c.field = "object"
-	a.kids = []*node{&c}
+	c.Field = "object"
+	a.Kids = []*treesit.Node{&c}
 	return a
 }

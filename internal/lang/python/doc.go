@@ -5,7 +5,7 @@
 // established from syntax (PrecisionSyntax) or from a name alone
 // (PrecisionName, never an error).
 //
-// # Parsing (parse_cgo.go, syntax.go)
+// # Parsing (frontend.go, parse_cgo.go, internal/lang/treesit)
 //
 // Parser: tree-sitter through its official Go bindings,
 // github.com/tree-sitter/go-tree-sitter v0.25.0 with the grammar
@@ -25,24 +25,22 @@
 // (match, PEP 695 type parameters and aliases, walrus, nested f-strings,
 // except*) and Python 2 print statements; TestParse312 checks it.
 //
-// The tree is copied once into Go nodes (syntax.go) so that the analysis
-// is plain Go and the C tree is freed at once. The copy is one cgo call
-// per file: a small C walker (flatten, in parse_cgo.go) writes every node
-// into a flat array, declared against tree-sitter's stable C API and
-// linked from the bindings' own cgo package. The same copy through the
-// Go binding's TreeCursor (eight cgo calls per node) cost about 1.7 times
-// the parse itself; the flat copy costs a fifth of it. Memory: about
-// 100 bytes of Go nodes per syntax node, some 24 bytes per byte of source,
-// only for the files a check reads.
+// The tree is copied once into Go nodes by the shared tree-sitter
+// plumbing (internal/lang/treesit: one cgo call per file through a small
+// C walker, then plain Go; the C tree is freed at once). The same copy
+// through the Go binding's TreeCursor (eight cgo calls per node) cost
+// about 1.7 times the parse itself; the flat copy costs a fifth of it.
+// Memory: about 100 bytes of Go nodes per syntax node, some 24 bytes per
+// byte of source, only for the files a check reads.
 //
 // Build constraints: tree-sitter is C, so the parser needs cgo and a C
 // compiler (gcc or clang). A cold build of the runtime and the grammar
 // takes about 33 s of CPU; the hook binary grows by 1.4 MB (17.1 MB
 // against 15.7 MB without cgo). With CGO_ENABLED=0 the package still
-// builds (parse_nocgo.go): the Go front-end works as usual, every Python
-// file of a diff yields one diagnostic saying that the binary was built
-// without cgo and how to rebuild it, and the report carries a precision
-// note; no Python finding is ever made up.
+// builds (parse_nocgo.go, and treesit's): the Go front-end works as
+// usual, every Python file of a diff yields one diagnostic saying that
+// the binary was built without cgo and how to rebuild it, and the report
+// carries a precision note; no Python finding is ever made up.
 //
 // Whole checks (bench/pyright.sh, same machine): on sqlalchemy (650
 // files, 605k lines) with a method deleted, the check takes 0.60 s median

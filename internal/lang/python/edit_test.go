@@ -5,10 +5,11 @@ import (
 	"testing"
 
 	"github.com/ripple-dev/ripple/internal/lang"
+	"github.com/ripple-dev/ripple/internal/lang/treesit"
 )
 
 func TestCheckBlock(t *testing.T) {
-	if !parserAvailable {
+	if !treesit.Available {
 		t.Skip("built without cgo")
 	}
 	fe := New()
@@ -65,7 +66,7 @@ func TestMissingIn(t *testing.T) {
 }
 
 func TestCheckNew(t *testing.T) {
-	if !parserAvailable {
+	if !treesit.Available {
 		t.Skip("built without cgo")
 	}
 	const head = "import os\n\n\ndef use():\n    return clamp(2)\n\n\n"

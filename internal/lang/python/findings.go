@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/ripple-dev/ripple/internal/lang"
+	"github.com/ripple-dev/ripple/internal/lang/treesit"
 	"github.com/ripple-dev/ripple/internal/model"
 )
 
@@ -16,8 +17,8 @@ func (j *judge) opaque(fn *funcInfo) bool {
 			continue
 		}
 		dn := fn.decorators[i]
-		if dn.kind == "call" {
-			dn = dn.child("function")
+		if dn.Kind == "call" {
+			dn = dn.Child("function")
 		}
 		s := fn.file.scopeAt(fn.outer)
 		if hf := j.a.ix.file(fn.file.path); hf != nil && hf != fn.file {
@@ -34,20 +35,20 @@ func (j *judge) opaque(fn *funcInfo) bool {
 // wrapsTarget recognises a decorator of the repository that keeps the
 // signature of what it decorates.
 func wrapsTarget(d *funcInfo) bool {
-	body := d.node.child("body").text()
+	body := d.node.Child("body").Text()
 	if strings.Contains(body, "wraps(") || strings.Contains(body, "update_wrapper(") {
 		return true
 	}
 	if len(d.params) == 1 {
 		p := d.params[0].name
 		ok := false
-		walk(d.node.child("body"), func(n *node) bool {
-			if n.kind == "function_definition" || n.kind == "class_definition" {
+		treesit.Walk(d.node.Child("body"), func(n *treesit.Node) bool {
+			if n.Kind == "function_definition" || n.Kind == "class_definition" {
 				return false
 			}
-			if n.kind == "return_statement" {
-				ks := n.namedKids()
-				ok = len(ks) == 1 && ks[0].text() == p
+			if n.Kind == "return_statement" {
+				ks := n.NamedKids()
+				ok = len(ks) == 1 && ks[0].Text() == p
 			}
 			return true
 		})
@@ -70,16 +71,16 @@ func (j *judge) emit(t *target, x *ref, v verdict) {
 	}
 	at := x.n
 	if x.kind == rAttr {
-		if a := x.n.child("attribute"); a != nil {
+		if a := x.n.Child("attribute"); a != nil {
 			at = a
 		}
 	}
 	if x.kind == rOverride || x.kind == rFixture {
-		if n := x.n.child("name"); n != nil {
+		if n := x.n.Child("name"); n != nil {
 			at = n
 		}
 	}
-	site := model.Site{Path: x.f.path, Line: int(at.line), Col: int(at.col) + 1, Text: x.f.t.lineText(int(at.line))}
+	site := model.Site{Path: x.f.path, Line: int(at.Line), Col: int(at.Col) + 1, Text: x.f.t.LineText(int(at.Line))}
 	if enc := enclosing(x.f, x.n); enc != nil {
 		site.Enclosing = enc.display
 		site.EnclosingSpan = enc.span
@@ -90,10 +91,10 @@ func (j *judge) emit(t *target, x *ref, v verdict) {
 		if x.fn.async {
 			site.Enclosing = "async def " + x.fn.qual
 		}
-		site.EnclosingSpan = model.Span{StartLine: int(x.fn.outer.line), EndLine: int(x.fn.outer.eline)}
+		site.EnclosingSpan = model.Span{StartLine: int(x.fn.outer.Line), EndLine: int(x.fn.outer.EndLine)}
 	}
 	f := &lang.Ref{Change: t.ch, Relation: v.rel, Site: site, Verdict: v.v, Precision: v.prec, Message: v.msg,
-		Generated: generated(x.f.t.src)}
+		Generated: generated(x.f.t.Src)}
 	if v.v == model.Inconsistent || v.v == model.MayBeImpacted && v.prec == model.PrecisionSyntax && t.ch.Label == model.MMS && t.nd != nil && t.nd.fn != nil && !j.opaque(t.nd.fn) {
 		// a warning of a call whose arguments moved to other parameters
 		// (reordered) is fixed by moving them back
@@ -112,26 +113,26 @@ type encl struct {
 }
 
 // enclosing names the innermost def or class around n.
-func enclosing(f *pfile, n *node) *encl {
-	for p := n.parent; p != nil; p = p.parent {
-		switch p.kind {
+func enclosing(f *pfile, n *treesit.Node) *encl {
+	for p := n.Parent; p != nil; p = p.Parent {
+		switch p.Kind {
 		case "function_definition":
 			if fi := f.funcAt[p]; fi != nil {
 				word := "def "
 				if fi.async {
 					word = "async def "
 				}
-				return &encl{word + fi.qual, model.Span{StartLine: int(fi.outer.line), EndLine: int(fi.outer.eline)}}
+				return &encl{word + fi.qual, model.Span{StartLine: int(fi.outer.Line), EndLine: int(fi.outer.EndLine)}}
 			}
 		case "class_definition":
 			if c := f.classAt[p]; c != nil {
-				return &encl{"class " + c.qual, model.Span{StartLine: int(c.outer.line), EndLine: int(c.outer.eline)}}
+				return &encl{"class " + c.qual, model.Span{StartLine: int(c.outer.Line), EndLine: int(c.outer.EndLine)}}
 			}
 		}
 	}
-	if n.kind == "function_definition" {
+	if n.Kind == "function_definition" {
 		if fi := f.funcAt[n]; fi != nil {
-			return &encl{"def " + fi.qual, model.Span{StartLine: int(fi.outer.line), EndLine: int(fi.outer.eline)}}
+			return &encl{"def " + fi.qual, model.Span{StartLine: int(fi.outer.Line), EndLine: int(fi.outer.EndLine)}}
 		}
 	}
 	return nil
@@ -149,15 +150,15 @@ func enclosing(f *pfile, n *node) *encl {
 //
 // Tests and fixtures are entry points: nothing calls them.
 func (j *judge) follow(t *target, x *ref, v verdict) *lang.Follow {
-	if x.call == nil || x.call.kind != "call" {
+	if x.call == nil || x.call.Kind != "call" {
 		return nil
 	}
 	if l := t.ch.Label; l != model.MMS && l != model.MCC && l != model.ACC {
 		return nil
 	}
 	var fn *funcInfo
-	for p := x.n.parent; p != nil; p = p.parent {
-		if p.kind == "function_definition" {
+	for p := x.n.Parent; p != nil; p = p.Parent {
+		if p.Kind == "function_definition" {
 			fn = x.f.funcAt[p]
 			break
 		}
@@ -165,7 +166,7 @@ func (j *judge) follow(t *target, x *ref, v verdict) *lang.Follow {
 	if fn == nil || j.wrapped[fn] || strings.HasPrefix(fn.name, "test") || fn.fixture || fn.name == "__init__" && t.ch.Derived {
 		return nil
 	}
-	if b := t.ch.Block(); b.Path == fn.file.path && int(fn.node.child("name").line) == b.NameLine {
+	if b := t.ch.Block(); b.Path == fn.file.path && int(fn.node.Child("name").Line) == b.NameLine {
 		return nil // a recursive call: the function is the change itself
 	}
 	threads := t.ch.Derived || v.v == model.Inconsistent && len(addedParams(t, true)) > 0 || v.v == model.MayFollow && len(addedParams(t, false)) > 0
@@ -207,21 +208,21 @@ func (j *judge) forwards(fn *funcInfo, x *ref) bool {
 		}
 		params[p.name] = true
 	}
-	args := x.call.child("arguments").namedKids()
+	args := x.call.Child("arguments").NamedKids()
 	if len(args) == 0 {
 		return false
 	}
 	for _, a := range args {
 		e := a
-		switch a.kind {
+		switch a.Kind {
 		case "keyword_argument":
-			e = a.child("value")
+			e = a.Child("value")
 		case "list_splat", "dictionary_splat":
-			if ks := a.namedKids(); len(ks) == 1 {
+			if ks := a.NamedKids(); len(ks) == 1 {
 				e = ks[0]
 			}
 		}
-		if e == nil || e.kind != "identifier" || !params[e.text()] {
+		if e == nil || e.Kind != "identifier" || !params[e.Text()] {
 			return false
 		}
 	}
@@ -262,29 +263,29 @@ func (a *analyzer) declOf(fn *funcInfo) *lang.Decl {
 // expectedFailure says why a broken site may be broken on purpose: inside
 // `with pytest.raises(...)` or assertRaises, or in a test marked skip or
 // xfail (unconditionally: skipif runs somewhere). "" otherwise.
-func expectedFailure(f *pfile, n *node, exc string) string {
-	for p := n.parent; p != nil; p = p.parent {
-		switch p.kind {
+func expectedFailure(f *pfile, n *treesit.Node, exc string) string {
+	for p := n.Parent; p != nil; p = p.Parent {
+		switch p.Kind {
 		case "with_statement":
-			if !within(n, p.child("body")) {
+			if !within(n, p.Child("body")) {
 				continue
 			}
-			for _, cl := range p.kids {
-				if cl.kind != "with_clause" {
+			for _, cl := range p.Kids {
+				if cl.Kind != "with_clause" {
 					continue
 				}
-				for _, it := range cl.namedKids() {
-					v := it.child("value")
-					if v != nil && v.kind == "as_pattern" {
-						if ks := v.namedKids(); len(ks) > 0 {
+				for _, it := range cl.NamedKids() {
+					v := it.Child("value")
+					if v != nil && v.Kind == "as_pattern" {
+						if ks := v.NamedKids(); len(ks) > 0 {
 							v = ks[0]
 						}
 					}
-					if v != nil && v.kind == "call" {
-						switch lastPart(v.child("function").text()) {
+					if v != nil && v.Kind == "call" {
+						switch lastPart(v.Child("function").Text()) {
 						case "raises", "assertRaises", "assertRaisesRegex", "assertRaisesRegexp", "raises_regex":
 							if catches(v, exc) {
-								return "inside " + lastPart(v.child("function").text()) + "(...): the test may expect the " + exc
+								return "inside " + lastPart(v.Child("function").Text()) + "(...): the test may expect the " + exc
 							}
 						}
 					}
@@ -323,8 +324,8 @@ func excOf(t *target, x *ref) string {
 
 // catches reports whether a raises(...) call's expected exception would
 // catch exc: the same builtin, a builtin base of it, or Exception.
-func catches(call *node, exc string) bool {
-	args := call.child("arguments").namedKids()
+func catches(call *treesit.Node, exc string) bool {
+	args := call.Child("arguments").NamedKids()
 	if len(args) == 0 {
 		return false
 	}
@@ -334,14 +335,14 @@ func catches(call *node, exc string) bool {
 		want["ModuleNotFoundError"] = false
 	case "NameError", "AttributeError":
 	}
-	var names []*node
-	if a := unparen(args[0]); a.kind == "tuple" {
-		names = a.namedKids()
+	var names []*treesit.Node
+	if a := treesit.Unparen(args[0]); a.Kind == "tuple" {
+		names = a.NamedKids()
 	} else {
-		names = []*node{a}
+		names = []*treesit.Node{a}
 	}
 	for _, a := range names {
-		if want[lastPart(a.text())] {
+		if want[lastPart(a.Text())] {
 			return true
 		}
 	}

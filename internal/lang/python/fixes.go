@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ripple-dev/ripple/internal/lang/treesit"
 	"github.com/ripple-dev/ripple/internal/model"
 )
 
@@ -28,27 +29,27 @@ import (
 // left to the model rather than reflowed).
 
 // fixFor returns the mechanical fix of a site, or nil.
-func (j *judge) fixFor(t *target, x *ref, at *node) *model.Fix {
+func (j *judge) fixFor(t *target, x *ref, at *treesit.Node) *model.Fix {
 	if t.ch == nil || t.ch.Derived {
 		return nil
 	}
 	switch {
 	case t.deleted && t.ch.Renamed():
 		return j.renameFix(t, x, at)
-	case t.ch.Label == model.MMS && x.call != nil && x.call.kind == "call" && t.od != nil && t.nd != nil && t.od.fn != nil && t.nd.fn != nil:
+	case t.ch.Label == model.MMS && x.call != nil && x.call.Kind == "call" && t.od != nil && t.nd != nil && t.od.fn != nil && t.nd.fn != nil:
 		return j.argsFix(t, x)
 	}
 	return nil
 }
 
-func (j *judge) renameFix(t *target, x *ref, at *node) *model.Fix {
+func (j *judge) renameFix(t *target, x *ref, at *treesit.Node) *model.Fix {
 	oldName, newName := t.ch.Old.Name, t.ch.New.Name
 	switch x.kind {
 	case rName, rAttr, rImport, rOverride:
 	default:
 		return nil
 	}
-	if at == nil || at.text() != oldName || x.name != x.orig && x.kind != rImport {
+	if at == nil || at.Text() != oldName || x.name != x.orig && x.kind != rImport {
 		return nil
 	}
 	return &model.Fix{
@@ -64,27 +65,27 @@ func (j *judge) argsFix(t *target, x *ref) *model.Fix {
 	}
 	bound := j.boundCall(t, x)
 	ops, nps := paramsFor(of, bound), paramsFor(nf, bound)
-	argsN := x.call.child("arguments")
-	if argsN == nil || argsN.kind != "argument_list" || argsN.line != argsN.eline || strings.Contains(argsN.text(), "#") {
+	argsN := x.call.Child("arguments")
+	if argsN == nil || argsN.Kind != "argument_list" || argsN.Line != argsN.EndLine || strings.Contains(argsN.Text(), "#") {
 		return nil
 	}
 	// the arguments, by the old parameter they bound to
 	var posVals []string
 	kwVals := map[string]string{}
 	var kwOrder []string
-	for _, k := range argsN.namedKids() {
-		switch k.kind {
+	for _, k := range argsN.NamedKids() {
+		switch k.Kind {
 		case "list_splat", "parenthesized_list_splat", "dictionary_splat", "comment":
 			return nil
 		case "keyword_argument":
-			name := k.child("name").text()
-			kwVals[name] = k.child("value").text()
+			name := k.Child("name").Text()
+			kwVals[name] = k.Child("value").Text()
 			kwOrder = append(kwOrder, name)
 		default:
 			if len(kwOrder) > 0 {
 				return nil // not valid Python; leave it
 			}
-			posVals = append(posVals, k.text())
+			posVals = append(posVals, k.Text())
 		}
 	}
 	a := argsOf(x.call)
@@ -164,7 +165,7 @@ func (j *judge) argsFix(t *target, x *ref) *model.Fix {
 		}
 	}
 	text := "(" + strings.Join(out, ", ") + ")"
-	if text == argsN.text() {
+	if text == argsN.Text() {
 		return nil
 	}
 	var what []string
@@ -195,9 +196,9 @@ func renamedTo(from map[string]string, old string) bool {
 }
 
 // editOf replaces node n's source with text.
-func editOf(f *pfile, n *node, text string) model.TextEdit {
-	sl, sc := lineCol(f.t.src, int(n.start))
-	el, ec := lineCol(f.t.src, int(n.end))
+func editOf(f *pfile, n *treesit.Node, text string) model.TextEdit {
+	sl, sc := lineCol(f.t.Src, int(n.Start))
+	el, ec := lineCol(f.t.Src, int(n.End))
 	return model.TextEdit{Path: f.path, StartLine: sl, StartCol: sc, EndLine: el, EndCol: ec, NewText: text}
 }
 

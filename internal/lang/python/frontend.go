@@ -4,25 +4,30 @@ import (
 	"context"
 	"strings"
 
+	"github.com/ripple-dev/ripple/internal/corpus"
 	"github.com/ripple-dev/ripple/internal/lang"
+	"github.com/ripple-dev/ripple/internal/lang/treesit"
 	"github.com/ripple-dev/ripple/internal/model"
 	"github.com/ripple-dev/ripple/internal/oracle"
 )
 
-// noParserMessage is the diagnostic of every Python file in a binary
-// built without cgo.
-const noParserMessage = "Python file not analysed: this ripple binary was built with CGO_ENABLED=0 and the Python parser (tree-sitter) needs cgo; rebuild with CGO_ENABLED=1"
+// grammar is tree-sitter-python, through the shared flat copy (treesit).
+var grammar = &treesit.Grammar{
+	Name: "tree-sitter-python", Root: "module", Label: "Python 3.12",
+	NoCgo: treesit.NoCgoMessage("Python file", "the Python parser"),
+	Load:  loadGrammar,
+}
 
 // Frontend is the Python front-end. Create one per check with New: it
 // caches the files it parsed, so that the classifier's parse of a seed
 // file serves the analyzer too.
 type Frontend struct {
-	cache *parseCache
+	cache *corpus.Memo[*pfile]
 }
 
 // New returns a Python front-end for one check.
 func New() *Frontend {
-	return &Frontend{cache: newParseCache()}
+	return &Frontend{cache: newMemo()}
 }
 
 func (fe *Frontend) Name() string { return "python" }
@@ -34,28 +39,19 @@ func (fe *Frontend) Match(path string) bool {
 func (fe *Frontend) Pathspecs() []string { return []string{"*.py"} }
 
 func (fe *Frontend) Decls(path string, src []byte) ([]*lang.Decl, *model.Diagnostic) {
-	if !parserAvailable {
-		return nil, &model.Diagnostic{Path: path, Message: noParserMessage, Partial: true}
+	if !treesit.Available {
+		return nil, &model.Diagnostic{Path: path, Message: grammar.NoCgo, Partial: true}
 	}
-	f, diag := fe.cache.get(path, src)
-	if diag == nil && f.t.errors > 0 {
-		diag = parseDiag(path, f.t) // parsed earlier in this check: report for this state too
+	f, diag := fe.cache.Get(path, src)
+	if diag == nil {
+		diag = f.t.Diagnostic(path) // parsed earlier in this check: report for this state too
 	}
 	return decls(f), diag
 }
 
-func (fe *Frontend) Details(old, new *lang.Decl) []string { return details(old, new) }
-
-func (fe *Frontend) Escapes(old, new *lang.Decl, oldChanged, newChanged func(from, to int) bool) []string {
-	return escapes(old, new, oldChanged, newChanged)
-}
-
 func (fe *Frontend) NewAnalyzer(ctx context.Context, env *lang.Env) (lang.Analyzer, error) {
-	if !parserAvailable {
-		if env.Note != nil {
-			env.Note("python-nocgo", "python: not analysed ("+noParserMessage+")")
-		}
-		return noAnalyzer{}, nil
+	if !treesit.Available {
+		return lang.Unavailable(env, "python-nocgo", "python: not analysed ("+grammar.NoCgo+")"), nil
 	}
 	ix, err := newIndex(ctx, env.Head, env.Ignored, env.Diag, fe.cache)
 	if err != nil {
@@ -64,10 +60,14 @@ func (fe *Frontend) NewAnalyzer(ctx context.Context, env *lang.Env) (lang.Analyz
 	return &analyzer{fe: fe, env: env, ix: ix, r: newResolver(ix), modDone: map[string]bool{}}, nil
 }
 
-// noAnalyzer answers nothing: Python analysis is unavailable.
-type noAnalyzer struct{}
-
-func (noAnalyzer) Answer(context.Context, []lang.Query) ([]*lang.Ref, error) { return nil, nil }
+// newMemo returns the parse memo of one check: summarized files by path
+// and content.
+func newMemo() *corpus.Memo[*pfile] {
+	return corpus.NewMemo(func(p string, src []byte) (*pfile, *model.Diagnostic) {
+		t := grammar.Parse(src)
+		return summarize(p, t), t.Diagnostic(p)
+	})
+}
 
 // Oracle is pyright on the changed Python files (installed through npm
 // when missing).

@@ -3,9 +3,7 @@ package python
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/ripple-dev/ripple/internal/corpus"
 	"github.com/ripple-dev/ripple/internal/gitio"
@@ -23,7 +21,7 @@ type index struct {
 	*corpus.Corpus[*pfile]
 }
 
-func newIndex(ctx context.Context, t gitio.Tree, ignored func(string) bool, diag func(model.Diagnostic), cache *parseCache) (*index, error) {
+func newIndex(ctx context.Context, t gitio.Tree, ignored func(string) bool, diag func(model.Diagnostic), cache *corpus.Memo[*pfile]) (*index, error) {
 	ix := &index{ctx: ctx}
 	ix.Corpus = corpus.New(corpus.Config[*pfile]{
 		Tree: t, Pathspecs: []string{"*.py", "*.pyi"}, Diag: diag,
@@ -32,7 +30,7 @@ func newIndex(ctx context.Context, t gitio.Tree, ignored func(string) bool, diag
 			if len(src) > maxFileSize || bytes.IndexByte(src[:min(len(src), 8000)], 0) >= 0 {
 				return nil, false, nil
 			}
-			f, d := cache.get(p, src)
+			f, d := cache.Get(p, src)
 			return f, true, d
 		},
 	})
@@ -67,56 +65,6 @@ func (ix *index) file(p string) *pfile {
 
 // maxFileSize bounds what is parsed (generated tables, vendored blobs).
 const maxFileSize = 4 << 20
-
-// parseCache shares parsed files between the classifier's parse of the
-// seed files and the analyzer's parse of the head state: a file with the
-// same path and content is parsed once per check.
-type parseCache struct {
-	mu sync.Mutex
-	m  map[string]*pfile
-}
-
-func newParseCache() *parseCache { return &parseCache{m: map[string]*pfile{}} }
-
-func (c *parseCache) get(p string, src []byte) (*pfile, *model.Diagnostic) {
-	key := fmt.Sprintf("%s\x00%d\x00%x", p, len(src), fnv(src))
-	c.mu.Lock()
-	f, ok := c.m[key]
-	c.mu.Unlock()
-	if ok {
-		return f, nil
-	}
-	t := parse(src)
-	f = summarize(p, t)
-	c.mu.Lock()
-	c.m[key] = f
-	c.mu.Unlock()
-	return f, parseDiag(p, t)
-}
-
-func fnv(b []byte) uint64 {
-	h := uint64(14695981039346656037)
-	for _, c := range b {
-		h ^= uint64(c)
-		h *= 1099511628211
-	}
-	return h
-}
-
-// parseDiag reports a file with syntax errors.
-func parseDiag(p string, t *tree) *model.Diagnostic {
-	if t.errors == 0 {
-		return nil
-	}
-	if !parserAvailable {
-		return &model.Diagnostic{Path: p, Message: noParserMessage, Partial: true}
-	}
-	msg := "does not parse (Python 3.12 grammar): syntax error"
-	if t.errors > 1 {
-		msg += fmt.Sprintf(" (and %d more)", t.errors-1)
-	}
-	return &model.Diagnostic{Path: p, Line: t.errLine, Message: msg + "; declarations and references inside the error are skipped", Partial: true}
-}
 
 // generated reports a file marked as generated in its first lines.
 func generated(src []byte) bool {

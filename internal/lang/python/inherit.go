@@ -13,7 +13,7 @@ import (
 // the class (or of a subclass that inherits the constructor, or cls(...)
 // in a classmethod), and super().__init__(...) / Base.__init__(self, ...).
 func (j *judge) ctorVerdict(t *target, x *ref) (verdict, bool) {
-	if x.call == nil || x.call.kind != "call" || x.kind != rName && x.kind != rAttr {
+	if x.call == nil || x.call.Kind != "call" || x.kind != rName && x.kind != rAttr {
 		return verdict{}, false
 	}
 	T := t.cls
@@ -317,7 +317,7 @@ func (j *judge) allVerdict(t *target, x *ref) (verdict, bool) {
 		return verdict{}, false
 	}
 	for _, st := range x.f.stars {
-		m := j.r.module(st.child("module_name").text(), x.f.path)
+		m := j.r.module(st.Child("module_name").Text(), x.f.path)
 		if m.k == vModule && m.file != nil && m.file.path == t.path {
 			return verdict{model.UsedBy, model.Inconsistent, fmt.Sprintf("uses %s through `from %s import *`; __all__ no longer exports it", t.name, j.moduleName(t.path)), model.PrecisionSyntax, ""}, true
 		}
@@ -346,9 +346,9 @@ func (j *judge) overridesFindings() {
 			}
 			bp := callParams(bm)
 			if (added || accepts(callParams(t.od.fn), bp)) && !accepts(callParams(t.nd.fn), bp) {
-				at := bm.node.child("name")
-				site := model.Site{Path: b.file.path, Line: int(at.line), Col: int(at.col) + 1, Text: b.file.t.lineText(int(at.line)),
-					Enclosing: "def " + bm.qual, EnclosingSpan: model.Span{StartLine: int(bm.outer.line), EndLine: int(bm.outer.eline)}}
+				at := bm.node.Child("name")
+				site := model.Site{Path: b.file.path, Line: int(at.Line), Col: int(at.Col) + 1, Text: b.file.t.LineText(int(at.Line)),
+					Enclosing: "def " + bm.qual, EnclosingSpan: model.Span{StartLine: int(bm.outer.Line), EndLine: int(bm.outer.EndLine)}}
 				// the base may have to take the new signature: its other
 				// overrides and the calls dispatched through it are walked
 				// next (the walk lowers what they would break one rung)

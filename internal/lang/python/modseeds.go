@@ -132,13 +132,13 @@ func (a *analyzer) moduleFindings(ctx context.Context, changes []*model.Change) 
 				if g.movedTo != "" {
 					msg = fmt.Sprintf("imports %s, which this change moves to %s", g.name, g.movedTo)
 				}
-				line := int(b.stmt.line)
+				line := int(b.stmt.Line)
 				if b.at != nil {
-					line = int(b.at.line)
+					line = int(b.at.Line)
 				}
 				out = append(out, &lang.Ref{Change: c, Relation: model.ImportedBy, Verdict: model.Inconsistent,
 					Precision: model.PrecisionSyntax, Message: msg,
-					Site: model.Site{Path: f.path, Line: line, Col: int(b.stmt.col) + 1, Text: f.t.lineText(line)}})
+					Site: model.Site{Path: f.path, Line: line, Col: int(b.stmt.Col) + 1, Text: f.t.LineText(line)}})
 			}
 		}
 	}
@@ -163,8 +163,8 @@ func importBindings(f *pfile) []*binding {
 		add(s)
 	}
 	sort.Slice(out, func(i, j int) bool {
-		if out[i].stmt.line != out[j].stmt.line {
-			return out[i].stmt.line < out[j].stmt.line
+		if out[i].stmt.Line != out[j].stmt.Line {
+			return out[i].stmt.Line < out[j].stmt.Line
 		}
 		return out[i].name < out[j].name
 	})
@@ -187,8 +187,8 @@ func (a *analyzer) brokenImport(base *modules, f *pfile, b *binding, removed map
 	case bImport:
 		// import a.b.c loads a, a.b and a.b.c
 		full := b.module // `import a.b` binds a, with module "a"
-		if b.at != nil && b.at.kind == "dotted_name" {
-			full = f.t.text(b.at)
+		if b.at != nil && b.at.Kind == "dotted_name" {
+			full = f.t.Text(b.at)
 		}
 		parts := strings.Split(full, ".")
 		for i := range parts {

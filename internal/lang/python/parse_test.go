@@ -13,33 +13,17 @@ import (
 	"time"
 
 	"github.com/ripple-dev/ripple/internal/gitio"
+	"github.com/ripple-dev/ripple/internal/lang/treesit"
+	"github.com/ripple-dev/ripple/internal/lang/treesit/treesittest"
 )
 
-// TestParse312 checks that the grammar reads Python 3.12 syntax without
-// errors, and that a syntax error is located.
+// TestParse312 checks that the grammar reads Python 3.12 syntax (a file a
+// construct in testdata/grammar) without errors, and that a syntax error
+// is located.
 func TestParse312(t *testing.T) {
-	for name, src := range map[string]string{
-		"match":         "match x:\n    case [1, *rest]:\n        pass\n    case {'a': b, **kw}:\n        pass\n    case Point(x=0) | None:\n        pass\n    case _:\n        pass\n",
-		"pep695":        "def f[T: int, *Ts, **P](x: T) -> T:\n    return x\nclass C[T](Base[T]):\n    pass\ntype Alias[T] = list[T]\n",
-		"walrus":        "if (n := len(a)) > 10:\n    print(n)\n",
-		"fstrings":      "x = f\"{a['k']!r:>10} {b:{w}}\"\ny = f\"{x[\"a\"]}\"\nz = f'{\"nested\" + f\"{1}\"}'\n",
-		"async":         "async def f():\n    async with a as b, c:\n        await x\n    async for i in y:\n        yield i\n",
-		"params":        "def g(a, /, b, *, c=1, **kw): pass\nlambda x, *y, **z: 0\n",
-		"except-star":   "try:\n    pass\nexcept* ValueError as e:\n    pass\n",
-		"decorators":    "@a.b(c)\n@d\nclass E:\n    @property\n    def f(self): ...\n",
-		"python2-print": "print 'hello'\n",
-	} {
-		if tr := parse([]byte(src)); tr.errors != 0 {
-			t.Errorf("%s: %d syntax errors, first at line %d", name, tr.errors, tr.errLine)
-		}
-	}
-	tr := parse([]byte("def ok():\n    pass\n\ndef broken(:\n    pass\n"))
-	if tr.errors == 0 || tr.errLine != 4 {
-		t.Errorf("broken file: %d errors at line %d, want an error at line 4", tr.errors, tr.errLine)
-	}
-	if d := parseDiag("x.py", tr); d == nil || d.Line != 4 {
-		t.Errorf("broken file: diagnostic %v", d)
-	}
+	parse := func(_ string, src []byte) *treesit.Tree { return grammar.Parse(src) }
+	treesittest.CleanDir(t, parse, "testdata/grammar")
+	tr := treesittest.Broken(t, parse, "x.py", "def ok():\n    pass\n\ndef broken(:\n    pass\n", 4)
 	f := summarize("x.py", tr)
 	if len(f.funcs) == 0 || f.funcs[0].name != "ok" {
 		t.Errorf("the declarations before the error are lost: %v", f.funcs)
@@ -79,15 +63,15 @@ func TestParseMeasure(t *testing.T) {
 	for round := 0; round < 3; round++ {
 		t0 := cpu()
 		for _, f := range files {
-			rawParse(f)
+			grammar.RawParse(f)
 		}
 		parseOnly = min(parseOnly, cpu()-t0)
 		t0 = cpu()
 		nodes, bad = 0, 0
 		for _, f := range files {
-			tr := parse(f)
-			walk(tr.root, func(*node) bool { nodes++; return true })
-			if tr.errors > 0 {
+			tr := grammar.Parse(f)
+			treesit.Walk(tr.Root, func(*treesit.Node) bool { nodes++; return true })
+			if tr.Errors > 0 {
 				bad++
 			}
 		}
@@ -107,7 +91,7 @@ func BenchmarkParse(b *testing.B) {
 	src := []byte(sb.String())
 	b.SetBytes(int64(len(src)))
 	for i := 0; i < b.N; i++ {
-		parse(src)
+		grammar.Parse(src)
 	}
 }
 
@@ -130,7 +114,7 @@ func TestDeclsCorpus(t *testing.T) {
 	for _, p := range paths {
 		tree[p], _ = os.ReadFile(p)
 	}
-	ix, err := newIndex(context.Background(), tree, nil, nil, newParseCache())
+	ix, err := newIndex(context.Background(), tree, nil, nil, newMemo())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,11 +126,11 @@ func TestDeclsCorpus(t *testing.T) {
 	}
 	for _, f := range files {
 		decls += len(fileDecls(f))
-		walk(f.t.root, func(n *node) bool {
-			switch n.kind {
+		treesit.Walk(f.t.Root, func(n *treesit.Node) bool {
+			switch n.Kind {
 			case "identifier":
 				if isLoad(n) {
-					r.nameSyms(f.scopeAt(n), n.text())
+					r.nameSyms(f.scopeAt(n), n.Text())
 					names++
 				}
 			case "attribute":

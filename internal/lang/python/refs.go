@@ -2,6 +2,8 @@ package python
 
 import (
 	"strings"
+
+	"github.com/ripple-dev/ripple/internal/lang/treesit"
 )
 
 // sym is the identity of what a name denotes, following imports: the
@@ -87,7 +89,7 @@ func (r *resolver) moduleSyms(f *pfile, name string, attr bool) []sym {
 	}
 	uncertain := f.dynamic && attr // PEP 562 __getattr__ answers attribute access, not global names
 	for _, st := range f.stars {
-		m := r.module(st.child("module_name").text(), f.path)
+		m := r.module(st.Child("module_name").Text(), f.path)
 		if m.k != vModule || m.file == nil {
 			uncertain = true
 			continue
@@ -145,15 +147,15 @@ const (
 // ref is one place in a head-state file that may depend on a target.
 type ref struct {
 	f    *pfile
-	n    *node // the identifier, attribute, import name, def, or string
+	n    *treesit.Node // the identifier, attribute, import name, def, or string
 	kind refKind
 	name string // the name as written
 	orig string // the watched name it denotes (differs for an alias)
 	s    *scope
 	// call is the call (or decorator) n is the callee of, or nil.
-	call *node
+	call *treesit.Node
 	// refl is the reflective call a string reference is an argument of.
-	refl *node
+	refl *treesit.Node
 	// resolution, filled lazily: syms for names and module members; the
 	// receiver value and member hit for attributes.
 	syms     []sym
@@ -187,35 +189,35 @@ func collect(f *pfile, watched map[string]bool, wantStrings bool) []*ref {
 			}
 		}
 	}()
-	add := func(n *node, kind refKind, name string) {
+	add := func(n *treesit.Node, kind refKind, name string) {
 		r := &ref{f: f, n: n, kind: kind, name: name}
 		if kind == rName || kind == rAttr {
 			r.call = calleeOf(n)
 		}
 		out = append(out, r)
 	}
-	walk(f.t.root, func(n *node) bool {
-		if n.bad {
+	treesit.Walk(f.t.Root, func(n *treesit.Node) bool {
+		if n.Bad {
 			return false // references inside syntax errors are not judged
 		}
-		switch n.kind {
+		switch n.Kind {
 		case "identifier":
-			name := n.text()
+			name := n.Text()
 			if watched[name] && isLoad(n) {
 				add(n, rName, name)
 			}
 		case "attribute":
-			if a := n.child("attribute"); a != nil && watched[a.text()] {
-				add(n, rAttr, a.text())
+			if a := n.Child("attribute"); a != nil && watched[a.Text()] {
+				add(n, rAttr, a.Text())
 			}
 		case "import_from_statement":
-			for _, k := range n.children("name") {
+			for _, k := range n.Children("name") {
 				nm := k
-				if k.kind == "aliased_import" {
-					nm = k.child("name")
+				if k.Kind == "aliased_import" {
+					nm = k.Child("name")
 				}
-				if watched[nm.text()] {
-					add(k, rImport, nm.text())
+				if watched[nm.Text()] {
+					add(k, rImport, nm.Text())
 				}
 			}
 			return false
@@ -248,19 +250,19 @@ func collect(f *pfile, watched map[string]bool, wantStrings bool) []*ref {
 // stringRefs finds names in string arguments of reflective calls:
 // getattr(obj, "name"), setattr, hasattr, delattr, and dotted paths in
 // mock.patch("pkg.mod.name") or monkeypatch.setattr("pkg.mod.name", ...).
-func stringRefs(f *pfile, call *node, watched map[string]bool, out *[]*ref) {
-	fn := call.child("function")
+func stringRefs(f *pfile, call *treesit.Node, watched map[string]bool, out *[]*ref) {
+	fn := call.Child("function")
 	if fn == nil {
 		return
 	}
-	callee := lastPart(fn.text())
+	callee := lastPart(fn.Text())
 	switch callee {
 	case "getattr", "setattr", "hasattr", "delattr", "patch", "object", "attr", "attrgetter", "methodcaller":
 	default:
 		return
 	}
-	args := call.child("arguments")
-	for _, a := range args.namedKids() {
+	args := call.Child("arguments")
+	for _, a := range args.NamedKids() {
 		s, ok := stringLit(f.t, a)
 		if !ok || s == "" {
 			continue
@@ -278,22 +280,22 @@ func stringRefs(f *pfile, call *node, watched map[string]bool, out *[]*ref) {
 // isLoad reports whether an identifier is a use of a name (not the name
 // of a definition, a parameter, a keyword argument, an attribute, an
 // import or a store target).
-func isLoad(n *node) bool {
-	p := n.parent
+func isLoad(n *treesit.Node) bool {
+	p := n.Parent
 	if p == nil {
 		return false
 	}
-	switch p.kind {
+	switch p.Kind {
 	case "attribute":
-		return n.field != "attribute"
+		return n.Field != "attribute"
 	case "function_definition", "class_definition":
-		return n.field != "name"
+		return n.Field != "name"
 	case "keyword_argument":
-		return n.field != "name"
+		return n.Field != "name"
 	case "parameters", "lambda_parameters", "typed_parameter", "list_splat_pattern", "dictionary_splat_pattern":
 		return false
 	case "default_parameter", "typed_default_parameter":
-		return n.field == "value"
+		return n.Field == "value"
 	case "dotted_name", "aliased_import", "global_statement", "nonlocal_statement", "import_prefix", "relative_import":
 		return false
 	case "keyword_pattern", "case_pattern", "as_pattern", "splat_pattern", "dict_pattern", "class_pattern", "list_pattern", "tuple_pattern":
@@ -301,11 +303,11 @@ func isLoad(n *node) bool {
 	case "pattern_list":
 		return false
 	case "assignment", "augmented_assignment":
-		return n.field != "left"
+		return n.Field != "left"
 	case "for_statement", "for_in_clause":
-		return n.field != "left"
+		return n.Field != "left"
 	case "named_expression":
-		return n.field != "name"
+		return n.Field != "name"
 	case "as_pattern_target":
 		return false
 	case "type_parameter":
@@ -316,18 +318,18 @@ func isLoad(n *node) bool {
 
 // calleeOf returns the call whose callee is n, or the decorator n is
 // applied as, or nil.
-func calleeOf(n *node) *node {
-	p := n.parent
-	for p != nil && p.kind == "parenthesized_expression" {
-		n, p = p, p.parent
+func calleeOf(n *treesit.Node) *treesit.Node {
+	p := n.Parent
+	for p != nil && p.Kind == "parenthesized_expression" {
+		n, p = p, p.Parent
 	}
 	if p == nil {
 		return nil
 	}
-	if p.kind == "call" && n.field == "function" {
+	if p.Kind == "call" && n.Field == "function" {
 		return p
 	}
-	if p.kind == "decorator" {
+	if p.Kind == "decorator" {
 		return p
 	}
 	return nil
@@ -343,7 +345,7 @@ func (r *resolver) resolveRef(x *ref) {
 	case rName:
 		x.syms = r.nameSyms(x.s, x.name)
 	case rAttr:
-		obj := x.n.child("object")
+		obj := x.n.Child("object")
 		x.recv = r.expr(obj, x.s)
 		switch x.recv.k {
 		case vModule, vExternal:
@@ -352,13 +354,13 @@ func (r *resolver) resolveRef(x *ref) {
 			x.hit = r.lookupMember(x.recv, x.name)
 		}
 	case rImport:
-		st := x.n.parent
-		m := r.module(st.child("module_name").text(), x.f.path)
+		st := x.n.Parent
+		m := r.module(st.Child("module_name").Text(), x.f.path)
 		x.syms = r.memberSyms(m, x.name)
 	case rString:
 		// getattr(obj, "name"): the receiver is the first argument
-		args := x.refl.child("arguments").namedKids()
-		if len(args) >= 2 && args[0] != x.n && lastPart(x.refl.child("function").text()) != "patch" {
+		args := x.refl.Child("arguments").NamedKids()
+		if len(args) >= 2 && args[0] != x.n && lastPart(x.refl.Child("function").Text()) != "patch" {
 			x.recv = r.expr(args[0], x.s)
 			switch x.recv.k {
 			case vClass, vInstance:
@@ -371,17 +373,17 @@ func (r *resolver) resolveRef(x *ref) {
 }
 
 // receiverRoot returns the identifier at the root of an attribute chain.
-func receiverRoot(n *node) *node {
+func receiverRoot(n *treesit.Node) *treesit.Node {
 	for n != nil {
-		switch n.kind {
+		switch n.Kind {
 		case "identifier":
 			return n
 		case "attribute":
-			n = n.child("object")
+			n = n.Child("object")
 		case "call":
-			n = n.child("function")
+			n = n.Child("function")
 		case "subscript":
-			n = n.child("value")
+			n = n.Child("value")
 		default:
 			return nil
 		}
@@ -409,13 +411,13 @@ func aliasesOf(f *pfile, watched map[string]bool) map[string]string {
 						out[name] = lastPart(b.module)
 					}
 				case bAssign:
-					v := unparen(b.value)
+					v := treesit.Unparen(b.value)
 					switch {
 					case v == nil:
-					case v.kind == "identifier" && watched[v.text()]:
-						out[name] = v.text()
-					case v.kind == "attribute" && watched[v.child("attribute").text()]:
-						out[name] = v.child("attribute").text()
+					case v.Kind == "identifier" && watched[v.Text()]:
+						out[name] = v.Text()
+					case v.Kind == "attribute" && watched[v.Child("attribute").Text()]:
+						out[name] = v.Child("attribute").Text()
 					}
 				}
 			}

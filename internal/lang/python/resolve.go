@@ -2,6 +2,8 @@ package python
 
 import (
 	"strings"
+
+	"github.com/ripple-dev/ripple/internal/lang/treesit"
 )
 
 // vkind is what an expression evaluates to, as far as syntax and the
@@ -42,10 +44,10 @@ func (v value) known() bool { return v.k != vUnknown }
 // safe for concurrent use; results are memoized per node.
 type resolver struct {
 	ix      *index
-	memo    map[*node]value
+	memo    map[*treesit.Node]value
 	busy    map[any]bool
 	mros    map[*classInfo]mroResult
-	frag    map[string]*tree // parsed string annotations
+	frag    map[string]*treesit.Tree // parsed string annotations
 	attrTy  map[*attrInfo]value
 	retTy   map[*funcInfo]value
 	depth   int
@@ -53,8 +55,8 @@ type resolver struct {
 }
 
 func newResolver(ix *index) *resolver {
-	return &resolver{ix: ix, memo: map[*node]value{}, busy: map[any]bool{}, mros: map[*classInfo]mroResult{},
-		frag: map[string]*tree{}, attrTy: map[*attrInfo]value{}, retTy: map[*funcInfo]value{}, modVals: map[string]value{}}
+	return &resolver{ix: ix, memo: map[*treesit.Node]value{}, busy: map[any]bool{}, mros: map[*classInfo]mroResult{},
+		frag: map[string]*treesit.Tree{}, attrTy: map[*attrInfo]value{}, retTy: map[*funcInfo]value{}, modVals: map[string]value{}}
 }
 
 const maxDepth = 40
@@ -260,7 +262,7 @@ func (r *resolver) paramValue(fn *funcInfo, i int) value {
 }
 
 // expr evaluates an expression in scope s.
-func (r *resolver) expr(e *node, s *scope) value {
+func (r *resolver) expr(e *treesit.Node, s *scope) value {
 	if e == nil || s == nil {
 		return unknown
 	}
@@ -276,31 +278,31 @@ func (r *resolver) expr(e *node, s *scope) value {
 	return v
 }
 
-func (r *resolver) expr1(e *node, s *scope) value {
-	switch e.kind {
+func (r *resolver) expr1(e *treesit.Node, s *scope) value {
+	switch e.Kind {
 	case "identifier":
-		return r.nameValue(s, e.text())
+		return r.nameValue(s, e.Text())
 	case "none":
 		return value{k: vNone}
 	case "parenthesized_expression":
-		if in := unparen(e); in != e {
+		if in := treesit.Unparen(e); in != e {
 			return r.expr(in, s)
 		}
 	case "attribute":
-		obj := r.expr(e.child("object"), s)
-		return r.member(obj, e.child("attribute").text())
+		obj := r.expr(e.Child("object"), s)
+		return r.member(obj, e.Child("attribute").Text())
 	case "call":
 		return r.call(e, s)
 	case "await":
-		if in := e.namedKids(); len(in) == 1 && in[0].kind == "call" {
-			fv := r.expr(in[0].child("function"), s)
+		if in := e.NamedKids(); len(in) == 1 && in[0].Kind == "call" {
+			fv := r.expr(in[0].Child("function"), s)
 			if (fv.k == vFunc || fv.k == vMethod) && fv.fn.async {
 				return r.returns(fv)
 			}
 			return r.expr(in[0], s)
 		}
 	case "conditional_expression":
-		ks := e.namedKids()
+		ks := e.NamedKids()
 		if len(ks) == 3 {
 			a, b := r.expr(ks[0], s), r.expr(ks[2], s)
 			switch {
@@ -313,10 +315,10 @@ func (r *resolver) expr1(e *node, s *scope) value {
 			}
 		}
 	case "named_expression":
-		return r.expr(e.child("value"), s)
+		return r.expr(e.Child("value"), s)
 	case "subscript":
 		// Generic[T] used as a value (a base class) is Generic
-		v := r.expr(e.child("value"), s)
+		v := r.expr(e.Child("value"), s)
 		if v.k == vClass {
 			return v
 		}
@@ -326,9 +328,9 @@ func (r *resolver) expr1(e *node, s *scope) value {
 
 // call evaluates a call: an instance for a class, the declared or
 // inferred result of a function.
-func (r *resolver) call(e *node, s *scope) value {
-	fnode := e.child("function")
-	if fnode != nil && fnode.kind == "identifier" && fnode.text() == "super" {
+func (r *resolver) call(e *treesit.Node, s *scope) value {
+	fnode := e.Child("function")
+	if fnode != nil && fnode.Kind == "identifier" && fnode.Text() == "super" {
 		return r.superValue(e, s)
 	}
 	fv := r.expr(fnode, s)
@@ -348,8 +350,8 @@ func (r *resolver) call(e *node, s *scope) value {
 		}
 		switch fv.name {
 		case "typing.cast", "typing_extensions.cast":
-			if args := e.child("arguments"); args != nil {
-				if a := args.namedKids(); len(a) == 2 {
+			if args := e.Child("arguments"); args != nil {
+				if a := args.NamedKids(); len(a) == 2 {
 					return r.annotation(a[0], s)
 				}
 			}
@@ -360,10 +362,10 @@ func (r *resolver) call(e *node, s *scope) value {
 
 // superValue is super() inside a method: the class of the method, bound
 // to self. super(C, self) names the class explicitly.
-func (r *resolver) superValue(e *node, s *scope) value {
-	args := e.child("arguments")
+func (r *resolver) superValue(e *treesit.Node, s *scope) value {
+	args := e.Child("arguments")
 	if args != nil {
-		if a := args.namedKids(); len(a) == 2 {
+		if a := args.NamedKids(); len(a) == 2 {
 			if c := r.expr(a[0], s); c.k == vClass {
 				return value{k: vSuper, cls: c.cls, self: c.cls}
 			}
@@ -396,18 +398,18 @@ func (r *resolver) returns(fv value) value {
 	var out value
 	ok := true
 	count := 0
-	walk(fn.node.child("body"), func(n *node) bool {
+	treesit.Walk(fn.node.Child("body"), func(n *treesit.Node) bool {
 		if !ok {
 			return false
 		}
-		switch n.kind {
+		switch n.Kind {
 		case "function_definition", "class_definition", "lambda":
 			return false
 		case "yield":
 			ok = false
 			return false
 		case "return_statement":
-			ks := n.namedKids()
+			ks := n.NamedKids()
 			if len(ks) != 1 {
 				return false
 			}
@@ -480,7 +482,7 @@ func (r *resolver) moduleMember(f *pfile, name string, attr bool) value {
 	}
 	uncertain := f.dynamic && attr // PEP 562 __getattr__ answers attribute access, not global names
 	for _, st := range f.stars {
-		m := r.module(st.child("module_name").text(), f.path)
+		m := r.module(st.Child("module_name").Text(), f.path)
 		switch m.k {
 		case vModule:
 			if m.file == nil {

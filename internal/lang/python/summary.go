@@ -1,22 +1,24 @@
 package python
 
+import "github.com/ripple-dev/ripple/internal/lang/treesit"
+
 // pfile is one parsed Python file with its scopes, classes and functions.
 // Both front-end jobs read it: Decls turns it into declarations, the
 // analyzer resolves names through it.
 type pfile struct {
 	path    string
-	t       *tree
+	t       *treesit.Tree
 	top     *scope
-	scopes  map[*node]*scope // function, lambda, class or comprehension node -> its scope
-	classes []*classInfo     // every class, nested ones included, in source order
-	funcs   []*funcInfo      // every function and method, in source order
-	classAt map[*node]*classInfo
-	funcAt  map[*node]*funcInfo
+	scopes  map[*treesit.Node]*scope // function, lambda, class or comprehension node -> its scope
+	classes []*classInfo             // every class, nested ones included, in source order
+	funcs   []*funcInfo              // every function and method, in source order
+	classAt map[*treesit.Node]*classInfo
+	funcAt  map[*treesit.Node]*funcInfo
 	// all is the literal value of __all__ (hasAll when it is one).
 	all    []string
 	hasAll bool
 	// stars are the module-level `from x import *` statements.
-	stars []*node
+	stars []*treesit.Node
 	// dynamic is set when the module defines __getattr__ (PEP 562): a
 	// missing attribute may still be found at run time.
 	dynamic bool
@@ -36,7 +38,7 @@ const (
 // scope's parent chain skips class scopes, as in Python.
 type scope struct {
 	kind      scopeKind
-	node      *node
+	node      *treesit.Node
 	parent    *scope
 	names     map[string][]*binding
 	globals   map[string]bool
@@ -64,17 +66,17 @@ const (
 type binding struct {
 	kind  bindKind
 	name  string
-	at    *node // the identifier bound (or the statement)
+	at    *treesit.Node // the identifier bound (or the statement)
 	fn    *funcInfo
 	cls   *classInfo
-	value *node // bAssign: the assigned expression
-	annot *node // bAssign, bParam: the annotation
-	param int   // bParam: index in fn.params
+	value *treesit.Node // bAssign: the assigned expression
+	annot *treesit.Node // bAssign, bParam: the annotation
+	param int           // bParam: index in fn.params
 	// imports: module is the dotted module as written (relative imports
 	// keep their dots; `import a.b` binds a, `import a.b as x` binds x to
 	// a.b), member the imported name ("" for import statements).
 	module, member string
-	stmt           *node
+	stmt           *treesit.Node
 	async          bool // bWith: async with
 }
 
@@ -109,23 +111,23 @@ type param struct {
 	name    string
 	kind    pkind
 	hasDef  bool
-	def     string // default value source, canonical tokens
-	annot   string // annotation source, canonical tokens
-	annotAt *node  // annotation node (in the file the function was read from)
+	def     string        // default value source, canonical tokens
+	annot   string        // annotation source, canonical tokens
+	annotAt *treesit.Node // annotation node (in the file the function was read from)
 }
 
 // funcInfo is one def.
 type funcInfo struct {
 	file       *pfile
-	node       *node // function_definition
-	outer      *node // decorated_definition when decorated, else node
+	node       *treesit.Node // function_definition
+	outer      *treesit.Node // decorated_definition when decorated, else node
 	name, qual string
-	cls        *classInfo // enclosing class, for methods
-	parentFn   *funcInfo  // enclosing function, for nested functions
-	decorators []*node    // decorator expressions
-	decoNames  []string   // their callee texts without arguments ("functools.wraps")
+	cls        *classInfo      // enclosing class, for methods
+	parentFn   *funcInfo       // enclosing function, for nested functions
+	decorators []*treesit.Node // decorator expressions
+	decoNames  []string        // their callee texts without arguments ("functools.wraps")
 	params     []param
-	returns    *node
+	returns    *treesit.Node
 	async      bool
 	static     bool
 	classm     bool
@@ -139,13 +141,13 @@ type funcInfo struct {
 // classInfo is one class statement.
 type classInfo struct {
 	file       *pfile
-	node       *node
-	outer      *node
+	node       *treesit.Node
+	outer      *treesit.Node
 	name, qual string
 	parentCls  *classInfo
-	bases      []*node // positional superclass expressions
-	keywords   []*node // keyword_argument nodes of the class header (metaclass=...)
-	decorators []*node
+	bases      []*treesit.Node // positional superclass expressions
+	keywords   []*treesit.Node // keyword_argument nodes of the class header (metaclass=...)
+	decorators []*treesit.Node
 	decoNames  []string
 	methods    map[string]*funcInfo
 	attrs      map[string]*attrInfo
@@ -161,28 +163,28 @@ type classInfo struct {
 // or an attribute assigned through self in a method.
 type attrInfo struct {
 	name     string
-	at       *node // the name (identifier, or the attribute's name)
-	stmt     *node // the assignment or expression statement
-	annot    *node
-	value    *node
+	at       *treesit.Node // the name (identifier, or the attribute's name)
+	stmt     *treesit.Node // the assignment or expression statement
+	annot    *treesit.Node
+	value    *treesit.Node
 	instance bool // assigned through self in a method
 	scope    *scope
 	order    int
 }
 
 // summarize builds the summary of a parsed file.
-func summarize(path string, t *tree) *pfile {
-	f := &pfile{path: path, t: t, scopes: map[*node]*scope{}, classAt: map[*node]*classInfo{}, funcAt: map[*node]*funcInfo{}}
-	f.top = f.newScope(scModule, t.root, nil)
+func summarize(path string, t *treesit.Tree) *pfile {
+	f := &pfile{path: path, t: t, scopes: map[*treesit.Node]*scope{}, classAt: map[*treesit.Node]*classInfo{}, funcAt: map[*treesit.Node]*funcInfo{}}
+	f.top = f.newScope(scModule, t.Root, nil)
 	b := &builder{f: f, t: t}
-	b.block(f.top, t.root)
+	b.block(f.top, t.Root)
 	for _, c := range f.classes {
 		b.selfAttrs(c)
 	}
 	return f
 }
 
-func (f *pfile) newScope(k scopeKind, n *node, parent *scope) *scope {
+func (f *pfile) newScope(k scopeKind, n *treesit.Node, parent *scope) *scope {
 	s := &scope{kind: k, node: n, parent: parent, names: map[string][]*binding{}, file: f}
 	f.scopes[n] = s
 	return s
@@ -194,20 +196,20 @@ func (s *scope) bind(b *binding) {
 
 type builder struct {
 	f *pfile
-	t *tree
+	t *treesit.Tree
 }
 
-func (b *builder) text(n *node) string { return b.t.text(n) }
+func (b *builder) text(n *treesit.Node) string { return b.t.Text(n) }
 
 // scopeAt returns the innermost scope that contains node n (n itself
 // excluded when it is a scope node: its header belongs outside).
-func (f *pfile) scopeAt(n *node) *scope {
-	for p := n.parent; p != nil; p = p.parent {
+func (f *pfile) scopeAt(n *treesit.Node) *scope {
+	for p := n.Parent; p != nil; p = p.Parent {
 		if s, ok := f.scopes[p]; ok {
 			// a def's decorators, defaults and annotations belong to the
 			// enclosing scope; only its body is inside
-			if p.kind == "function_definition" || p.kind == "class_definition" {
-				if !within(n, p.child("body")) {
+			if p.Kind == "function_definition" || p.Kind == "class_definition" {
+				if !within(n, p.Child("body")) {
 					continue
 				}
 			}
@@ -217,9 +219,9 @@ func (f *pfile) scopeAt(n *node) *scope {
 	return f.top
 }
 
-func within(n, anc *node) bool {
+func within(n, anc *treesit.Node) bool {
 	if anc == nil {
 		return false
 	}
-	return n.start >= anc.start && n.end <= anc.end
+	return n.Start >= anc.Start && n.End <= anc.End
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ripple-dev/ripple/internal/lang"
+	"github.com/ripple-dev/ripple/internal/lang/treesit"
 	"github.com/ripple-dev/ripple/internal/model"
 )
 
@@ -105,7 +106,7 @@ func (j *judge) verdictFor(t *target, x *ref) (verdict, bool) {
 		if how != mDirect || x.call == nil {
 			return verdict{}, false
 		}
-		if base := t.nd.followsOf(); base != nil && x.call.kind == "call" && t.nd.fn != nil {
+		if base := t.nd.followsOf(); base != nil && x.call.Kind == "call" && t.nd.fn != nil {
 			// the override must take its base's new signature: a call that
 			// binds to it now and not to that signature breaks with it
 			bound := j.boundCall(t, x)
@@ -137,7 +138,7 @@ func (j *judge) verdictFor(t *target, x *ref) (verdict, bool) {
 	case model.AM:
 		// a method added to a class whose base defines it: calls through
 		// the class now reach the new method
-		if how != mDirect || x.call == nil || x.call.kind != "call" || t.nd == nil || t.nd.fn == nil || j.baseMethod(t) == nil {
+		if how != mDirect || x.call == nil || x.call.Kind != "call" || t.nd == nil || t.nd.fn == nil || j.baseMethod(t) == nil {
 			return verdict{}, false
 		}
 		bm := j.baseMethod(t)
@@ -191,7 +192,7 @@ func (j *judge) match(t *target, x *ref) matchHow {
 		if x.kind == rAttr && x.recv.k == vUnknown && t.qual == t.name && j.importedRoot(x) {
 			return mName
 		}
-		if x.kind == rString && x.recv.k == vUnknown && t.deleted && strings.Contains(x.n.text(), ".") {
+		if x.kind == rString && x.recv.k == vUnknown && t.deleted && strings.Contains(x.n.Text(), ".") {
 			s, _ := stringLit(x.f.t, x.n)
 			if j.moduleName(t.path)+"."+t.name == s {
 				return mDirect
@@ -220,7 +221,7 @@ func (j *judge) match(t *target, x *ref) matchHow {
 		if x.kind == rString && !t.deleted {
 			return mNone
 		}
-		if x.kind == rAttr && receiverRoot(x.n.child("object")) != nil && receiverRoot(x.n.child("object")).text() == "self" && t.cls != nil {
+		if x.kind == rAttr && receiverRoot(x.n.Child("object")) != nil && receiverRoot(x.n.Child("object")).Text() == "self" && t.cls != nil {
 			// self of a function outside any class: a method's caller
 			// through a decorator wrapper
 			return mName
@@ -289,7 +290,7 @@ func (j *judge) reaches(f *pfile, t *target) bool {
 	if v, ok := j.reach[k]; ok {
 		return v
 	}
-	v := f.path == t.path || containsWord(f.t.src, lastPart(t.cqual))
+	v := f.path == t.path || containsWord(f.t.Src, lastPart(t.cqual))
 	if !v {
 		for _, sc := range f.scopes {
 			for _, bs := range sc.names {
@@ -331,7 +332,7 @@ func containsWord(src []byte, w string) bool {
 // starImports reports whether file f star-imports the module at p.
 func (j *judge) starImports(f *pfile, p string) bool {
 	for _, st := range f.stars {
-		m := j.r.module(st.child("module_name").text(), f.path)
+		m := j.r.module(st.Child("module_name").Text(), f.path)
 		if m.k == vModule && m.file != nil && m.file.path == p {
 			return true
 		}
@@ -343,11 +344,11 @@ func (j *judge) starImports(f *pfile, p string) bool {
 // name bound by an import: a module-level function reached through a
 // module the resolver could not follow.
 func (j *judge) importedRoot(x *ref) bool {
-	root := receiverRoot(x.n.child("object"))
+	root := receiverRoot(x.n.Child("object"))
 	if root == nil {
 		return false
 	}
-	bs, _ := j.r.lookup(x.s, root.text())
+	bs, _ := j.r.lookup(x.s, root.Text())
 	for _, b := range bs {
 		if b.kind == bImport || b.kind == bFrom {
 			return true
@@ -455,7 +456,7 @@ func (j *judge) callVerdict(t *target, x *ref, how matchHow, rel model.Relation,
 		}
 		return verdict{}, false
 	}
-	if x.call.kind != "decorator" {
+	if x.call.Kind != "decorator" {
 		switch {
 		case nf.property && !of.property:
 			return verdict{rel, model.Inconsistent, fmt.Sprintf("calls %s, which is now a property", name), prec, ""}, true
@@ -573,27 +574,27 @@ func arity(ps []param) string {
 	return sb.String()
 }
 
-func awaited(call *node) bool {
-	p := call.parent
-	for p != nil && p.kind == "parenthesized_expression" {
-		p = p.parent
+func awaited(call *treesit.Node) bool {
+	p := call.Parent
+	for p != nil && p.Kind == "parenthesized_expression" {
+		p = p.Parent
 	}
-	return p != nil && p.kind == "await"
+	return p != nil && p.Kind == "await"
 }
 
 // isStore reports an attribute or name that is assigned or deleted.
-func isStore(n *node) bool {
-	p := n.parent
+func isStore(n *treesit.Node) bool {
+	p := n.Parent
 	if p == nil {
 		return false
 	}
-	switch p.kind {
+	switch p.Kind {
 	case "assignment", "augmented_assignment":
-		return n.field == "left"
+		return n.Field == "left"
 	case "delete_statement":
 		return true
 	case "pattern_list", "tuple", "expression_list":
-		return p.parent != nil && (p.parent.kind == "assignment" && p.field == "left")
+		return p.Parent != nil && (p.Parent.Kind == "assignment" && p.Field == "left")
 	}
 	return false
 }
@@ -608,7 +609,7 @@ func (j *judge) relation(t *target, x *ref) model.Relation {
 		if x.call != nil {
 			return model.InstantiatedBy
 		}
-		if p := x.n.parent; p != nil && p.kind == "argument_list" && p.field == "superclasses" {
+		if p := x.n.Parent; p != nil && p.Kind == "argument_list" && p.Field == "superclasses" {
 			return model.EmbeddedBy
 		}
 		return model.ReferencedBy

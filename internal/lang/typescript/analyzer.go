@@ -29,7 +29,7 @@ func newAnalyzer(ctx context.Context, fe *Frontend, env *lang.Env) (*analyzer, e
 			if why := skippedContent(src); why != "" {
 				return nil, false, nil
 			}
-			f, d := fe.cache.get(p, src)
+			f, d := fe.cache.Get(p, src)
 			return f, true, d
 		},
 	})

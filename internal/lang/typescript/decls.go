@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/ripple-dev/ripple/internal/lang"
+	"github.com/ripple-dev/ripple/internal/lang/treesit"
 	"github.com/ripple-dev/ripple/internal/model"
 )
 
@@ -23,7 +24,7 @@ type sig struct {
 	typeParams string
 	ret        string
 	async      bool
-	node       *node // the declaration (for the header text)
+	node       *treesit.Node // the declaration (for the header text)
 }
 
 // required is the number of arguments a call must pass.
@@ -107,7 +108,7 @@ const (
 // declData is the TypeScript part of a declaration (lang.Decl.Data).
 type declData struct {
 	file      *tsfile
-	node      *node
+	node      *treesit.Node
 	kind      dkind
 	fn        *sig   // functions, methods, constructors, interface methods
 	overloads []*sig // the other signatures of an overloaded function
@@ -121,50 +122,50 @@ type declData struct {
 }
 
 // params reads a formal_parameters node.
-func params(n *node) []param {
+func params(n *treesit.Node) []param {
 	var out []param
-	for _, k := range n.namedKids() {
+	for _, k := range n.NamedKids() {
 		var p param
-		switch k.kind {
+		switch k.Kind {
 		case "required_parameter", "optional_parameter":
-			pat := k.child("pattern")
-			if pat != nil && pat.kind == "rest_pattern" {
+			pat := k.Child("pattern")
+			if pat != nil && pat.Kind == "rest_pattern" {
 				p.rest = true
-				if ks := pat.namedKids(); len(ks) > 0 {
+				if ks := pat.NamedKids(); len(ks) > 0 {
 					pat = ks[0]
 				}
 			}
-			if pat != nil && pat.kind == "this" {
+			if pat != nil && pat.Kind == "this" {
 				continue // `this: T` is no argument
 			}
-			p.name = compact(pat)
-			p.optional = k.kind == "optional_parameter"
-			if v := k.child("value"); v != nil {
-				p.optional, p.def = true, compact(v)
+			p.name = treesit.Compact(pat)
+			p.optional = k.Kind == "optional_parameter"
+			if v := k.Child("value"); v != nil {
+				p.optional, p.def = true, treesit.Compact(v)
 			}
-			if t := k.child("type"); t != nil {
-				p.typ = strings.TrimSpace(strings.TrimPrefix(compact(t), ":"))
+			if t := k.Child("type"); t != nil {
+				p.typ = strings.TrimSpace(strings.TrimPrefix(treesit.Compact(t), ":"))
 			}
 			var mods []string
-			for _, m := range k.kids {
-				if m.kind == "accessibility_modifier" || m.kind == "readonly" || m.kind == "override_modifier" {
-					mods = append(mods, m.text())
+			for _, m := range k.Kids {
+				if m.Kind == "accessibility_modifier" || m.Kind == "readonly" || m.Kind == "override_modifier" {
+					mods = append(mods, m.Text())
 				}
 			}
 			p.prop = strings.Join(mods, " ")
 		case "comment":
 			continue
 		default: // a JavaScript parameter the grammar left bare
-			p.name = compact(k)
-			switch k.kind {
+			p.name = treesit.Compact(k)
+			switch k.Kind {
 			case "assignment_pattern":
 				p.optional = true
-				p.name = compact(k.child("left"))
-				p.def = compact(k.child("right"))
+				p.name = treesit.Compact(k.Child("left"))
+				p.def = treesit.Compact(k.Child("right"))
 			case "rest_pattern":
 				p.rest = true
-				if ks := k.namedKids(); len(ks) > 0 {
-					p.name = compact(ks[0])
+				if ks := k.NamedKids(); len(ks) > 0 {
+					p.name = treesit.Compact(ks[0])
 				}
 			}
 		}
@@ -175,20 +176,20 @@ func params(n *node) []param {
 
 // sigOf reads the callable part of a function-like node (function
 // declarations and expressions, arrows, methods, signatures).
-func sigOf(n *node) *sig {
+func sigOf(n *treesit.Node) *sig {
 	s := &sig{node: n}
-	if ps := n.child("parameters"); ps != nil {
+	if ps := n.Child("parameters"); ps != nil {
 		s.params = params(ps)
-	} else if p := n.child("parameter"); p != nil { // x => ...
-		s.params = []param{{name: p.text()}}
+	} else if p := n.Child("parameter"); p != nil { // x => ...
+		s.params = []param{{name: p.Text()}}
 	}
-	if tp := n.child("type_parameters"); tp != nil {
-		s.typeParams = compact(tp)
+	if tp := n.Child("type_parameters"); tp != nil {
+		s.typeParams = treesit.Compact(tp)
 	}
-	if r := n.child("return_type"); r != nil {
-		s.ret = strings.TrimSpace(strings.TrimPrefix(compact(r), ":"))
+	if r := n.Child("return_type"); r != nil {
+		s.ret = strings.TrimSpace(strings.TrimPrefix(treesit.Compact(r), ":"))
 	}
-	s.async = n.hasToken("async")
+	s.async = n.HasToken("async")
 	return s
 }
 
@@ -230,33 +231,33 @@ func (b *declBuilder) add(d *declData) {
 		// interface declared twice): one declaration, all signatures
 		pd := prev.Data.(*declData)
 		if d.fn != nil && pd.fn != nil {
-			if d.node.kind == "function_signature" || d.node.kind == "method_signature" || d.node.kind == "abstract_method_signature" {
+			if d.node.Kind == "function_signature" || d.node.Kind == "method_signature" || d.node.Kind == "abstract_method_signature" {
 				pd.overloads = append(pd.overloads, d.fn)
 			} else {
 				pd.overloads = append(pd.overloads, pd.fn)
 				pd.fn, pd.node = d.fn, d.node
 			}
 			prev.Sig = sigText(pd)
-			prev.Body += " " + f.t.tokens(bodyOf(d.node), nil)
-			prev.Span.EndLine = max(prev.Span.EndLine, int(d.node.eline))
+			prev.Body += " " + f.t.Tokens(bodyOf(d.node), nil)
+			prev.Span.EndLine = max(prev.Span.EndLine, int(d.node.EndLine))
 			return
 		}
 		if d.kind == pd.kind {
 			prev.Sig += " & " + sigText(d)
-			prev.Body += " " + f.t.tokens(bodyOf(d.node), nil)
+			prev.Body += " " + f.t.Tokens(bodyOf(d.node), nil)
 			return
 		}
 		key += "#" + kindWord(d.kind) // a class and a namespace of one name
 		name += "#" + kindWord(d.kind)
 	}
 	outer := d.node
-	if p := outer.parent; p != nil && (p.kind == "export_statement" || p.kind == "ambient_declaration") {
+	if p := outer.Parent; p != nil && (p.Kind == "export_statement" || p.Kind == "ambient_declaration") {
 		outer = p
 	}
-	for outer.parent != nil && (outer.parent.kind == "lexical_declaration" || outer.parent.kind == "variable_declaration" || outer.parent.kind == "expression_statement" || outer.parent.kind == "export_statement") {
-		outer = outer.parent
+	for outer.Parent != nil && (outer.Parent.Kind == "lexical_declaration" || outer.Parent.Kind == "variable_declaration" || outer.Parent.Kind == "expression_statement" || outer.Parent.Kind == "export_statement") {
+		outer = outer.Parent
 	}
-	nameNode := d.node.child("name")
+	nameNode := d.node.Child("name")
 	if nameNode == nil {
 		nameNode = d.node
 	}
@@ -265,12 +266,12 @@ func (b *declBuilder) add(d *declData) {
 			Lang: "typescript", Kind: modelKind(d.kind), Path: f.path, Package: moduleOf(f.path),
 			Container: container, Name: name, Display: display(d, name, container),
 			Signature: header(f.t, d.node),
-			Span:      model.Span{StartLine: int(outer.line), EndLine: int(outer.eline)},
-			NameLine:  int(nameNode.line),
+			Span:      model.Span{StartLine: int(outer.Line), EndLine: int(outer.EndLine)},
+			NameLine:  int(nameNode.Line),
 			Data:      d,
 		},
 		Sig:  sigText(d),
-		Body: f.t.tokens(bodyOf(d.node), nil),
+		Body: f.t.Tokens(bodyOf(d.node), nil),
 	}
 	b.byKey[key] = ld
 	b.out = append(b.out, ld)
@@ -291,9 +292,9 @@ func (d *declData) names() (name, container string) {
 }
 
 // owner is the class, interface, object type or enum of a member.
-func (d *declData) owner() *node {
-	for p := d.node.parent; p != nil; p = p.parent {
-		switch p.kind {
+func (d *declData) owner() *treesit.Node {
+	for p := d.node.Parent; p != nil; p = p.Parent {
+		switch p.Kind {
 		case "class_declaration", "abstract_class_declaration", "class", "interface_declaration", "type_alias_declaration", "enum_declaration":
 			return p
 		}
@@ -304,30 +305,30 @@ func (d *declData) owner() *node {
 // declName is the name a declaration node declares. A CommonJS export
 // (exports.x = ...) is named by its property; an anonymous default export
 // is "default".
-func declName(n *node) string {
+func declName(n *treesit.Node) string {
 	if n == nil {
 		return ""
 	}
-	if nm := n.child("name"); nm != nil {
-		return nm.text()
+	if nm := n.Child("name"); nm != nil {
+		return nm.Text()
 	}
-	switch n.kind {
+	switch n.Kind {
 	case "enum_body", "property_identifier":
-		return n.text()
+		return n.Text()
 	}
-	if p := n.parent; p != nil {
-		switch p.kind {
+	if p := n.Parent; p != nil {
+		switch p.Kind {
 		case "variable_declarator", "public_field_definition":
-			return p.child("name").text()
+			return p.Child("name").Text()
 		case "assignment_expression":
-			if l := p.child("left"); l != nil && l.kind == "member_expression" {
-				if l.text() == "module.exports" {
+			if l := p.Child("left"); l != nil && l.Kind == "member_expression" {
+				if l.Text() == "module.exports" {
 					return "default"
 				}
-				return l.child("property").text()
+				return l.Child("property").Text()
 			}
 		case "pair":
-			return strings.Trim(p.child("key").text(), `"'`)
+			return strings.Trim(p.Child("key").Text(), `"'`)
 		}
 	}
 	return "default"
@@ -388,8 +389,8 @@ func display(d *declData, name, container string) string {
 	case dMethod, dField, dIMember, dEnumMember:
 		return kindWord(d.kind) + " " + container + "." + name
 	case dVar:
-		if p := d.node.parent; p != nil && p.child("kind") != nil {
-			return p.child("kind").text() + " " + name
+		if p := d.node.Parent; p != nil && p.Child("kind") != nil {
+			return p.Child("kind").Text() + " " + name
 		}
 	}
 	return kindWord(d.kind) + " " + name
@@ -428,47 +429,47 @@ func sigText(d *declData) string {
 	}
 	switch d.kind {
 	case dType:
-		b.WriteString(" = " + d.file.t.tokens(d.node.child("value"), nil))
+		b.WriteString(" = " + d.file.t.Tokens(d.node.Child("value"), nil))
 	case dEnumMember:
-		if v := d.node.child("value"); v != nil {
-			b.WriteString(" = " + compact(v))
+		if v := d.node.Child("value"); v != nil {
+			b.WriteString(" = " + treesit.Compact(v))
 		}
 	}
 	return b.String()
 }
 
 // bodyOf is the part of a declaration that is not its signature.
-func bodyOf(n *node) *node {
+func bodyOf(n *treesit.Node) *treesit.Node {
 	if n == nil {
 		return nil
 	}
-	if b := n.child("body"); b != nil {
-		switch n.kind {
+	if b := n.Child("body"); b != nil {
+		switch n.Kind {
 		case "class_declaration", "abstract_class_declaration", "class", "interface_declaration", "enum_declaration":
 			return nil // members are declarations of their own
 		}
 		return b
 	}
-	if v := n.child("value"); v != nil {
+	if v := n.Child("value"); v != nil {
 		return v
 	}
 	return nil
 }
 
 // header is a declaration's text up to its body, layout collapsed.
-func header(t *tree, n *node) string {
-	end := n.end
-	if b := n.child("body"); b != nil {
-		end = b.start
+func header(t *treesit.Tree, n *treesit.Node) string {
+	end := n.End
+	if b := n.Child("body"); b != nil {
+		end = b.Start
 	}
-	s := n.start
-	if p := n.parent; p != nil && p.kind == "variable_declarator" {
-		s = p.start
+	s := n.Start
+	if p := n.Parent; p != nil && p.Kind == "variable_declarator" {
+		s = p.Start
 	}
-	if end < s || int(end) > len(t.src) {
+	if end < s || int(end) > len(t.Src) {
 		return ""
 	}
-	h := strings.Join(strings.Fields(string(t.src[s:end])), " ")
+	h := strings.Join(strings.Fields(string(t.Src[s:end])), " ")
 	if len(h) > 200 {
 		h = h[:200] + "…"
 	}

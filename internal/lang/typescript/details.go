@@ -5,14 +5,14 @@ import (
 	"strings"
 
 	"github.com/ripple-dev/ripple/internal/lang"
+	"github.com/ripple-dev/ripple/internal/lang/treesit"
 )
 
-// details explains a change between two states of a declaration in
+// Details explains a change between two states of a declaration in
 // TypeScript terms.
-func details(old, new *lang.Decl) []string {
-	od, _ := old.Data.(*declData)
-	nd, _ := new.Data.(*declData)
-	if od == nil || nd == nil {
+func (*Frontend) Details(old, new *lang.Decl) []string {
+	od, nd, ok := lang.DataOf[*declData](old, new)
+	if !ok {
 		return nil
 	}
 	var out []string
@@ -176,33 +176,33 @@ func reordered(o, n *sig, newOf map[int]int) bool {
 	return false
 }
 
-// escapes says how a body change reaches callers: TypeScript has no
+// Escapes says how a body change reaches callers: TypeScript has no
 // checked exceptions and a body is opaque to a syntactic reading, so a
 // changed return statement or throw is what callers may see.
-func escapes(old, new *lang.Decl, oldChanged, newChanged func(from, to int) bool) []string {
+func (*Frontend) Escapes(old, new *lang.Decl, oldChanged, newChanged func(from, to int) bool) []string {
 	nd, _ := new.Data.(*declData)
 	if nd == nil || nd.fn == nil {
 		return nil
 	}
 	set := map[string]bool{}
 	body := bodyOf(nd.node)
-	walk(body, func(n *node) bool {
-		if n != body && functionLike(n.kind) {
+	treesit.Walk(body, func(n *treesit.Node) bool {
+		if n != body && functionLike(n.Kind) {
 			return false
 		}
-		switch n.kind {
+		switch n.Kind {
 		case "return_statement":
-			if newChanged(int(n.line), int(n.eline)) {
+			if newChanged(int(n.Line), int(n.EndLine)) {
 				set["return values"] = true
 			}
 		case "throw_statement":
-			if newChanged(int(n.line), int(n.eline)) {
+			if newChanged(int(n.Line), int(n.EndLine)) {
 				set["errors"] = true
 			}
 		}
 		return true
 	})
-	if body != nil && body.kind != "statement_block" && newChanged(int(body.line), int(body.eline)) {
+	if body != nil && body.Kind != "statement_block" && newChanged(int(body.Line), int(body.EndLine)) {
 		set["return values"] = true // an expression-bodied arrow
 	}
 	var out []string

@@ -18,7 +18,7 @@
 // Package is the path without its extension, so a.ts and a.d.ts stay
 // apart.
 //
-// # Parsing (parse_cgo.go, syntax.go)
+// # Parsing (parse.go, parse_cgo.go, internal/lang/treesit)
 //
 // Parser: tree-sitter through the bindings the Python front-end already
 // uses (github.com/tree-sitter/go-tree-sitter v0.25.0), with the grammars
@@ -27,8 +27,9 @@
 // .jsx (it reads plain JavaScript, CommonJS and ESM alike), the TSX
 // grammar for .tsx and .jsx (the two differ on `<T>x` casts versus JSX,
 // so the extension decides, as tsc does). The tree is copied into Go
-// nodes in one cgo call per file (the flat copy of the Python front-end)
-// and the C tree is freed at once.
+// nodes in one cgo call per file by the plumbing the Python front-end
+// shares (internal/lang/treesit: the flat copy, the parser pool, the
+// build without cgo) and the C tree is freed at once.
 //
 // Throughput (TestParseMeasure; 2-core shared machine, one goroutine,
 // wall time, best of three rounds, 2026-11):

@@ -1,6 +1,10 @@
 package typescript
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/ripple-dev/ripple/internal/lang/treesit"
+)
 
 // resultOrigin is the declaration of the class or interface a value is
 // known to hold because a function of the repository declares it as its
@@ -10,37 +14,37 @@ import "strings"
 // file (declared there or imported), so that a name that means another
 // class elsewhere is not taken for the target. ok is false when any step
 // is unknown.
-func (j *judge) resultOrigin(n *node) (origin, bool) {
-	n = unparen(n)
+func (j *judge) resultOrigin(n *treesit.Node) (origin, bool) {
+	n = treesit.Unparen(n)
 	if n == nil {
 		return origin{}, false
 	}
-	if n.kind == "identifier" {
-		d := lookup(n, n.text())
-		if d == nil || d.kind != "variable_declarator" || d.child("name").kindOr() != "identifier" || d.child("type") != nil {
+	if n.Kind == "identifier" {
+		d := lookup(n, n.Text())
+		if d == nil || d.Kind != "variable_declarator" || d.Child("name").KindOr() != "identifier" || d.Child("type") != nil {
 			return origin{}, false
 		}
-		if p := d.parent; p == nil || p.kind != "lexical_declaration" || !strings.HasPrefix(p.text(), "const") {
+		if p := d.Parent; p == nil || p.Kind != "lexical_declaration" || !strings.HasPrefix(p.Text(), "const") {
 			return origin{}, false // a let or var may be reassigned
 		}
-		n = unparen(d.child("value"))
+		n = treesit.Unparen(d.Child("value"))
 	}
 	awaited := false
-	if n.kindOr() == "await_expression" {
-		ks := n.namedKids()
+	if n.KindOr() == "await_expression" {
+		ks := n.NamedKids()
 		if len(ks) != 1 {
 			return origin{}, false
 		}
-		n, awaited = unparen(ks[0]), true
+		n, awaited = treesit.Unparen(ks[0]), true
 	}
-	if n.kindOr() != "call_expression" {
+	if n.KindOr() != "call_expression" {
 		return origin{}, false
 	}
-	callee := n.child("function")
-	if callee.kindOr() != "identifier" || shadowed(callee, callee.text()) {
+	callee := n.Child("function")
+	if callee.KindOr() != "identifier" || shadowed(callee, callee.Text()) {
 		return origin{}, false
 	}
-	df, d := j.a.funcDecl(j.f, callee.text())
+	df, d := j.a.funcDecl(j.f, callee.Text())
 	if d == nil || d.fn == nil || len(d.overloads) > 0 {
 		return origin{}, false
 	}

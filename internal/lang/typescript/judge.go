@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/ripple-dev/ripple/internal/lang"
+	"github.com/ripple-dev/ripple/internal/lang/treesit"
 	"github.com/ripple-dev/ripple/internal/model"
 )
 
@@ -143,35 +144,35 @@ func (j *judge) what() string {
 }
 
 // refs walks the file for uses of the local names and of ns.name.
-func (j *judge) refs(locals, nss map[string]bool, exps []string, visit func(ref *node)) {
+func (j *judge) refs(locals, nss map[string]bool, exps []string, visit func(ref *treesit.Node)) {
 	if len(locals) == 0 && len(nss) == 0 {
 		return
 	}
-	walk(j.f.t.root, func(n *node) bool {
-		if n.bad {
+	treesit.Walk(j.f.t.Root, func(n *treesit.Node) bool {
+		if n.Bad {
 			return false
 		}
-		switch n.kind {
+		switch n.Kind {
 		case "import_statement":
 			return false
 		case "identifier", "type_identifier", "shorthand_property_identifier":
-			if !locals[n.text()] || j.declaration(n) || shadowed(n, n.text()) {
+			if !locals[n.Text()] || j.declaration(n) || shadowed(n, n.Text()) {
 				return true
 			}
-			if p := n.parent; p != nil && (p.kind == "member_expression" && n.field == "property" || p.kind == "export_specifier" || p.kind == "nested_type_identifier" && n.field != "module") {
+			if p := n.Parent; p != nil && (p.Kind == "member_expression" && n.Field == "property" || p.Kind == "export_specifier" || p.Kind == "nested_type_identifier" && n.Field != "module") {
 				return true
 			}
-			if p := n.parent; p != nil && p.kind == "variable_declarator" && n.field == "name" {
+			if p := n.Parent; p != nil && p.Kind == "variable_declarator" && n.Field == "name" {
 				return true
 			}
 			visit(n)
 		case "member_expression", "nested_type_identifier":
-			o := n.child("object")
-			prop := n.child("property")
-			if n.kind == "nested_type_identifier" {
-				o, prop = n.child("module"), n.child("name")
+			o := n.Child("object")
+			prop := n.Child("property")
+			if n.Kind == "nested_type_identifier" {
+				o, prop = n.Child("module"), n.Child("name")
 			}
-			if o != nil && prop != nil && o.kind == "identifier" && nss[o.text()] && contains(exps, prop.text()) && !shadowed(n, o.text()) {
+			if o != nil && prop != nil && o.Kind == "identifier" && nss[o.Text()] && contains(exps, prop.Text()) && !shadowed(n, o.Text()) {
 				visit(n)
 				return false
 			}
@@ -182,12 +183,12 @@ func (j *judge) refs(locals, nss map[string]bool, exps []string, visit func(ref 
 
 // declaration reports an identifier that is the name a declaration
 // declares (not a use).
-func (j *judge) declaration(n *node) bool {
-	p := n.parent
-	if p == nil || n.field != "name" {
+func (j *judge) declaration(n *treesit.Node) bool {
+	p := n.Parent
+	if p == nil || n.Field != "name" {
 		return false
 	}
-	switch p.kind {
+	switch p.Kind {
 	case "function_declaration", "generator_function_declaration", "class_declaration", "abstract_class_declaration",
 		"interface_declaration", "type_alias_declaration", "enum_declaration", "function_signature", "function_expression", "class":
 		return true
@@ -207,26 +208,26 @@ const (
 	rJSX
 )
 
-func refKindOf(n *node) (refKind, *node) {
-	p := n.parent
+func refKindOf(n *treesit.Node) (refKind, *treesit.Node) {
+	p := n.Parent
 	if p == nil {
 		return rValue, nil
 	}
 	switch {
-	case p.kind == "call_expression" && p.child("function") == n:
+	case p.Kind == "call_expression" && p.Child("function") == n:
 		return rCall, p
-	case p.kind == "new_expression" && p.child("constructor") == n:
+	case p.Kind == "new_expression" && p.Child("constructor") == n:
 		return rNew, p
-	case n.kind == "type_identifier" || n.kind == "nested_type_identifier" || p.kind == "type_query" || p.kind == "generic_type":
-		for q := p; q != nil; q = q.parent {
-			if q.kind == "implements_clause" || q.kind == "extends_type_clause" {
+	case n.Kind == "type_identifier" || n.Kind == "nested_type_identifier" || p.Kind == "type_query" || p.Kind == "generic_type":
+		for q := p; q != nil; q = q.Parent {
+			if q.Kind == "implements_clause" || q.Kind == "extends_type_clause" {
 				return rExtends, q
 			}
 		}
 		return rType, nil
-	case p.kind == "extends_clause" || p.kind == "class_heritage":
+	case p.Kind == "extends_clause" || p.Kind == "class_heritage":
 		return rExtends, p
-	case p.kind == "jsx_opening_element" || p.kind == "jsx_self_closing_element":
+	case p.Kind == "jsx_opening_element" || p.Kind == "jsx_self_closing_element":
 		return rJSX, p
 	}
 	return rValue, nil
@@ -236,12 +237,12 @@ func refKindOf(n *node) (refKind, *node) {
 func (j *judge) topLevel(locals, nss map[string]bool) {
 	t := j.t
 	exps := j.exportNames(t.name)
-	j.refs(locals, nss, exps, func(ref *node) {
+	j.refs(locals, nss, exps, func(ref *treesit.Node) {
 		k, call := refKindOf(ref)
 		switch t.kind {
 		case tGone:
 			rel, verb := goneRel(t, k)
-			j.emit(ref, rel, model.Inconsistent, model.PrecisionSyntax, fmt.Sprintf("%s %s, which %s", verb, ref.text(), j.what()))
+			j.emit(ref, rel, model.Inconsistent, model.PrecisionSyntax, fmt.Sprintf("%s %s, which %s", verb, ref.Text(), j.what()))
 		case tCall:
 			switch k {
 			case rCall, rNew:
@@ -251,7 +252,7 @@ func (j *judge) topLevel(locals, nss map[string]bool) {
 					return
 				}
 				j.emit(ref, model.CalledBy, model.MayBeImpacted, model.PrecisionSyntax,
-					fmt.Sprintf("uses %s as a value; its signature changed: %s", ref.text(), strings.Join(t.ch.Details, "; ")))
+					fmt.Sprintf("uses %s as a value; its signature changed: %s", ref.Text(), strings.Join(t.ch.Details, "; ")))
 			}
 		}
 	})
@@ -283,16 +284,16 @@ func goneRel(t *target, k refKind) (model.Relation, string) {
 
 // args returns the arguments of a call or new expression, and whether
 // one is spread (its count is unknown).
-func args(call *node) (out []*node, spread bool) {
-	as := call.child("arguments")
+func args(call *treesit.Node) (out []*treesit.Node, spread bool) {
+	as := call.Child("arguments")
 	if as == nil {
 		return nil, false
 	}
-	if as.kind == "template_string" {
+	if as.Kind == "template_string" {
 		return nil, true // a tagged template
 	}
-	for _, a := range as.namedKids() {
-		if a.kind == "spread_element" {
+	for _, a := range as.NamedKids() {
+		if a.Kind == "spread_element" {
 			spread = true
 		}
 		out = append(out, a)
@@ -341,7 +342,7 @@ func atMost(s *sig) string {
 }
 
 // call judges a call (or new) against the target's new signature.
-func (j *judge) call(at, call *node, rel model.Relation, prec model.Precision, byName bool) {
+func (j *judge) call(at, call *treesit.Node, rel model.Relation, prec model.Precision, byName bool) {
 	t := j.t
 	as, spread := args(call)
 	if spread {
@@ -393,7 +394,7 @@ func (j *judge) call(at, call *node, rel model.Relation, prec model.Precision, b
 		op, np := od.fn.params[oi], nd.fn.params[ni]
 		if k, ok := newOf[oi]; ok && k == ni {
 			if op.typ != np.typ && op.typ != "" && np.typ != "" {
-				warn = append(warn, fmt.Sprintf("argument %d (%s) goes to %s, whose type changed: %s → %s", i+1, compact(arg), np.name, op.typ, np.typ))
+				warn = append(warn, fmt.Sprintf("argument %d (%s) goes to %s, whose type changed: %s → %s", i+1, treesit.Compact(arg), np.name, op.typ, np.typ))
 			}
 			continue
 		}
@@ -410,7 +411,7 @@ func (j *judge) call(at, call *node, rel model.Relation, prec model.Precision, b
 		j.emit(at, rel, model.Inconsistent, prec, fmt.Sprintf("the call of %s binds, but %s (%s)", name, strings.Join(bad, "; "), details))
 	case len(warn) > 0:
 		j.emit(at, rel, model.MayBeImpacted, prec, fmt.Sprintf("the call of %s binds, but %s", name, strings.Join(warn, "; ")))
-	case od.fn.ret != nd.fn.ret && call.parent != nil && call.parent.kind != "expression_statement":
+	case od.fn.ret != nd.fn.ret && call.Parent != nil && call.Parent.Kind != "expression_statement":
 		j.emit(at, rel, model.MayBeImpacted, prec, fmt.Sprintf("uses the result of %s, whose return type changed: %s → %s", name, orNone(od.fn.ret), orNone(nd.fn.ret)))
 	default:
 		var opt []string
@@ -439,32 +440,32 @@ func paramAt(s *sig, i int) int {
 }
 
 // emit records a ref at node n.
-func (j *judge) emit(n *node, rel model.Relation, v model.Verdict, prec model.Precision, msg string) {
-	site := model.Site{Path: j.f.path, Line: int(n.line), Col: int(n.col) + 1, Text: j.f.t.lineText(int(n.line))}
+func (j *judge) emit(n *treesit.Node, rel model.Relation, v model.Verdict, prec model.Precision, msg string) {
+	site := model.Site{Path: j.f.path, Line: int(n.Line), Col: int(n.Col) + 1, Text: j.f.t.LineText(int(n.Line))}
 	if e := enclosing(n); e != nil {
 		site.Enclosing = e.display
 		site.EnclosingSpan = model.Span{StartLine: e.start, EndLine: e.end}
 	}
 	j.out = append(j.out, &lang.Ref{Change: j.t.ch, Relation: rel, Site: site, Verdict: v, Precision: prec, Message: msg,
-		Generated: generated(j.f.t.src)})
+		Generated: generated(j.f.t.Src)})
 }
 
 // commonJSExport reports a use that only exports the name
 // (module.exports.f = f, module.exports = { f }, exports.f = f).
-func commonJSExport(ref *node) bool {
-	p := ref.parent
+func commonJSExport(ref *treesit.Node) bool {
+	p := ref.Parent
 	if p == nil {
 		return false
 	}
-	if p.kind == "object" && ref.kind == "shorthand_property_identifier" || p.kind == "pair" && ref.field == "value" {
-		p = p.parent
-		if p.kindOr() == "pair" {
-			p = p.parent
+	if p.Kind == "object" && ref.Kind == "shorthand_property_identifier" || p.Kind == "pair" && ref.Field == "value" {
+		p = p.Parent
+		if p.KindOr() == "pair" {
+			p = p.Parent
 		}
 	}
-	if p.kind != "assignment_expression" || p.child("right") != ref && p.child("right").kindOr() != "object" {
+	if p.Kind != "assignment_expression" || p.Child("right") != ref && p.Child("right").KindOr() != "object" {
 		return false
 	}
-	l := p.child("left").text()
+	l := p.Child("left").Text()
 	return l == "module.exports" || strings.HasPrefix(l, "module.exports.") || strings.HasPrefix(l, "exports.")
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ripple-dev/ripple/internal/lang/treesit"
 	"github.com/ripple-dev/ripple/internal/model"
 )
 
@@ -14,7 +15,7 @@ func (j *judge) ctor() {
 	t := j.t
 	locals, nss := j.bindings(t.container)
 	exps := j.exportNames(t.container)
-	j.refs(locals, nss, exps, func(ref *node) {
+	j.refs(locals, nss, exps, func(ref *treesit.Node) {
 		k, call := refKindOf(ref)
 		switch k {
 		case rNew:
@@ -23,8 +24,8 @@ func (j *judge) ctor() {
 			// a subclass: its super(...) calls, and new of it when it
 			// has no constructor of its own
 			cls := call
-			for cls != nil && cls.kind != "class_declaration" && cls.kind != "class" && cls.kind != "abstract_class_declaration" {
-				cls = cls.parent
+			for cls != nil && cls.Kind != "class_declaration" && cls.Kind != "class" && cls.Kind != "abstract_class_declaration" {
+				cls = cls.Parent
 			}
 			if cls == nil {
 				return
@@ -33,16 +34,16 @@ func (j *judge) ctor() {
 			if own == nil {
 				// inherits the constructor: its instantiations are judged
 				// as the class's own (impacted, after this file)
-				if sub := className(cls); sub != "" && (cls.parent.kindOr() == "program" || cls.parent.kindOr() == "export_statement") {
+				if sub := className(cls); sub != "" && (cls.Parent.KindOr() == "program" || cls.Parent.KindOr() == "export_statement") {
 					j.subs = append(j.subs, sub)
 				}
 				return
 			}
-			walk(own.child("body"), func(n *node) bool {
-				if n != own && funcScope(n) && n.kind != "arrow_function" {
+			treesit.Walk(own.Child("body"), func(n *treesit.Node) bool {
+				if n != own && funcScope(n) && n.Kind != "arrow_function" {
 					return false
 				}
-				if n.kind == "call_expression" && n.child("function").kindOr() == "super" {
+				if n.Kind == "call_expression" && n.Child("function").KindOr() == "super" {
 					j.call(n, n, model.CalledBy, model.PrecisionSyntax, false)
 				}
 				return true
@@ -61,16 +62,16 @@ const (
 	recvOther
 )
 
-func (j *judge) receiver(obj *node) recv {
+func (j *judge) receiver(obj *treesit.Node) recv {
 	t := j.t
-	obj = unparen(obj)
-	if obj.kind == "super" {
+	obj = treesit.Unparen(obj)
+	if obj.Kind == "super" {
 		if c := enclosingClass(obj); c != nil && j.extends(c, t.container) {
 			return recvTarget
 		}
 		return recvUnknown
 	}
-	if obj.kind == "identifier" && obj.text() == t.container && lookup(obj, obj.text()) == nil {
+	if obj.Kind == "identifier" && obj.Text() == t.container && lookup(obj, obj.Text()) == nil {
 		// a static member through the class itself
 		if j.f.path == t.path || j.f.imports[t.container] != nil {
 			return recvTarget
@@ -92,7 +93,7 @@ func (j *judge) receiver(obj *node) recv {
 		return recvUnknown
 	}
 	if name == t.container {
-		if obj.kind == "this" || j.f.path == t.path || j.f.imports[name] != nil || j.f.declares(name) {
+		if obj.Kind == "this" || j.f.path == t.path || j.f.imports[name] != nil || j.f.declares(name) {
 			return recvTarget
 		}
 		return recvUnknown
@@ -104,7 +105,7 @@ func (j *judge) receiver(obj *node) recv {
 			}
 			return recvTarget
 		}
-		if len(heritage(c)) == 0 || obj.kind == "this" && classMember(c, t.name) != nil {
+		if len(heritage(c)) == 0 || obj.Kind == "this" && classMember(c, t.name) != nil {
 			return recvOther
 		}
 		return recvUnknown // a base we do not follow may provide it
@@ -117,12 +118,12 @@ func (j *judge) receiver(obj *node) recv {
 
 // extends reports whether class c derives from a class named base
 // (through classes of the same file).
-func (j *judge) extends(c *node, base string) bool {
+func (j *judge) extends(c *treesit.Node, base string) bool {
 	for depth := 0; c != nil && depth < 8; depth++ {
 		if className(c) == base {
 			return true
 		}
-		var next *node
+		var next *treesit.Node
 		for _, h := range heritage(c) {
 			b := baseName(h)
 			if b == base {
@@ -141,18 +142,18 @@ func (j *judge) extends(c *node, base string) bool {
 func (j *judge) classMember() {
 	t := j.t
 	j.overrides()
-	walk(j.f.t.root, func(n *node) bool {
-		if n.bad {
+	treesit.Walk(j.f.t.Root, func(n *treesit.Node) bool {
+		if n.Bad {
 			return false
 		}
-		if n.kind != "member_expression" {
+		if n.Kind != "member_expression" {
 			return true
 		}
-		prop := n.child("property")
-		if prop == nil || prop.text() != t.name {
+		prop := n.Child("property")
+		if prop == nil || prop.Text() != t.name {
 			return true
 		}
-		r := j.receiver(n.child("object"))
+		r := j.receiver(n.Child("object"))
 		if r == recvOther {
 			return true
 		}
@@ -168,7 +169,7 @@ func (j *judge) classMember() {
 			if k == rCall {
 				rel, verb = model.CalledBy, "calls"
 			}
-			if p := n.parent; p != nil && p.kind == "assignment_expression" && p.child("left") == n {
+			if p := n.Parent; p != nil && p.Kind == "assignment_expression" && p.Child("left") == n {
 				verb = "sets"
 			}
 			if r == recvUnknown {
@@ -201,7 +202,7 @@ func (j *judge) inherited() string {
 	}
 	for depth := 0; depth < 8; depth++ {
 		var nf *tsfile
-		var next *node
+		var next *treesit.Node
 		for _, h := range heritage(c) {
 			if !isExtends(c, h) {
 				continue // only extends clauses provide members
@@ -226,7 +227,7 @@ func (j *judge) inherited() string {
 
 // classOf finds the class a name denotes in file f: declared there, or
 // imported from a file of the repository; nil when it is not one.
-func (a *analyzer) classOf(f *tsfile, name string) (*tsfile, *node) {
+func (a *analyzer) classOf(f *tsfile, name string) (*tsfile, *treesit.Node) {
 	if c := f.classes[name]; c != nil {
 		return f, c
 	}
@@ -274,10 +275,10 @@ func (j *judge) overrides() {
 			continue
 		}
 		m := classMember(c, t.name)
-		if m == nil || m.kind != "method_definition" {
+		if m == nil || m.Kind != "method_definition" {
 			continue
 		}
-		at := m.child("name")
+		at := m.Child("name")
 		switch t.kind {
 		case tGone:
 			j.emit(at, model.OverriddenBy, model.MayBeImpacted, model.PrecisionSyntax,
@@ -293,13 +294,13 @@ func (j *judge) overrides() {
 
 // isExtends reports whether heritage entry h of class c is in its
 // extends clause.
-func isExtends(c *node, h string) bool {
+func isExtends(c *treesit.Node, h string) bool {
 	found := false
-	walk(c, func(n *node) bool {
-		if n.kind == "class_body" || n.kind == "implements_clause" {
+	treesit.Walk(c, func(n *treesit.Node) bool {
+		if n.Kind == "class_body" || n.Kind == "implements_clause" {
 			return false
 		}
-		if n.kind == "extends_clause" && compact(n.child("value")) == h {
+		if n.Kind == "extends_clause" && treesit.Compact(n.Child("value")) == h {
 			found = true
 		}
 		return !found
@@ -314,15 +315,15 @@ func (j *judge) enumMember() {
 		return
 	}
 	locals, nss := j.bindings(t.container)
-	walk(j.f.t.root, func(n *node) bool {
-		if n.kind != "member_expression" || n.child("property").text() != t.name {
+	treesit.Walk(j.f.t.Root, func(n *treesit.Node) bool {
+		if n.Kind != "member_expression" || n.Child("property").Text() != t.name {
 			return true
 		}
-		o := n.child("object")
-		known := o.kind == "identifier" && locals[o.text()] && !shadowed(n, o.text())
-		if o.kind == "member_expression" {
-			oo := o.child("object")
-			known = oo.kind == "identifier" && nss[oo.text()] && o.child("property").text() == t.container
+		o := n.Child("object")
+		known := o.Kind == "identifier" && locals[o.Text()] && !shadowed(n, o.Text())
+		if o.Kind == "member_expression" {
+			oo := o.Child("object")
+			known = oo.Kind == "identifier" && nss[oo.Text()] && o.Child("property").Text() == t.container
 		}
 		if known {
 			j.emit(n, model.UsedBy, model.Inconsistent, model.PrecisionSyntax, fmt.Sprintf("uses %s.%s, which %s", t.container, t.name, j.what()))
@@ -345,18 +346,18 @@ func (j *judge) ifaceMember() {
 		return
 	}
 	method := t.d.fn != nil
-	walk(j.f.t.root, func(n *node) bool {
-		if n.bad {
+	treesit.Walk(j.f.t.Root, func(n *treesit.Node) bool {
+		if n.Bad {
 			return false
 		}
-		switch n.kind {
+		switch n.Kind {
 		case "class_declaration", "abstract_class_declaration", "class":
 			if t.kind != tAdded && t.kind != tRetyped || !j.implements(n, locals) {
 				return true
 			}
 			if t.kind == tRetyped {
 				if m := classMember(n, t.name); m != nil {
-					at := m.child("name")
+					at := m.Child("name")
 					if at == nil {
 						at = m
 					}
@@ -370,7 +371,7 @@ func (j *judge) ifaceMember() {
 				if method {
 					rel = model.OverriddenBy
 				}
-				at := n.child("name")
+				at := n.Child("name")
 				if at == nil {
 					at = n
 				}
@@ -401,11 +402,11 @@ func (j *judge) ifaceMember() {
 					fmt.Sprintf("builds a %s with %s, which %s (an object literal may only specify known properties)", t.container, t.name, j.what()))
 			}
 		case "member_expression":
-			if t.kind != tGone && t.kind != tRetyped || n.child("property").text() != t.name {
+			if t.kind != tGone && t.kind != tRetyped || n.Child("property").Text() != t.name {
 				return true
 			}
 			if t.kind == tRetyped {
-				if typ := exprType(n.child("object")); locals[typ] || typ == "" && j.resultIsTarget(n.child("object")) {
+				if typ := exprType(n.Child("object")); locals[typ] || typ == "" && j.resultIsTarget(n.Child("object")) {
 					j.emit(n, model.UsedBy, model.MayBeImpacted, model.PrecisionSyntax,
 						fmt.Sprintf("uses %s of a %s, whose type changed: %s", t.name, t.container, strings.Join(t.ch.Details, "; ")))
 				}
@@ -416,7 +417,7 @@ func (j *judge) ifaceMember() {
 			if k == rCall {
 				verb = "calls"
 			}
-			if typ := exprType(n.child("object")); locals[typ] || typ == "" && j.resultIsTarget(n.child("object")) {
+			if typ := exprType(n.Child("object")); locals[typ] || typ == "" && j.resultIsTarget(n.Child("object")) {
 				j.emit(n, rel, model.Inconsistent, model.PrecisionSyntax, fmt.Sprintf("%s %s of a %s, which %s", verb, t.name, t.container, j.what()))
 			} else if typ == "" && named {
 				j.emit(n, rel, model.MayBeImpacted, model.PrecisionName,
@@ -436,15 +437,15 @@ func (j *judge) addedWhat() string {
 
 // implements reports a class whose implements clause names one of the
 // local names.
-func (j *judge) implements(c *node, locals map[string]bool) bool {
+func (j *judge) implements(c *treesit.Node, locals map[string]bool) bool {
 	found := false
-	walk(c, func(n *node) bool {
-		if n.kind == "class_body" {
+	treesit.Walk(c, func(n *treesit.Node) bool {
+		if n.Kind == "class_body" {
 			return false
 		}
-		if n.kind == "implements_clause" {
-			for _, k := range n.namedKids() {
-				if locals[typeName(k.text())] {
+		if n.Kind == "implements_clause" {
+			for _, k := range n.NamedKids() {
+				if locals[typeName(k.Text())] {
 					found = true
 				}
 			}
@@ -456,13 +457,13 @@ func (j *judge) implements(c *node, locals map[string]bool) bool {
 
 // extendsAny reports a class with an extends clause (a base may provide
 // the member).
-func (j *judge) extendsAny(c *node) bool {
+func (j *judge) extendsAny(c *treesit.Node) bool {
 	found := false
-	walk(c, func(n *node) bool {
-		if n.kind == "class_body" {
+	treesit.Walk(c, func(n *treesit.Node) bool {
+		if n.Kind == "class_body" {
 			return false
 		}
-		if n.kind == "extends_clause" {
+		if n.Kind == "extends_clause" {
 			found = true
 		}
 		return !found
@@ -474,36 +475,36 @@ func (j *judge) extendsAny(c *node) bool {
 // context: an annotated variable, `as`/`satisfies`, a return statement
 // of a function with a declared return type, a property of an
 // annotated parent is not followed. "" when unknown.
-func literalType(o *node) string {
-	p := o.parent
-	for p != nil && p.kind == "parenthesized_expression" {
-		p = p.parent
+func literalType(o *treesit.Node) string {
+	p := o.Parent
+	for p != nil && p.Kind == "parenthesized_expression" {
+		p = p.Parent
 	}
 	if p == nil {
 		return ""
 	}
-	switch p.kind {
+	switch p.Kind {
 	case "variable_declarator":
-		if t := p.child("type"); t != nil {
-			return typeName(t.text())
+		if t := p.Child("type"); t != nil {
+			return typeName(t.Text())
 		}
 	case "satisfies_expression", "as_expression":
-		ks := p.namedKids()
+		ks := p.NamedKids()
 		if len(ks) == 2 {
-			return typeName(ks[1].text())
+			return typeName(ks[1].Text())
 		}
 	case "return_statement":
-		for q := p.parent; q != nil; q = q.parent {
+		for q := p.Parent; q != nil; q = q.Parent {
 			if funcScope(q) {
-				if r := q.child("return_type"); r != nil {
-					return typeName(r.text())
+				if r := q.Child("return_type"); r != nil {
+					return typeName(r.Text())
 				}
 				return ""
 			}
 		}
 	case "arrow_function":
-		if r := p.child("return_type"); r != nil && p.child("body") == o {
-			return typeName(r.text())
+		if r := p.Child("return_type"); r != nil && p.Child("body") == o {
+			return typeName(r.Text())
 		}
 	}
 	return ""
@@ -511,16 +512,16 @@ func literalType(o *node) string {
 
 // objectKey reports whether an object literal writes key name, and
 // whether it spreads another object.
-func objectKey(o *node, name string) (has, spread bool) {
-	for _, k := range o.namedKids() {
-		switch k.kind {
+func objectKey(o *treesit.Node, name string) (has, spread bool) {
+	for _, k := range o.NamedKids() {
+		switch k.Kind {
 		case "pair":
-			kn := k.child("key")
-			if kn != nil && (kn.text() == name || stringValue(kn) == name && kn.kind == "string") {
+			kn := k.Child("key")
+			if kn != nil && (kn.Text() == name || stringValue(kn) == name && kn.Kind == "string") {
 				has = true
 			}
 		case "shorthand_property_identifier", "method_definition":
-			if k.kind == "shorthand_property_identifier" && k.text() == name || k.kind == "method_definition" && declName(k) == name {
+			if k.Kind == "shorthand_property_identifier" && k.Text() == name || k.Kind == "method_definition" && declName(k) == name {
 				has = true
 			}
 		case "spread_element":
@@ -532,7 +533,7 @@ func objectKey(o *node, name string) (has, spread bool) {
 
 // resultIsTarget reports a value a repository function returns with the
 // target's container as its declared type.
-func (j *judge) resultIsTarget(obj *node) bool {
+func (j *judge) resultIsTarget(obj *treesit.Node) bool {
 	o, ok := j.resultOrigin(obj)
 	return ok && o.path == j.t.path && o.local == j.t.container
 }

@@ -3,6 +3,8 @@ package typescript
 import (
 	"path"
 	"strings"
+
+	"github.com/ripple-dev/ripple/internal/lang/treesit"
 )
 
 // resolveExts are tried, in order, after a relative specifier without a
@@ -148,21 +150,21 @@ func (f *tsfile) declares(name string) bool {
 // topLevelVar reports a top-level variable, function or class of name,
 // exported or not.
 func (f *tsfile) topLevelVar(name string) bool {
-	for _, st := range f.t.root.kids {
+	for _, st := range f.t.Root.Kids {
 		s := st
-		if s.kind == "export_statement" {
-			if d := s.child("declaration"); d != nil {
+		if s.Kind == "export_statement" {
+			if d := s.Child("declaration"); d != nil {
 				s = d
 			}
 		}
-		switch s.kind {
+		switch s.Kind {
 		case "function_declaration", "generator_function_declaration", "class_declaration", "abstract_class_declaration", "enum_declaration", "interface_declaration", "type_alias_declaration":
-			if s.child("name").text() == name {
+			if s.Child("name").Text() == name {
 				return true
 			}
 		case "lexical_declaration", "variable_declaration":
-			for _, vd := range s.namedKids() {
-				if vd.kind == "variable_declarator" && patternBinds(vd.child("name"), name) {
+			for _, vd := range s.NamedKids() {
+				if vd.Kind == "variable_declarator" && patternBinds(vd.Child("name"), name) {
 					return true
 				}
 			}
@@ -172,17 +174,17 @@ func (f *tsfile) topLevelVar(name string) bool {
 }
 
 // patternBinds reports whether a binding pattern declares name.
-func patternBinds(pat *node, name string) bool {
+func patternBinds(pat *treesit.Node, name string) bool {
 	found := false
-	walk(pat, func(n *node) bool {
-		switch n.kind {
+	treesit.Walk(pat, func(n *treesit.Node) bool {
+		switch n.Kind {
 		case "identifier", "shorthand_property_identifier_pattern":
-			if n.text() == name && n.field != "key" {
+			if n.Text() == name && n.Field != "key" {
 				found = true
 			}
 		case "pair_pattern":
-			patternBinds(n.child("value"), name)
-			if patternBinds(n.child("value"), name) {
+			patternBinds(n.Child("value"), name)
+			if patternBinds(n.Child("value"), name) {
 				found = true
 			}
 			return false

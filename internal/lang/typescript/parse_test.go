@@ -9,41 +9,23 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ripple-dev/ripple/internal/lang/treesit/treesittest"
 )
 
 // TestParseModern checks that the grammars read current TypeScript and
-// JSX without errors, and that a syntax error is located.
+// JSX (a file a construct in testdata/grammar) without errors, and that a
+// syntax error is located.
 func TestParseModern(t *testing.T) {
-	for name, src := range map[string]string{
-		"decorators.ts": "@Component({a: 1})\nclass A { @Input() x!: string; accessor y = 1; #p = 2; static { init(); } }\n",
-		"satisfies.ts":  "const c = { a: 1 } satisfies Record<string, number>;\nusing r = getResource();\n",
-		"generics.ts":   "export function f<const T extends readonly unknown[]>(...xs: T): T { return xs }\ntype M<T> = { [K in keyof T as `get${string & K}`]: () => T[K] };\n",
-		"enum.ts":       "export const enum E { A = 1 << 0, B = A | 2 }\ndeclare module 'x' { export function g(): void }\nnamespace N.M { export const z = 1 }\n",
-		"overload.ts":   "export function o(a: string): string;\nexport function o(a: number): number;\nexport function o(a: any) { return a }\n",
-		"view.tsx":      "export const V = ({ a }: P) => <div className={a}><Child {...a} /></div>;\n",
-		"plain.js":      "const { a } = require('./a');\nmodule.exports = function (x, y = 2, ...z) { return a(x, y, ...z) };\n",
-		"app.jsx":       "export default function App() { return <>{items.map(i => <Item key={i} />)}</>; }\n",
-		"variance.ts":   "export interface I<in T, out U = unknown, in out V> { f(t: T): U }\nclass C<\n  /** note */\n  out Shape extends object = {},\n> {}\n",
-		"esm.mjs":       "import def, * as ns from './x.mjs';\nexport { def as default, ns };\nawait Promise.resolve();\n",
-	} {
-		if tr := parse(name, []byte(src)); tr.errors != 0 {
-			t.Errorf("%s: %d syntax errors, first at line %d", name, tr.errors, tr.errLine)
-		}
-	}
-	tr := parse("x.ts", []byte("export function ok() {}\n\nexport function broken( {\n}\n"))
-	if tr.errors == 0 || tr.errLine != 3 {
-		t.Errorf("broken file: %d errors at line %d, want an error at line 3", tr.errors, tr.errLine)
-	}
-	if d := parseDiag("x.ts", tr); d == nil || d.Line != 3 || !d.Partial {
-		t.Errorf("broken file: diagnostic %v", d)
-	}
+	treesittest.CleanDir(t, parse, "testdata/grammar")
+	tr := treesittest.Broken(t, parse, "x.ts", "export function ok() {}\n\nexport function broken( {\n}\n", 3)
 	f := summarize("x.ts", tr)
 	if len(f.decls) == 0 || declName(f.decls[0].node) != "ok" {
 		t.Errorf("the declarations before the error are lost")
 	}
 	// a JSX file read with the TypeScript grammar would not parse: the
 	// extension picks the grammar
-	if tr := parse("v.ts", []byte("const v = <div>{a}</div>;\n")); tr.errors == 0 {
+	if tr := parse("v.ts", []byte("const v = <div>{a}</div>;\n")); tr.Errors == 0 {
 		t.Errorf("JSX parsed with the TypeScript grammar: the test no longer shows the grammar split")
 	}
 }
@@ -99,7 +81,7 @@ func TestParseMeasure(t *testing.T) {
 	}
 	raw := best(func() {
 		for _, f := range files {
-			rawParse(f.path, f.src)
+			grammarOf(f.path).RawParse(f.src)
 		}
 	})
 	errs := 0
@@ -108,7 +90,7 @@ func TestParseMeasure(t *testing.T) {
 		for _, f := range files {
 			tr := parse(f.path, f.src)
 			summarize(f.path, tr)
-			if tr.errors > 0 {
+			if tr.Errors > 0 {
 				errs++
 			}
 		}

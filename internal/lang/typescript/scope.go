@@ -2,11 +2,13 @@ package typescript
 
 import (
 	"strings"
+
+	"github.com/ripple-dev/ripple/internal/lang/treesit"
 )
 
 // funcScope reports a node that opens a function scope.
-func funcScope(n *node) bool {
-	switch n.kind {
+func funcScope(n *treesit.Node) bool {
+	switch n.Kind {
 	case "method_definition", "arrow_function", "function_expression", "function", "function_declaration",
 		"generator_function_declaration", "generator_function":
 		return true
@@ -17,11 +19,11 @@ func funcScope(n *node) bool {
 // declaredIn reports whether a scope node (a function, a block, the
 // program) declares name itself: a parameter, a variable, a function or
 // class, a catch or loop variable.
-func declaredIn(s *node, name string) (*node, bool) {
+func declaredIn(s *treesit.Node, name string) (*treesit.Node, bool) {
 	if funcScope(s) {
-		if ps := s.child("parameters"); ps != nil {
-			for _, p := range ps.namedKids() {
-				pat := p.child("pattern")
+		if ps := s.Child("parameters"); ps != nil {
+			for _, p := range ps.NamedKids() {
+				pat := p.Child("pattern")
 				if pat == nil {
 					pat = p
 				}
@@ -30,27 +32,27 @@ func declaredIn(s *node, name string) (*node, bool) {
 				}
 			}
 		}
-		if p := s.child("parameter"); p != nil && p.text() == name {
+		if p := s.Child("parameter"); p != nil && p.Text() == name {
 			return p, true
 		}
-		if s.kind == "function_expression" && s.child("name").text() == name {
+		if s.Kind == "function_expression" && s.Child("name").Text() == name {
 			return s, true
 		}
 		return nil, false
 	}
-	switch s.kind {
+	switch s.Kind {
 	case "catch_clause":
-		if p := s.child("parameter"); p != nil && patternBinds(p, name) {
+		if p := s.Child("parameter"); p != nil && patternBinds(p, name) {
 			return p, true
 		}
 		return nil, false
 	case "for_in_statement", "for_statement":
-		if l := s.child("left"); l != nil && patternBinds(l, name) {
+		if l := s.Child("left"); l != nil && patternBinds(l, name) {
 			return l, true
 		}
-		if in := s.child("initializer"); in != nil {
-			for _, vd := range in.namedKids() {
-				if vd.kind == "variable_declarator" && patternBinds(vd.child("name"), name) {
+		if in := s.Child("initializer"); in != nil {
+			for _, vd := range in.NamedKids() {
+				if vd.Kind == "variable_declarator" && patternBinds(vd.Child("name"), name) {
 					return vd, true
 				}
 			}
@@ -60,22 +62,22 @@ func declaredIn(s *node, name string) (*node, bool) {
 	default:
 		return nil, false
 	}
-	for _, st := range s.kids {
+	for _, st := range s.Kids {
 		x := st
-		if x.kind == "export_statement" {
-			if d := x.child("declaration"); d != nil {
+		if x.Kind == "export_statement" {
+			if d := x.Child("declaration"); d != nil {
 				x = d
 			}
 		}
-		switch x.kind {
+		switch x.Kind {
 		case "lexical_declaration", "variable_declaration":
-			for _, vd := range x.namedKids() {
-				if vd.kind == "variable_declarator" && patternBinds(vd.child("name"), name) {
+			for _, vd := range x.NamedKids() {
+				if vd.Kind == "variable_declarator" && patternBinds(vd.Child("name"), name) {
 					return vd, true
 				}
 			}
 		case "function_declaration", "generator_function_declaration", "class_declaration", "abstract_class_declaration", "enum_declaration":
-			if s.kind != "class_body" && x.child("name").text() == name {
+			if s.Kind != "class_body" && x.Child("name").Text() == name {
 				return x, true
 			}
 		}
@@ -85,8 +87,8 @@ func declaredIn(s *node, name string) (*node, bool) {
 
 // shadowed reports whether name at n is bound by a scope inside the
 // program (a parameter or a local of that name).
-func shadowed(n *node, name string) bool {
-	for p := n.parent; p != nil && p.kind != "program"; p = p.parent {
+func shadowed(n *treesit.Node, name string) bool {
+	for p := n.Parent; p != nil && p.Kind != "program"; p = p.Parent {
 		if _, ok := declaredIn(p, name); ok {
 			return true
 		}
@@ -96,8 +98,8 @@ func shadowed(n *node, name string) bool {
 
 // lookup finds the declaration of a local name visible at n: a
 // parameter or a variable declarator.
-func lookup(n *node, name string) *node {
-	for p := n.parent; p != nil; p = p.parent {
+func lookup(n *treesit.Node, name string) *treesit.Node {
+	for p := n.Parent; p != nil; p = p.Parent {
 		if d, ok := declaredIn(p, name); ok {
 			return d
 		}
@@ -161,9 +163,9 @@ func splitTop(s string, sep byte) []string {
 
 // enclosingClass is the class whose `this` n sees, nil when a function
 // expression rebinds it or there is none.
-func enclosingClass(n *node) *node {
-	for p := n.parent; p != nil; p = p.parent {
-		switch p.kind {
+func enclosingClass(n *treesit.Node) *treesit.Node {
+	for p := n.Parent; p != nil; p = p.Parent {
+		switch p.Kind {
 		case "class_declaration", "abstract_class_declaration", "class":
 			return p
 		case "function_expression", "function_declaration", "generator_function_declaration", "function", "generator_function":
@@ -175,28 +177,28 @@ func enclosingClass(n *node) *node {
 
 // className is the name of a class node (a class expression assigned to
 // a variable is named by the variable).
-func className(c *node) string {
-	if nm := c.child("name"); nm != nil {
-		return nm.text()
+func className(c *treesit.Node) string {
+	if nm := c.Child("name"); nm != nil {
+		return nm.Text()
 	}
-	if p := c.parent; p != nil && p.kind == "variable_declarator" {
-		return p.child("name").text()
+	if p := c.Parent; p != nil && p.Kind == "variable_declarator" {
+		return p.Child("name").Text()
 	}
 	return ""
 }
 
 // classMember finds a member declaration of a class by name (methods,
 // properties, accessors, constructor parameter properties).
-func classMember(c *node, name string) *node {
-	body := c.child("body")
-	for _, m := range body.namedKids() {
-		if nm := m.child("name"); nm != nil && nm.text() == name {
+func classMember(c *treesit.Node, name string) *treesit.Node {
+	body := c.Child("body")
+	for _, m := range body.NamedKids() {
+		if nm := m.Child("name"); nm != nil && nm.Text() == name {
 			return m
 		}
-		if m.kind == "method_definition" && declName(m) == "constructor" {
-			for _, p := range m.child("parameters").namedKids() {
-				if p.firstOf("accessibility_modifier") != nil || p.firstOf("readonly") != nil {
-					if pat := p.child("pattern"); pat != nil && pat.text() == name {
+		if m.Kind == "method_definition" && declName(m) == "constructor" {
+			for _, p := range m.Child("parameters").NamedKids() {
+				if p.FirstOf("accessibility_modifier") != nil || p.FirstOf("readonly") != nil {
+					if pat := p.Child("pattern"); pat != nil && pat.Text() == name {
 						return p
 					}
 				}
@@ -208,15 +210,15 @@ func classMember(c *node, name string) *node {
 
 // memberType is the class a member of a class holds, from its annotation
 // or a `new C()` initializer.
-func memberType(m *node) string {
+func memberType(m *treesit.Node) string {
 	if m == nil {
 		return ""
 	}
-	if t := m.child("type"); t != nil {
-		return typeName(t.text())
+	if t := m.Child("type"); t != nil {
+		return typeName(t.Text())
 	}
-	if v := unparen(m.child("value")); v != nil && v.kind == "new_expression" {
-		return typeName(v.child("constructor").text())
+	if v := treesit.Unparen(m.Child("value")); v != nil && v.Kind == "new_expression" {
+		return typeName(v.Child("constructor").Text())
 	}
 	return ""
 }
@@ -225,52 +227,52 @@ func memberType(m *node) string {
 // be of, from syntax: `this`, `new C()`, a variable or parameter
 // annotated or initialized with one, `this.x` of an annotated property,
 // `x as C`. "" when unknown.
-func exprType(n *node) string {
-	n = unparen(n)
+func exprType(n *treesit.Node) string {
+	n = treesit.Unparen(n)
 	if n == nil {
 		return ""
 	}
-	switch n.kind {
+	switch n.Kind {
 	case "this":
 		if c := enclosingClass(n); c != nil {
 			return className(c)
 		}
 	case "new_expression":
-		return typeName(n.child("constructor").text())
+		return typeName(n.Child("constructor").Text())
 	case "as_expression", "satisfies_expression":
-		ks := n.namedKids()
+		ks := n.NamedKids()
 		if len(ks) == 2 {
-			return typeName(ks[1].text())
+			return typeName(ks[1].Text())
 		}
 	case "non_null_expression":
-		if ks := n.namedKids(); len(ks) == 1 {
+		if ks := n.NamedKids(); len(ks) == 1 {
 			return exprType(ks[0])
 		}
 	case "identifier":
-		d := lookup(n, n.text())
+		d := lookup(n, n.Text())
 		if d == nil {
 			return ""
 		}
-		switch d.kind {
+		switch d.Kind {
 		case "required_parameter", "optional_parameter":
-			if t := d.child("type"); t != nil && d.child("pattern").kind == "identifier" {
-				return typeName(t.text())
+			if t := d.Child("type"); t != nil && d.Child("pattern").Kind == "identifier" {
+				return typeName(t.Text())
 			}
 		case "variable_declarator":
-			if d.child("name").kind != "identifier" {
+			if d.Child("name").Kind != "identifier" {
 				return ""
 			}
-			if t := d.child("type"); t != nil {
-				return typeName(t.text())
+			if t := d.Child("type"); t != nil {
+				return typeName(t.Text())
 			}
-			if v := unparen(d.child("value")); v != nil && (v.kind == "new_expression" || v.kind == "as_expression") {
+			if v := treesit.Unparen(d.Child("value")); v != nil && (v.Kind == "new_expression" || v.Kind == "as_expression") {
 				return exprType(v)
 			}
 		}
 	case "member_expression":
-		if o := n.child("object"); o != nil && o.kind == "this" {
+		if o := n.Child("object"); o != nil && o.Kind == "this" {
 			if c := enclosingClass(n); c != nil {
-				return memberType(classMember(c, n.child("property").text()))
+				return memberType(classMember(c, n.Child("property").Text()))
 			}
 		}
 	}
@@ -283,42 +285,34 @@ type encl struct {
 	start, end int
 }
 
-func enclosing(n *node) *encl {
-	for p := n.parent; p != nil; p = p.parent {
-		switch p.kind {
+func enclosing(n *treesit.Node) *encl {
+	for p := n.Parent; p != nil; p = p.Parent {
+		switch p.Kind {
 		case "function_declaration", "generator_function_declaration":
-			return &encl{"function " + p.child("name").text(), int(p.line), int(p.eline)}
+			return &encl{"function " + p.Child("name").Text(), int(p.Line), int(p.EndLine)}
 		case "method_definition", "public_field_definition":
 			cls := ""
-			for c := p.parent; c != nil; c = c.parent {
-				if c.kind == "class_declaration" || c.kind == "class" || c.kind == "abstract_class_declaration" {
+			for c := p.Parent; c != nil; c = c.Parent {
+				if c.Kind == "class_declaration" || c.Kind == "class" || c.Kind == "abstract_class_declaration" {
 					cls = className(c)
 					break
 				}
 			}
 			name := declName(p)
 			if name == "constructor" {
-				return &encl{"constructor " + cls, int(p.line), int(p.eline)}
+				return &encl{"constructor " + cls, int(p.Line), int(p.EndLine)}
 			}
-			if p.kind == "public_field_definition" && !functionLike(unparen(p.child("value")).kindOr()) {
-				return &encl{"property " + cls + "." + name, int(p.line), int(p.eline)}
+			if p.Kind == "public_field_definition" && !functionLike(treesit.Unparen(p.Child("value")).KindOr()) {
+				return &encl{"property " + cls + "." + name, int(p.Line), int(p.EndLine)}
 			}
-			return &encl{"method " + cls + "." + name, int(p.line), int(p.eline)}
+			return &encl{"method " + cls + "." + name, int(p.Line), int(p.EndLine)}
 		case "variable_declarator":
-			if v := unparen(p.child("value")); v != nil && functionLike(v.kind) && p.parent != nil && p.parent.parent != nil && (p.parent.parent.kind == "program" || p.parent.parent.kind == "export_statement") {
-				return &encl{"function " + p.child("name").text(), int(p.line), int(p.eline)}
+			if v := treesit.Unparen(p.Child("value")); v != nil && functionLike(v.Kind) && p.Parent != nil && p.Parent.Parent != nil && (p.Parent.Parent.Kind == "program" || p.Parent.Parent.Kind == "export_statement") {
+				return &encl{"function " + p.Child("name").Text(), int(p.Line), int(p.EndLine)}
 			}
 		case "class_declaration", "abstract_class_declaration":
-			return &encl{"class " + className(p), int(p.line), int(p.eline)}
+			return &encl{"class " + className(p), int(p.Line), int(p.EndLine)}
 		}
 	}
 	return nil
-}
-
-// kindOr is a node's kind, "" for nil.
-func (n *node) kindOr() string {
-	if n == nil {
-		return ""
-	}
-	return n.kind
 }

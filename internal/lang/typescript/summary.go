@@ -2,12 +2,14 @@ package typescript
 
 import (
 	"strings"
+
+	"github.com/ripple-dev/ripple/internal/lang/treesit"
 )
 
 // tsfile is one parsed file with what the analysis reads of it.
 type tsfile struct {
 	path  string
-	t     *tree
+	t     *treesit.Tree
 	decls []*declData
 	// imports maps a local name to what it is bound to in another module
 	imports map[string]*binding
@@ -18,45 +20,45 @@ type tsfile struct {
 	// cjs is set when the file assigns module.exports or exports.x
 	cjs bool
 	// classes maps a class name to its node
-	classes map[string]*node
+	classes map[string]*treesit.Node
 }
 
 // binding is an imported local name.
 type binding struct {
 	local string
-	spec  string // the module specifier as written
-	name  string // the imported export name; "*" for a namespace, "default"
-	node  *node  // the import or require statement
-	typ   bool   // a type-only import
+	spec  string        // the module specifier as written
+	name  string        // the imported export name; "*" for a namespace, "default"
+	node  *treesit.Node // the import or require statement
+	typ   bool          // a type-only import
 }
 
 // reexport is `export {a as b} from 'x'` (name a, as b) or
 // `export * from 'x'` (name "*").
 type reexport struct {
 	spec, name, as string
-	node           *node
+	node           *treesit.Node
 }
 
 // summarize reads a file's declarations, imports and exports.
-func summarize(path string, t *tree) *tsfile {
-	f := &tsfile{path: path, t: t, imports: map[string]*binding{}, exports: map[string]string{}, classes: map[string]*node{}}
-	for _, st := range t.root.kids {
+func summarize(path string, t *treesit.Tree) *tsfile {
+	f := &tsfile{path: path, t: t, imports: map[string]*binding{}, exports: map[string]string{}, classes: map[string]*treesit.Node{}}
+	for _, st := range t.Root.Kids {
 		f.statement(st, false)
 	}
 	return f
 }
 
-func (f *tsfile) statement(st *node, exported bool) {
-	if st.bad {
+func (f *tsfile) statement(st *treesit.Node, exported bool) {
+	if st.Bad {
 		return
 	}
-	switch st.kind {
+	switch st.Kind {
 	case "export_statement":
 		f.exportStatement(st)
 	case "import_statement":
 		f.importStatement(st)
 	case "ambient_declaration":
-		for _, k := range st.namedKids() {
+		for _, k := range st.NamedKids() {
 			f.statement(k, exported)
 		}
 	case "function_declaration", "generator_function_declaration", "function_signature":
@@ -67,10 +69,10 @@ func (f *tsfile) statement(st *node, exported bool) {
 		d := &declData{node: st, kind: dInterface, exported: exported}
 		d.heritage = heritage(st)
 		f.add(d)
-		f.members(st.child("body"), st)
+		f.members(st.Child("body"), st)
 	case "type_alias_declaration":
-		v := st.child("value")
-		if v != nil && v.kind == "object_type" {
+		v := st.Child("value")
+		if v != nil && v.Kind == "object_type" {
 			f.add(&declData{node: st, kind: dInterface, exported: exported})
 			f.members(v, st)
 		} else {
@@ -78,8 +80,8 @@ func (f *tsfile) statement(st *node, exported bool) {
 		}
 	case "enum_declaration":
 		f.add(&declData{node: st, kind: dEnum, exported: exported})
-		for _, m := range st.child("body").namedKids() {
-			switch m.kind {
+		for _, m := range st.Child("body").NamedKids() {
+			switch m.Kind {
 			case "property_identifier", "string":
 				f.add(&declData{node: m, kind: dEnumMember, exported: exported})
 			case "enum_assignment":
@@ -87,27 +89,27 @@ func (f *tsfile) statement(st *node, exported bool) {
 			}
 		}
 	case "lexical_declaration", "variable_declaration":
-		for _, vd := range st.namedKids() {
-			if vd.kind != "variable_declarator" {
+		for _, vd := range st.NamedKids() {
+			if vd.Kind != "variable_declarator" {
 				continue
 			}
-			name, val := vd.child("name"), unparen(vd.child("value"))
+			name, val := vd.Child("name"), treesit.Unparen(vd.Child("value"))
 			if name == nil {
 				continue
 			}
-			if name.kind == "identifier" && val != nil && functionLike(val.kind) {
+			if name.Kind == "identifier" && val != nil && functionLike(val.Kind) {
 				f.add(&declData{node: val, kind: dFunc, fn: sigOf(val), exported: exported})
 				continue
 			}
-			if val != nil && val.kind == "class" && name.kind == "identifier" {
+			if val != nil && val.Kind == "class" && name.Kind == "identifier" {
 				f.class(val, exported)
 				continue
 			}
 			f.require(vd, name, val)
-			if name.kind == "identifier" && (exported || f.t.root == st.parent) {
+			if name.Kind == "identifier" && (exported || f.t.Root == st.Parent) {
 				d := &declData{node: vd, kind: dVar, exported: exported}
-				if t := vd.child("type"); t != nil {
-					d.typ = strings.TrimSpace(strings.TrimPrefix(compact(t), ":"))
+				if t := vd.Child("type"); t != nil {
+					d.typ = strings.TrimSpace(strings.TrimPrefix(treesit.Compact(t), ":"))
 				}
 				if exported {
 					f.add(d)
@@ -115,8 +117,8 @@ func (f *tsfile) statement(st *node, exported bool) {
 			}
 		}
 	case "expression_statement":
-		for _, e := range st.namedKids() {
-			if e.kind == "assignment_expression" {
+		for _, e := range st.NamedKids() {
+			if e.Kind == "assignment_expression" {
 				f.commonJS(e)
 			}
 		}
@@ -136,16 +138,16 @@ func (f *tsfile) add(d *declData) {
 	}
 }
 
-func heritage(n *node) []string {
+func heritage(n *treesit.Node) []string {
 	var out []string
-	var walkH func(*node)
-	walkH = func(x *node) {
-		for _, k := range x.kids {
-			switch k.kind {
+	var walkH func(*treesit.Node)
+	walkH = func(x *treesit.Node) {
+		for _, k := range x.Kids {
+			switch k.Kind {
 			case "class_heritage", "extends_clause", "implements_clause", "extends_type_clause":
 				walkH(k)
 			case "identifier", "type_identifier", "member_expression", "generic_type", "nested_type_identifier", "call_expression":
-				out = append(out, compact(k))
+				out = append(out, treesit.Compact(k))
 			}
 		}
 	}
@@ -164,53 +166,53 @@ func baseName(h string) string {
 	return strings.TrimSpace(h)
 }
 
-func (f *tsfile) class(n *node, exported bool) {
+func (f *tsfile) class(n *treesit.Node, exported bool) {
 	d := &declData{node: n, kind: dClass, exported: exported, heritage: heritage(n)}
 	f.add(d)
-	if nm := n.child("name"); nm != nil {
-		f.classes[nm.text()] = n
-	} else if p := n.parent; p != nil && p.kind == "variable_declarator" {
-		f.classes[p.child("name").text()] = n
+	if nm := n.Child("name"); nm != nil {
+		f.classes[nm.Text()] = n
+	} else if p := n.Parent; p != nil && p.Kind == "variable_declarator" {
+		f.classes[p.Child("name").Text()] = n
 	}
-	for _, m := range n.child("body").namedKids() {
-		if m.bad {
+	for _, m := range n.Child("body").NamedKids() {
+		if m.Bad {
 			continue
 		}
 		md := &declData{node: m, exported: exported}
-		for _, k := range m.kids {
+		for _, k := range m.Kids {
 			switch {
-			case k.kind == "static":
+			case k.Kind == "static":
 				md.static = true
-			case k.kind == "accessibility_modifier" && k.text() == "private":
+			case k.Kind == "accessibility_modifier" && k.Text() == "private":
 				md.private = true
-			case k.kind == "?":
+			case k.Kind == "?":
 				md.optional = true
 			}
 		}
-		if nm := m.child("name"); nm != nil && nm.kind == "private_property_identifier" {
+		if nm := m.Child("name"); nm != nil && nm.Kind == "private_property_identifier" {
 			md.private = true
 		}
-		switch m.kind {
+		switch m.Kind {
 		case "method_definition", "method_signature", "abstract_method_signature":
 			md.kind, md.fn = dMethod, sigOf(m)
 			if declName(m) == "constructor" {
 				md.kind = dCtor
 			}
-			if m.hasToken("get") || m.hasToken("set") {
+			if m.HasToken("get") || m.HasToken("set") {
 				md.kind, md.fn = dField, nil // an accessor is read as a property
-				if f.hasMember(m.parent, declName(m), m) {
+				if f.hasMember(m.Parent, declName(m), m) {
 					continue // the other half of a get/set pair
 				}
 			}
 		case "public_field_definition":
-			v := unparen(m.child("value"))
-			if v != nil && (v.kind == "arrow_function" || v.kind == "function_expression") {
+			v := treesit.Unparen(m.Child("value"))
+			if v != nil && (v.Kind == "arrow_function" || v.Kind == "function_expression") {
 				md.node, md.kind, md.fn = v, dMethod, sigOf(v)
 				break
 			}
 			md.kind = dField
-			if t := m.child("type"); t != nil {
-				md.typ = strings.TrimSpace(strings.TrimPrefix(compact(t), ":"))
+			if t := m.Child("type"); t != nil {
+				md.typ = strings.TrimSpace(strings.TrimPrefix(treesit.Compact(t), ":"))
 			}
 		default:
 			continue
@@ -220,8 +222,8 @@ func (f *tsfile) class(n *node, exported bool) {
 }
 
 // hasMember reports whether a class body declares name before node m.
-func (f *tsfile) hasMember(body *node, name string, m *node) bool {
-	for _, k := range body.namedKids() {
+func (f *tsfile) hasMember(body *treesit.Node, name string, m *treesit.Node) bool {
+	for _, k := range body.NamedKids() {
 		if k == m {
 			return false
 		}
@@ -233,7 +235,7 @@ func (f *tsfile) hasMember(body *node, name string, m *node) bool {
 }
 
 // members reads an interface body or object type.
-func (f *tsfile) members(body *node, owner *node) {
+func (f *tsfile) members(body *treesit.Node, owner *treesit.Node) {
 	if body == nil {
 		return
 	}
@@ -243,15 +245,15 @@ func (f *tsfile) members(body *node, owner *node) {
 			exported = d.exported
 		}
 	}
-	for _, m := range body.namedKids() {
-		if m.bad {
+	for _, m := range body.NamedKids() {
+		if m.Bad {
 			continue
 		}
-		md := &declData{node: m, kind: dIMember, exported: exported, optional: m.hasToken("?")}
-		switch m.kind {
+		md := &declData{node: m, kind: dIMember, exported: exported, optional: m.HasToken("?")}
+		switch m.Kind {
 		case "property_signature":
-			if t := m.child("type"); t != nil {
-				md.typ = strings.TrimSpace(strings.TrimPrefix(compact(t), ":"))
+			if t := m.Child("type"); t != nil {
+				md.typ = strings.TrimSpace(strings.TrimPrefix(treesit.Compact(t), ":"))
 			}
 		case "method_signature":
 			md.fn = sigOf(m)
@@ -262,18 +264,18 @@ func (f *tsfile) members(body *node, owner *node) {
 	}
 }
 
-func (f *tsfile) exportStatement(st *node) {
-	src := st.child("source")
-	if d := st.child("declaration"); d != nil {
+func (f *tsfile) exportStatement(st *treesit.Node) {
+	src := st.Child("source")
+	if d := st.Child("declaration"); d != nil {
 		f.statement(d, true)
 		return
 	}
-	isDefault := st.hasToken("default")
+	isDefault := st.HasToken("default")
 	if isDefault {
-		v := st.child("value")
+		v := st.Child("value")
 		if v == nil {
-			for _, k := range st.namedKids() {
-				if k.kind != "comment" && k.kind != "decorator" {
+			for _, k := range st.NamedKids() {
+				if k.Kind != "comment" && k.Kind != "decorator" {
 					v = k
 				}
 			}
@@ -282,47 +284,47 @@ func (f *tsfile) exportStatement(st *node) {
 			return
 		}
 		switch {
-		case v.kind == "function_declaration" || v.kind == "generator_function_declaration" || functionLike(v.kind):
+		case v.Kind == "function_declaration" || v.Kind == "generator_function_declaration" || functionLike(v.Kind):
 			d := &declData{node: v, kind: dFunc, fn: sigOf(v), exported: true}
-			if v.child("name") == nil {
+			if v.Child("name") == nil {
 				d.exportAs = ""
 			} else {
 				d.exportAs = "default"
 			}
 			f.add(d)
-			if v.child("name") == nil {
+			if v.Child("name") == nil {
 				f.exports["default"] = "default"
 			}
-		case v.kind == "class_declaration" || v.kind == "class" || v.kind == "abstract_class_declaration":
+		case v.Kind == "class_declaration" || v.Kind == "class" || v.Kind == "abstract_class_declaration":
 			f.class(v, true)
 			f.exports["default"] = declName(v)
-		case v.kind == "identifier":
-			f.exports["default"] = v.text()
-			f.markExported(v.text())
+		case v.Kind == "identifier":
+			f.exports["default"] = v.Text()
+			f.markExported(v.Text())
 		}
 		return
 	}
-	clause := st.firstOf("export_clause")
+	clause := st.FirstOf("export_clause")
 	if src != nil {
 		spec := stringValue(src)
 		if clause == nil {
 			as := "*"
-			if ns := st.firstOf("namespace_export"); ns != nil {
-				if ks := ns.namedKids(); len(ks) > 0 {
-					as = ks[0].text()
+			if ns := st.FirstOf("namespace_export"); ns != nil {
+				if ks := ns.NamedKids(); len(ks) > 0 {
+					as = ks[0].Text()
 				}
 			}
 			f.reexports = append(f.reexports, &reexport{spec: spec, name: "*", as: as, node: st})
 			return
 		}
-		for _, s := range clause.namedKids() {
-			if s.kind != "export_specifier" {
+		for _, s := range clause.NamedKids() {
+			if s.Kind != "export_specifier" {
 				continue
 			}
-			name := s.child("name").text()
+			name := s.Child("name").Text()
 			as := name
-			if a := s.child("alias"); a != nil {
-				as = a.text()
+			if a := s.Child("alias"); a != nil {
+				as = a.Text()
 			}
 			f.reexports = append(f.reexports, &reexport{spec: spec, name: name, as: as, node: s})
 		}
@@ -331,14 +333,14 @@ func (f *tsfile) exportStatement(st *node) {
 	if clause == nil {
 		return
 	}
-	for _, s := range clause.namedKids() {
-		if s.kind != "export_specifier" {
+	for _, s := range clause.NamedKids() {
+		if s.Kind != "export_specifier" {
 			continue
 		}
-		name := s.child("name").text()
+		name := s.Child("name").Text()
 		as := name
-		if a := s.child("alias"); a != nil {
-			as = a.text()
+		if a := s.Child("alias"); a != nil {
+			as = a.Text()
 		}
 		f.exports[as] = name
 		f.markExported(name)
@@ -362,41 +364,41 @@ func (f *tsfile) markExported(name string) {
 	}
 }
 
-func (f *tsfile) importStatement(st *node) {
-	src := st.child("source")
+func (f *tsfile) importStatement(st *treesit.Node) {
+	src := st.Child("source")
 	if src == nil {
 		return
 	}
 	spec := stringValue(src)
-	typ := st.hasToken("type")
-	clause := st.firstOf("import_clause")
+	typ := st.HasToken("type")
+	clause := st.FirstOf("import_clause")
 	if clause == nil {
-		if r := st.firstOf("import_require_clause"); r != nil { // import x = require('y')
-			if id := r.firstOf("identifier"); id != nil {
-				f.imports[id.text()] = &binding{local: id.text(), spec: spec, name: "*", node: st}
+		if r := st.FirstOf("import_require_clause"); r != nil { // import x = require('y')
+			if id := r.FirstOf("identifier"); id != nil {
+				f.imports[id.Text()] = &binding{local: id.Text(), spec: spec, name: "*", node: st}
 			}
 		}
 		return
 	}
-	for _, k := range clause.namedKids() {
-		switch k.kind {
+	for _, k := range clause.NamedKids() {
+		switch k.Kind {
 		case "identifier":
-			f.imports[k.text()] = &binding{local: k.text(), spec: spec, name: "default", node: st, typ: typ}
+			f.imports[k.Text()] = &binding{local: k.Text(), spec: spec, name: "default", node: st, typ: typ}
 		case "namespace_import":
-			if id := k.firstOf("identifier"); id != nil {
-				f.imports[id.text()] = &binding{local: id.text(), spec: spec, name: "*", node: st, typ: typ}
+			if id := k.FirstOf("identifier"); id != nil {
+				f.imports[id.Text()] = &binding{local: id.Text(), spec: spec, name: "*", node: st, typ: typ}
 			}
 		case "named_imports":
-			for _, s := range k.namedKids() {
-				if s.kind != "import_specifier" {
+			for _, s := range k.NamedKids() {
+				if s.Kind != "import_specifier" {
 					continue
 				}
-				name := s.child("name").text()
+				name := s.Child("name").Text()
 				local := name
-				if a := s.child("alias"); a != nil {
-					local = a.text()
+				if a := s.Child("alias"); a != nil {
+					local = a.Text()
 				}
-				f.imports[local] = &binding{local: local, spec: spec, name: name, node: s, typ: typ || s.hasToken("type")}
+				f.imports[local] = &binding{local: local, spec: spec, name: name, node: s, typ: typ || s.HasToken("type")}
 			}
 		}
 	}
@@ -404,23 +406,23 @@ func (f *tsfile) importStatement(st *node) {
 
 // require reads `const x = require('m')` and `const {a, b: c} =
 // require('m')`.
-func (f *tsfile) require(vd, name, val *node) {
+func (f *tsfile) require(vd, name, val *treesit.Node) {
 	spec, ok := requireSpec(val)
 	if !ok {
 		return
 	}
-	switch name.kind {
+	switch name.Kind {
 	case "identifier":
-		f.imports[name.text()] = &binding{local: name.text(), spec: spec, name: "*", node: vd}
+		f.imports[name.Text()] = &binding{local: name.Text(), spec: spec, name: "*", node: vd}
 	case "object_pattern":
-		for _, k := range name.namedKids() {
-			switch k.kind {
+		for _, k := range name.NamedKids() {
+			switch k.Kind {
 			case "shorthand_property_identifier_pattern":
-				f.imports[k.text()] = &binding{local: k.text(), spec: spec, name: k.text(), node: k}
+				f.imports[k.Text()] = &binding{local: k.Text(), spec: spec, name: k.Text(), node: k}
 			case "pair_pattern":
-				key, v := k.child("key"), k.child("value")
-				if v != nil && v.kind == "identifier" {
-					f.imports[v.text()] = &binding{local: v.text(), spec: spec, name: strings.Trim(key.text(), `"'`), node: k}
+				key, v := k.Child("key"), k.Child("value")
+				if v != nil && v.Kind == "identifier" {
+					f.imports[v.Text()] = &binding{local: v.Text(), spec: spec, name: strings.Trim(key.Text(), `"'`), node: k}
 				}
 			}
 		}
@@ -428,17 +430,17 @@ func (f *tsfile) require(vd, name, val *node) {
 }
 
 // requireSpec reads require('m') (also require('m').x is not a module).
-func requireSpec(n *node) (string, bool) {
-	n = unparen(n)
-	if n == nil || n.kind != "call_expression" {
+func requireSpec(n *treesit.Node) (string, bool) {
+	n = treesit.Unparen(n)
+	if n == nil || n.Kind != "call_expression" {
 		return "", false
 	}
-	fn := n.child("function")
-	if fn == nil || fn.text() != "require" {
+	fn := n.Child("function")
+	if fn == nil || fn.Text() != "require" {
 		return "", false
 	}
-	args := n.child("arguments").namedKids()
-	if len(args) != 1 || args[0].kind != "string" {
+	args := n.Child("arguments").NamedKids()
+	if len(args) != 1 || args[0].Kind != "string" {
 		return "", false
 	}
 	return stringValue(args[0]), true
@@ -446,57 +448,57 @@ func requireSpec(n *node) (string, bool) {
 
 // commonJS reads module.exports = ..., exports.x = ... and
 // module.exports.x = ....
-func (f *tsfile) commonJS(e *node) {
-	l, r := e.child("left"), unparen(e.child("right"))
-	if l == nil || r == nil || l.kind != "member_expression" {
+func (f *tsfile) commonJS(e *treesit.Node) {
+	l, r := e.Child("left"), treesit.Unparen(e.Child("right"))
+	if l == nil || r == nil || l.Kind != "member_expression" {
 		return
 	}
-	obj, prop := l.child("object"), l.child("property").text()
+	obj, prop := l.Child("object"), l.Child("property").Text()
 	switch {
-	case obj.text() == "module" && prop == "exports":
+	case obj.Text() == "module" && prop == "exports":
 		f.cjs = true
 		switch {
-		case r.kind == "object":
-			for _, k := range r.namedKids() {
-				switch k.kind {
+		case r.Kind == "object":
+			for _, k := range r.NamedKids() {
+				switch k.Kind {
 				case "shorthand_property_identifier":
-					f.exports[k.text()] = k.text()
-					f.markExported(k.text())
+					f.exports[k.Text()] = k.Text()
+					f.markExported(k.Text())
 				case "pair":
-					key, v := strings.Trim(k.child("key").text(), `"'`), unparen(k.child("value"))
-					if v != nil && functionLike(v.kind) {
+					key, v := strings.Trim(k.Child("key").Text(), `"'`), treesit.Unparen(k.Child("value"))
+					if v != nil && functionLike(v.Kind) {
 						f.add(&declData{node: v, kind: dFunc, fn: sigOf(v), exported: true})
-					} else if v != nil && v.kind == "identifier" {
-						f.exports[key] = v.text()
-						f.markExported(v.text())
+					} else if v != nil && v.Kind == "identifier" {
+						f.exports[key] = v.Text()
+						f.markExported(v.Text())
 					}
 				case "method_definition":
 					f.add(&declData{node: k, kind: dFunc, fn: sigOf(k), exported: true})
 				}
 			}
-		case r.kind == "identifier":
-			f.exports["default"] = r.text()
-			f.markExported(r.text())
-		case functionLike(r.kind):
+		case r.Kind == "identifier":
+			f.exports["default"] = r.Text()
+			f.markExported(r.Text())
+		case functionLike(r.Kind):
 			f.add(&declData{node: r, kind: dFunc, fn: sigOf(r), exported: true, exportAs: "default"})
-		case r.kind == "class":
+		case r.Kind == "class":
 			f.class(r, true)
 		}
-	case obj.text() == "exports" || obj.text() == "module.exports":
+	case obj.Text() == "exports" || obj.Text() == "module.exports":
 		f.cjs = true
 		switch {
-		case functionLike(r.kind):
+		case functionLike(r.Kind):
 			f.add(&declData{node: r, kind: dFunc, fn: sigOf(r), exported: true})
-		case r.kind == "identifier":
-			f.exports[prop] = r.text()
-			f.markExported(r.text())
+		case r.Kind == "identifier":
+			f.exports[prop] = r.Text()
+			f.markExported(r.Text())
 		}
 	}
 }
 
 // stringValue is a string literal's content.
-func stringValue(n *node) string {
-	s := n.text()
+func stringValue(n *treesit.Node) string {
+	s := n.Text()
 	if len(s) >= 2 {
 		return s[1 : len(s)-1]
 	}

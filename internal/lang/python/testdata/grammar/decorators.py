@@ -1,0 +1,5 @@
+@a.b(c)
+@d
+class E:
+    @property
+    def f(self): ...

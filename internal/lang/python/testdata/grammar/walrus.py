@@ -1,0 +1,2 @@
+if (n := len(a)) > 10:
+    print(n)

@@ -1,0 +1,1 @@
+export default function App() { return <>{items.map(i => <Item key={i} />)}</>; }

@@ -1,0 +1,2 @@
+const { a } = require('./a');
+module.exports = function (x, y = 2, ...z) { return a(x, y, ...z) };

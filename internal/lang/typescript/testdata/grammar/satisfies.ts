@@ -1,0 +1,2 @@
+const c = { a: 1 } satisfies Record<string, number>;
+using r = getResource();

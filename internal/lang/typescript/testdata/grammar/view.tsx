@@ -1,0 +1,1 @@
+export const V = ({ a }: P) => <div className={a}><Child {...a} /></div>;
