@@ -242,7 +242,7 @@ func (w *walker) member(id *ast.Ident, sel *ast.SelectorExpr, ts []*target, kind
 		switch {
 		case recv == nil:
 			r.prec = model.PrecisionName
-		case *recv == container:
+		case *recv == container || w.syms.sameStruct(recv, container):
 			r.prec = model.PrecisionSyntax
 		case w.syms.embeds(recv, container, 0):
 			r.prec = model.PrecisionSyntax
@@ -270,7 +270,7 @@ func (w *walker) key(id *ast.Ident, lit *ast.CompositeLit, ts []*target) {
 				}
 			}
 			r.prec = model.PrecisionName
-		case *lt == (tref{t.pkgKey, t.container}):
+		case *lt == (tref{t.pkgKey, t.container}) || w.syms.sameStruct(lt, tref{t.pkgKey, t.container}):
 			r.prec = model.PrecisionSyntax
 		case w.syms.embeds(lt, tref{t.pkgKey, t.container}, 0):
 			continue // promoted fields cannot be keys

@@ -160,6 +160,33 @@ func (s *symbols) lookupType(t *tref) *typeSym {
 	return ts
 }
 
+// sameStruct reports whether t has the fields of container because it
+// is an alias of it (type B = A, type BoolFlag = FlagBase[bool, ...]) or
+// a type defined on it (type B A), through up to four such steps: its
+// fields are container's, and so are its literals' keys and its
+// selectors.
+func (s *symbols) sameStruct(t *tref, container tref) bool {
+	for range 4 {
+		ts := s.lookupType(t)
+		if ts == nil || ts.file == nil {
+			return false
+		}
+		switch ts.spec.Type.(type) {
+		case *ast.Ident, *ast.SelectorExpr, *ast.IndexExpr, *ast.IndexListExpr:
+		default:
+			return false // a type of its own (struct, interface, ...)
+		}
+		t = s.typeRef(ts.spec.Type, ts.file)
+		if t == nil {
+			return false
+		}
+		if *t == container {
+			return true
+		}
+	}
+	return false
+}
+
 // typeRef resolves a type expression written in file f to a named type.
 func (s *symbols) typeRef(e ast.Expr, f *pfile) *tref {
 	for {
