@@ -56,7 +56,9 @@
 // globs) says "regenerate it", once. Findings below error of one change
 // that share a rule, a level and a reason are aggregated into one when
 // there are more than AggregateAbove of them (Finding.Also lists the
-// other sites).
+// other sites); the finding that stands for them is the first outside
+// test files (lang.Declarer.IsTest), so that production code is what a
+// reader, or a SARIF viewer showing one location, sees first.
 //
 // Over-approximation: an analyzer may report a site as may-be-impacted
 // when it cannot resolve the receiver; it must not report an error it

@@ -49,7 +49,7 @@ func TestSettle(t *testing.T) {
 		Generated: func(p string) bool { return p == "gen.go" },
 	}
 	got := map[string]*model.Finding{}
-	for _, f := range settle(fs, in) {
+	for _, f := range settle(fs, in, nil) {
 		k := fmt.Sprintf("%s:%d:%s", f.Site.Path, f.Site.Line, f.Relation)
 		if _, dup := got[k]; dup {
 			t.Errorf("%s reported twice", k)
@@ -88,19 +88,23 @@ func TestAggregate(t *testing.T) {
 	c := &model.Change{Label: model.MMS, New: &model.Block{Display: "func F"}}
 	var fs []found
 	for i := range 12 {
+		path := "w.go"
+		if i < 3 {
+			path = "a_test.go" // sorted first; not the group's head
+		}
 		fs = append(fs, found{f: &model.Finding{Change: c, Relation: model.CalledBy, Verdict: model.MayBeImpacted,
-			Message: "relies on the default of timeout, which changed", Site: model.Site{Path: "w.go", Line: i + 1}}})
+			Message: "relies on the default of timeout, which changed", Site: model.Site{Path: path, Line: i + 1}}})
 		fs = append(fs, found{f: &model.Finding{Change: c, Relation: model.CalledBy, Verdict: model.Inconsistent,
 			Message: "call passes 1 argument; F now takes 2", Site: model.Site{Path: "e.go", Line: i + 1}}})
 	}
-	out := settle(fs, Input{AggregateAbove: 8})
+	out := settle(fs, Input{AggregateAbove: 8}, func(f *model.Finding) bool { return strings.HasSuffix(f.Site.Path, "_test.go") })
 	var warn, errs int
 	for _, f := range out {
 		switch f.Level {
 		case model.LevelWarning:
 			warn++
-			if len(f.Also) != 11 || f.Site.Line != 1 {
-				t.Errorf("aggregate at line %d lists %d other sites, want line 1 and 11", f.Site.Line, len(f.Also))
+			if len(f.Also) != 11 || f.Site.Path != "w.go" || f.Site.Line != 4 {
+				t.Errorf("aggregate at %s:%d lists %d other sites, want w.go:4 (the first outside tests) and 11", f.Site.Path, f.Site.Line, len(f.Also))
 			}
 		case model.LevelError:
 			errs++

@@ -20,7 +20,7 @@ const generatedNote = "; generated file: regenerate it"
 // settle applies the policy of the package documentation: ignored paths,
 // sites the diff touched, levels, generated files, one finding per site
 // and rule, aggregates, order.
-func settle(fs []found, in Input) []*model.Finding {
+func settle(fs []found, in Input, isTest func(*model.Finding) bool) []*model.Finding {
 	type key struct {
 		ch         *model.Change
 		path, rule string
@@ -63,7 +63,7 @@ func settle(fs []found, in Input) []*model.Finding {
 		out = append(out, best[k]...)
 	}
 	sortFindings(out)
-	return aggregate(out, in.AggregateAbove)
+	return aggregate(out, in.AggregateAbove, isTest)
 }
 
 // merge adds f to the findings of its line and rule: the strongest
@@ -115,7 +115,7 @@ func defaultLevel(v model.Verdict) model.Level {
 // (Finding.Also), when there are more than limit of them: a changed default
 // used by 250 calls is one finding to read, not 250. Errors are never
 // aggregated: each is a site to fix.
-func aggregate(fs []*model.Finding, limit int) []*model.Finding {
+func aggregate(fs []*model.Finding, limit int, isTest func(*model.Finding) bool) []*model.Finding {
 	if limit <= 0 {
 		limit = 8
 	}
@@ -136,10 +136,24 @@ func aggregate(fs []*model.Finding, limit int) []*model.Finding {
 		if len(g) <= limit {
 			continue
 		}
-		head := g[0]
-		for _, f := range g[1:] {
-			head.Also = append(head.Also, f.Site)
-			drop[f] = true
+		// the finding that stands for the group is the first outside
+		// tests: a reader (and a SARIF viewer, which shows the first
+		// location) sees production code first
+		hi := 0
+		if isTest != nil {
+			for i, f := range g {
+				if !isTest(f) {
+					hi = i
+					break
+				}
+			}
+		}
+		head := g[hi]
+		for i, f := range g {
+			if i != hi {
+				head.Also = append(head.Also, f.Site)
+				drop[f] = true
+			}
 		}
 	}
 	if len(drop) == 0 {

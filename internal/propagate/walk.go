@@ -104,7 +104,10 @@ func Walk(ctx context.Context, in Input) (*Output, error) {
 			out.Typed += t
 		}
 	}
-	out.Findings = settle(all, in)
+	out.Findings = settle(all, in, func(f *model.Finding) bool {
+		d, ok := w.fe[f.Change].(lang.Declarer)
+		return ok && d.IsTest(f.Site.Path)
+	})
 	return out, nil
 }
 
