@@ -24,7 +24,11 @@
 # $BENCH_WORK/terraform is shared with terraform.sh), TERRAFORM_MIRROR,
 # N (default 5), KINDS (default all), MODDOWNLOAD (1: go mod download
 # first, the default; 0: leave the module cache as it is; the summary
-# states which).
+# states which), CHECKOUT (1, the default: the kind's head is checked out
+# while it is timed, as when a developer pushes the branch they are on;
+# the search then reads the work tree. 0: HEAD stays elsewhere, as when
+# pushing another branch, and the search inflates the commit's blobs;
+# the summary states which).
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -34,6 +38,7 @@ MIRROR=${TERRAFORM_MIRROR:-/work/.mirror/hashicorp+terraform/repo}
 N=${N:-5}
 KINDS=${KINDS:-param result iface rename field branch}
 MODDOWNLOAD=${MODDOWNLOAD:-1}
+CHECKOUT=${CHECKOUT:-1}
 # shellcheck source=bench/lib.sh
 . "$HERE/lib.sh"
 
@@ -106,6 +111,11 @@ medians="" peak=0
 for kind in $KINDS; do
 	make_branch "$kind"
 	head=$(G -C "$TF" rev-parse "refs/heads/ripple-kinds/$kind")
+	if [ "$CHECKOUT" = 1 ]; then
+		G -C "$TF" checkout -q -f --detach "$head"
+	else
+		G -C "$TF" checkout -q -f --detach "$BASE_COMMIT"
+	fi
 	# the pre-push range: what the branch adds over the base
 	: >"$OUT/$kind.ms"; : >"$OUT/$kind.rss"
 	timed "$OUT/$kind.warm" "$HOOK" -C "$TF" check --base "$BASE_COMMIT" --head "$head" --format json
@@ -126,4 +136,4 @@ for kind in $KINDS; do
 	[ "$rss" -gt "$peak" ] && peak=$rss
 done
 read -r _ kmed kmax < <(printf "%s" "$medians" | stats)
-echo "terraform kinds $(echo "$KINDS" | wc -w) median_of_medians $(secs "$kmed")s worst_median $(secs "$kmax")s peak_rss $(mb "$peak")MB ripple $RIPPLE_REV module_cache $CACHE"
+echo "terraform kinds $(echo "$KINDS" | wc -w) median_of_medians $(secs "$kmed")s worst_median $(secs "$kmax")s peak_rss $(mb "$peak")MB ripple $RIPPLE_REV module_cache $CACHE head_checked_out $CHECKOUT"
