@@ -339,7 +339,32 @@ func (tv *typeVerdicts) verdictFor(r *ref, syn verdict) (verdict, bool) {
 		// string makes a one-rune string)
 		return verdict{rel: rel, v: model.MayBeImpacted, msg: fmt.Sprintf("converts to %s, whose declaration changed (%s): the conversion compiles but may mean something else", r.t.name, strings.Join(r.t.ch.Details, "; "))}, true
 	}
+	if m := omitsAddedVariadic(r); m != "" {
+		return verdict{rel: rel, v: model.MayFollow, msg: m}, true
+	}
 	return verdict{rel: rel, v: model.Consistent, msg: "type-checks against the new declaration"}, true
+}
+
+// omitsAddedVariadic says when a call binds only because the parameter
+// the change added is variadic and the call passes nothing for it: Go's
+// optional parameter, which the caller may have to pass (cobra
+// 24ada7fe71: InitDefaultCompletionCmd(args ...string), and the caller
+// passed its args). A note, the farther frontier: the call compiles.
+func omitsAddedVariadic(r *ref) string {
+	if r.kind != rkCall || r.call == nil || r.call.Ellipsis.IsValid() || r.t.ch.Label != model.MMS {
+		return ""
+	}
+	of, _ := r.t.old.Data.(*funcInfo)
+	nf, _ := r.t.new.Data.(*funcInfo)
+	if of == nil || nf == nil || of.Variadic || !nf.Variadic || len(nf.Params) != len(of.Params)+1 || len(r.call.Args) != len(of.Params) {
+		return ""
+	}
+	p := nf.Params[len(nf.Params)-1]
+	name := p.Name
+	if name == "" || name == "_" {
+		name = "..." + p.Type
+	}
+	return fmt.Sprintf("the call binds; %s gained variadic parameter %s, which it does not pass", r.t.new.Name, name)
 }
 
 // reordered reports a change that permuted parameters of one type: calls
