@@ -22,6 +22,7 @@ type judge struct {
 	followOf map[*ref]*lang.Follow
 	wrapped  map[*funcInfo]bool
 	reach    map[string]bool
+	olds     map[string]*classInfo // oldClasses
 }
 
 // verdict is the outcome of judging one reference against one target.
@@ -459,9 +460,14 @@ func (j *judge) callVerdict(t *target, x *ref, how matchHow, rel model.Relation,
 		switch {
 		case nf.property && !of.property:
 			return verdict{rel, model.Inconsistent, fmt.Sprintf("calls %s, which is now a property", name), prec, ""}, true
-		case nf.async && !of.async && !awaited(x.call):
-			return verdict{rel, model.Inconsistent, fmt.Sprintf("calls %s without await; it is now async and returns a coroutine", name), prec, ""}, true
-		case of.async && !nf.async && awaited(x.call):
+		case nf.async && !of.async && !isAsyncGen(nf):
+			if v, ok := asyncVerdict(x.call, name, rel, prec); ok {
+				return v, true
+			}
+		case of.async && !nf.async && !isAsyncGen(of) && awaited(x.call):
+			if mayReturnAwaitable(nf) {
+				return verdict{rel, model.MayBeImpacted, fmt.Sprintf("awaits %s, which is no longer async; it may still return an awaitable", name), prec, ""}, true
+			}
 			return verdict{rel, model.Inconsistent, fmt.Sprintf("awaits %s, which is no longer async", name), prec, ""}, true
 		}
 	}
