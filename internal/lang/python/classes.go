@@ -391,7 +391,7 @@ func (r *resolver) attrValue(owner *classInfo, a *attrInfo) value {
 		v = r.annotation(a.annot, a.scope)
 	}
 	if !v.known() && a.value != nil {
-		if call := unparen(a.value); call != nil && call.kind == "call" && isFieldCall(call) {
+		if call := unparen(a.value); call != nil && call.kind == "call" && isFieldSpec(fileOf(a), call) {
 			v = unknown
 		} else {
 			v = r.expr(a.value, a.scope)
@@ -402,15 +402,6 @@ func (r *resolver) attrValue(owner *classInfo, a *attrInfo) value {
 	}
 	r.attrTy[a] = v
 	return v
-}
-
-// isFieldCall recognises dataclass and attrs field specifiers.
-func isFieldCall(call *node) bool {
-	switch lastPart(call.child("function").text()) {
-	case "field", "ib", "attrib", "Field", "PrivateAttr":
-		return true
-	}
-	return false
 }
 
 // isSubclass reports whether sub has base in its MRO (itself included).

@@ -65,7 +65,7 @@ func fieldOf(a *attrInfo, kind ckind, kwDefault bool) *param {
 		p.kind = kwOnly
 	}
 	var spec *node
-	if v := unparen(a.value); v != nil && v.kind == "call" && isFieldCall(v) {
+	if v := unparen(a.value); v != nil && v.kind == "call" && isFieldSpec(fileOf(a), v) {
 		spec = v
 	}
 	switch kind {
@@ -194,6 +194,11 @@ func (r *resolver) constructor(c *classInfo) ctor {
 			return ctor{params: r.synthFields(k, kk), owner: k, ok: true}
 		case k == c && (kind == ckModel || kind == ckTypedDict):
 			ps := r.synthFields(k, kind)
+			if kind == ckModel && r.isSettings(k) {
+				for i := range ps {
+					ps[i].hasDef = true // read from the environment when not passed
+				}
+			}
 			if kind == ckModel {
 				// pydantic ignores unknown keywords by default
 				ps = append(ps, param{name: "data", kind: varKw})
@@ -235,7 +240,14 @@ func (r *resolver) synthFields(c *classInfo, kind ckind) []param {
 		if k != c && kk == ckPlain && !(kind == ckModel || kind == ckTypedDict) {
 			continue
 		}
-		for _, p := range ownFields(k, kind) {
+		src := k
+		if old := r.oldOwners[k.file.path+"\x00"+k.qual]; old != nil {
+			src = old // the base state's fields of a changed class
+		}
+		if kind == ckModel {
+			redefaults(src, out, index)
+		}
+		for _, p := range ownFields(src, kind) {
 			if j, ok := index[p.name]; ok {
 				out[j] = p
 				continue

@@ -50,6 +50,10 @@ type resolver struct {
 	retTy   map[*funcInfo]value
 	depth   int
 	modVals map[string]value
+	// oldOwners, while set, makes synthFields read the fields of the
+	// classes it holds (by file and qualified name) from their
+	// base-state declarations (oldConstructor)
+	oldOwners map[string]*classInfo
 }
 
 func newResolver(ix *index) *resolver {
