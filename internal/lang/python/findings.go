@@ -63,8 +63,11 @@ func (j *judge) emit(t *target, x *ref, v verdict) {
 		if exc == "" {
 			exc = excOf(t, x)
 		}
-		if why := expectedFailure(x.f, x.n, exc); why != "" {
+		if why, sure := expectedFailure(x.f, x.n, exc); why != "" {
 			v.v = model.MayBeImpacted
+			if sure {
+				v.v = model.Consistent // an expected failure: the test passes
+			}
 			v.msg += "; " + why
 		}
 	}
@@ -261,8 +264,10 @@ func (a *analyzer) declOf(fn *funcInfo) *lang.Decl {
 
 // expectedFailure says why a broken site may be broken on purpose: inside
 // `with pytest.raises(...)` or assertRaises, or in a test marked skip or
-// xfail (unconditionally: skipif runs somewhere). "" otherwise.
-func expectedFailure(f *pfile, n *node, exc string) string {
+// xfail (unconditionally: skipif runs somewhere). "" otherwise. sure is
+// set when the site is an expected failure for certain: the context
+// expects the very exception the site now raises (or a base of it).
+func expectedFailure(f *pfile, n *node, exc string) (why string, sure bool) {
 	for p := n.parent; p != nil; p = p.parent {
 		switch p.kind {
 		case "with_statement":
@@ -280,12 +285,17 @@ func expectedFailure(f *pfile, n *node, exc string) string {
 							v = ks[0]
 						}
 					}
-					if v != nil && v.kind == "call" {
-						switch lastPart(v.child("function").text()) {
-						case "raises", "assertRaises", "assertRaisesRegex", "assertRaisesRegexp", "raises_regex":
-							if catches(v, exc) {
-								return "inside " + lastPart(v.child("function").text()) + "(...): the test may expect the " + exc
-							}
+					if v == nil || v.kind != "call" {
+						continue
+					}
+					fn := lastPart(v.child("function").text())
+					switch fn {
+					case "raises", "assertRaises", "assertRaisesRegex", "assertRaisesRegexp", "raises_regex":
+						switch catches(v, exc) {
+						case catchYes:
+							return "inside " + fn + "(...), which expects the " + exc + " it raises", true
+						case catchMaybe:
+							return "inside " + fn + "(...): the test may expect the " + exc, false
 						}
 					}
 				}
@@ -300,12 +310,12 @@ func expectedFailure(f *pfile, n *node, exc string) string {
 			for _, d := range decos {
 				switch lastPart(d) {
 				case "skip", "xfail", "expectedFailure":
-					return "in a test marked " + lastPart(d) + ": it may not run"
+					return "in a test marked " + lastPart(d) + ": it may not run", false
 				}
 			}
 		}
 	}
-	return ""
+	return "", false
 }
 
 // excOf is the exception a use of a deleted declaration raises.
@@ -321,29 +331,58 @@ func excOf(t *target, x *ref) string {
 	return "TypeError"
 }
 
-// catches reports whether a raises(...) call's expected exception would
-// catch exc: the same builtin, a builtin base of it, or Exception.
-func catches(call *node, exc string) bool {
-	args := call.child("arguments").namedKids()
-	if len(args) == 0 {
-		return false
+// catch is whether an expected exception catches the one a site raises.
+type catch int
+
+const (
+	catchNo    catch = iota // a builtin exception that is not exc or a base of it
+	catchYes                // exc itself or a builtin base of it
+	catchMaybe              // a class of the repository or a library: may derive from exc
+)
+
+// excBases are the builtin bases of the exceptions a broken site raises
+// (pydantic's ValidationError derives from ValueError).
+var excBases = map[string][]string{
+	"TypeError":       {"TypeError", "Exception", "BaseException"},
+	"AttributeError":  {"AttributeError", "Exception", "BaseException"},
+	"NameError":       {"NameError", "Exception", "BaseException"},
+	"ImportError":     {"ImportError", "Exception", "BaseException"},
+	"ValidationError": {"ValidationError", "ValueError", "Exception", "BaseException"},
+}
+
+// catches reports whether a raises(...) call's expected exception (the
+// first argument, or expected_exception=) would catch exc.
+func catches(call *node, exc string) catch {
+	var first *node
+	for _, a := range call.child("arguments").namedKids() {
+		if a.kind == "keyword_argument" {
+			if a.child("name").text() == "expected_exception" {
+				first = a.child("value")
+			}
+			continue
+		}
+		if first == nil {
+			first = a
+		}
 	}
-	want := map[string]bool{exc: true, "Exception": true, "BaseException": true}
-	switch exc {
-	case "ImportError":
-		want["ModuleNotFoundError"] = false
-	case "NameError", "AttributeError":
+	if first == nil {
+		return catchNo
 	}
 	var names []*node
-	if a := unparen(args[0]); a.kind == "tuple" {
+	if a := unparen(first); a.kind == "tuple" {
 		names = a.namedKids()
 	} else {
 		names = []*node{a}
 	}
+	out := catchNo
 	for _, a := range names {
-		if want[lastPart(a.text())] {
-			return true
+		n := lastPart(a.text())
+		if contains(excBases[exc], n) {
+			return catchYes
+		}
+		if !builtins[n] {
+			out = catchMaybe
 		}
 	}
-	return false
+	return out
 }

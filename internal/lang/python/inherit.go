@@ -78,7 +78,11 @@ func (j *judge) ctorVerdict(t *target, x *ref) (verdict, bool) {
 		if ct.weak || ct.fn != nil && j.opaque(ct.fn) {
 			return verdict{model.InstantiatedBy, model.MayBeImpacted, fmt.Sprintf("the call %s%s (%s); the runtime may not enforce it", res.err, via, details), model.PrecisionSyntax, ""}, true
 		}
-		return verdict{model.InstantiatedBy, model.Inconsistent, fmt.Sprintf("the call %s%s (%s)", res.err, via, details), model.PrecisionSyntax, "TypeError"}, true
+		exc := "TypeError"
+		if ct.fn == nil && j.r.classKind(C) == ckModel {
+			exc = "ValidationError" // pydantic validates the keywords
+		}
+		return verdict{model.InstantiatedBy, model.Inconsistent, fmt.Sprintf("the call %s%s (%s)", res.err, via, details), model.PrecisionSyntax, exc}, true
 	}
 	if t.od != nil && t.od.fn != nil && ct.fn != nil && (t.od.fn.name == "__init__" || t.od.fn.name == "__new__") {
 		broken, moved := shifted(dropFirst(t.od.fn), ct.params, args, C.qual+"()")
