@@ -21,10 +21,56 @@ func (j *judge) ctorVerdict(t *target, x *ref) (verdict, bool) {
 		return j.initCallVerdict(t, x)
 	}
 	cv := j.r.expr(x.n, x.s)
+	if cv.k == vUnknown && len(cv.alts) > 0 {
+		// a name bound to different classes under conditions: judged
+		// against each one the target reaches; a break is certain in one
+		// configuration only
+		var best verdict
+		found := false
+		for _, a := range cv.alts {
+			if a.k != vClass || !j.r.isSubclass(a.cls, T) {
+				continue
+			}
+			v, ok := j.ctorVerdictFor(t, x, a.cls)
+			if !ok {
+				continue
+			}
+			if v.v == model.Inconsistent {
+				v.v = model.MayBeImpacted
+				v.msg += fmt.Sprintf(" (when %s is %s: it is bound to %d different values)", calleeText(x), j.moduleName(a.cls.file.path)+"."+a.cls.qual, len(cv.alts))
+			}
+			if !found || rank(v.v) > rank(best.v) {
+				best, found = v, true
+			}
+		}
+		return best, found
+	}
 	if cv.k != vClass || !j.r.isSubclass(cv.cls, T) {
 		return verdict{}, false
 	}
-	C := cv.cls
+	return j.ctorVerdictFor(t, x, cv.cls)
+}
+
+// rank orders verdicts by how much they ask of the developer.
+func rank(v model.Verdict) int {
+	switch v {
+	case model.Inconsistent:
+		return 3
+	case model.MayBeImpacted:
+		return 2
+	case model.MayFollow:
+		return 1
+	}
+	return 0
+}
+
+// calleeText is how a reference is written.
+func calleeText(x *ref) string { return x.n.text() }
+
+// ctorVerdictFor judges a call that instantiates class C against a
+// constructor target.
+func (j *judge) ctorVerdictFor(t *target, x *ref, C *classInfo) (verdict, bool) {
+	T := t.cls
 	ct := j.r.constructor(C)
 	mro := j.r.mro(C).list
 	ti, oi := -1, -1
