@@ -92,7 +92,7 @@ func (b *builder) stmt(s *scope, st *node) {
 			}
 		}
 	case "for_statement":
-		b.targets(s, st.child("left"), st, nil, nil)
+		b.loopTargets(s, st.child("left"), st.child("right"), st)
 		b.expr(s, st.child("right"), st)
 		b.blocks(s, st)
 	case "with_statement":
@@ -238,7 +238,7 @@ func (b *builder) expr(s *scope, e *node, stmt *node) {
 			cs := b.f.newScope(scComp, n, s)
 			for _, k := range n.kids {
 				if k.kind == "for_in_clause" {
-					b.targets(cs, k.child("left"), stmt, nil, nil)
+					b.loopTargets(cs, k.child("left"), k.child("right"), stmt)
 				}
 			}
 			for _, k := range n.kids {

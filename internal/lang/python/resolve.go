@@ -253,7 +253,16 @@ func (r *resolver) bindingValue(b *binding, sc *scope) value {
 		return r.member(m, b.member)
 	case bParam:
 		return r.paramValue(b.fn, b.param)
+	case bFor:
+		if !r.enter(b) {
+			return unknown
+		}
+		defer r.leave(b)
+		return r.iterValue(b.value, sc, b.idx)
 	case bWith:
+		if v, ok := r.contextValue(b.value, sc); ok {
+			return v
+		}
 		cm := r.expr(b.value, sc)
 		if cm.k != vInstance {
 			return unknown
