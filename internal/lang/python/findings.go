@@ -63,7 +63,7 @@ func (j *judge) emit(t *target, x *ref, v verdict) {
 		if exc == "" {
 			exc = excOf(t, x)
 		}
-		if why, sure := expectedFailure(x.f, x.n, exc); why != "" {
+		if why, sure := j.expectedFailure(x, exc); why != "" {
 			v.v = model.MayBeImpacted
 			if sure {
 				v.v = model.Consistent // an expected failure: the test passes
@@ -104,6 +104,12 @@ func (j *judge) emit(t *target, x *ref, v verdict) {
 	}
 	// the core keeps one finding per line (the strongest, fixes merged)
 	j.out = append(j.out, f)
+	if j.defaultOnly[x] && v.v == model.MayBeImpacted {
+		if j.defaults == nil {
+			j.defaults = map[*model.Change][]*lang.Ref{}
+		}
+		j.defaults[t.ch] = append(j.defaults[t.ch], f)
+	}
 	if f.Follow = j.followOf[x]; f.Follow == nil && v.v != model.Consistent {
 		f.Follow = j.follow(t, x, v)
 	}
@@ -267,7 +273,8 @@ func (a *analyzer) declOf(fn *funcInfo) *lang.Decl {
 // xfail (unconditionally: skipif runs somewhere). "" otherwise. sure is
 // set when the site is an expected failure for certain: the context
 // expects the very exception the site now raises (or a base of it).
-func expectedFailure(f *pfile, n *node, exc string) (why string, sure bool) {
+func (j *judge) expectedFailure(x *ref, exc string) (why string, sure bool) {
+	f, n := x.f, x.n
 	for p := n.parent; p != nil; p = p.parent {
 		switch p.kind {
 		case "with_statement":
@@ -291,7 +298,7 @@ func expectedFailure(f *pfile, n *node, exc string) (why string, sure bool) {
 					fn := lastPart(v.child("function").text())
 					switch fn {
 					case "raises", "assertRaises", "assertRaisesRegex", "assertRaisesRegexp", "raises_regex":
-						switch catches(v, exc) {
+						switch j.catches(v, x.s, exc) {
 						case catchYes:
 							return "inside " + fn + "(...), which expects the " + exc + " it raises", true
 						case catchMaybe:
@@ -351,8 +358,10 @@ var excBases = map[string][]string{
 }
 
 // catches reports whether a raises(...) call's expected exception (the
-// first argument, or expected_exception=) would catch exc.
-func catches(call *node, exc string) catch {
+// first argument, or expected_exception=) would catch exc: exc itself or
+// a base of it. A class of the repository never is one (exc is builtin,
+// or pydantic's); a name that does not resolve may be.
+func (j *judge) catches(call *node, s *scope, exc string) catch {
 	var first *node
 	for _, a := range call.child("arguments").namedKids() {
 		if a.kind == "keyword_argument" {
@@ -380,7 +389,14 @@ func catches(call *node, exc string) catch {
 		if contains(excBases[exc], n) {
 			return catchYes
 		}
-		if !builtins[n] {
+		if builtins[n] {
+			continue
+		}
+		switch v := j.r.expr(a, s); v.k {
+		case vClass, vExternal:
+			// a class of the repository is no base of a builtin
+			// exception; a library's is judged by its name
+		default:
 			out = catchMaybe
 		}
 	}
