@@ -336,6 +336,7 @@ func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*la
 		}
 	}
 	j.overridesFindings()
+	j.gatherDefaults()
 	trace("judged in %v: %d findings", time.Since(t0), len(j.out))
 	return append(early, j.out...), nil
 }

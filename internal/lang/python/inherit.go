@@ -139,6 +139,7 @@ func (j *judge) ctorVerdictFor(t *target, x *ref, C *classInfo) (verdict, bool) 
 			return verdict{model.InstantiatedBy, model.Inconsistent, fmt.Sprintf("the call of %s binds, but %s (%s)", C.qual, broken, details), model.PrecisionSyntax, ""}, true
 		}
 		if moved != "" {
+			j.markDefault(x, moved)
 			return verdict{model.InstantiatedBy, model.MayBeImpacted, fmt.Sprintf("the call of %s still binds, but %s", C.qual, moved), model.PrecisionSyntax, ""}, true
 		}
 	}
@@ -156,6 +157,7 @@ func (j *judge) ctorVerdictFor(t *target, x *ref, C *classInfo) (verdict, bool) 
 			return verdict{model.InstantiatedBy, model.Inconsistent, fmt.Sprintf("the call of %s binds, but %s (%s)", C.qual, broken, details), model.PrecisionSyntax, ""}, true
 		}
 		if moved != "" {
+			j.markDefault(x, moved)
 			return verdict{model.InstantiatedBy, model.MayBeImpacted, fmt.Sprintf("the call of %s still binds, but %s", C.qual, moved), model.PrecisionSyntax, ""}, true
 		}
 	}
@@ -258,6 +260,7 @@ func (j *judge) initCallVerdict(t *target, x *ref) (verdict, bool) {
 			return verdict{model.CalledBy, model.Inconsistent, fmt.Sprintf("the call of %s binds, but %s (%s)", name, broken, details), model.PrecisionSyntax, ""}, true
 		}
 		if moved != "" {
+			j.markDefault(x, moved)
 			return verdict{model.CalledBy, model.MayBeImpacted, fmt.Sprintf("the call of %s still binds, but %s", name, moved), model.PrecisionSyntax, ""}, true
 		}
 	}
