@@ -394,6 +394,10 @@ func (j *judge) deletedVerdict(t *target, x *ref, how matchHow, rel model.Relati
 		if t.member && x.recv.k == vInstance && j.subclassDefines(t, x.recv.cls) {
 			return verdict{rel, model.MayBeImpacted, fmt.Sprintf("%s %s on self; %s %s, but subclasses still define %s", verb, t.name, t.display(), what, t.name), prec, ""}, true
 		}
+		if t.member && x.recv.k == vClass && x.kind == rAttr && !namesClass(x.n.child("object"), x.recv.cls) && j.subclassDefines(t, x.recv.cls) {
+			// cls, or a parameter typed type[Base]: a subclass may be passed
+			return verdict{rel, model.MayBeImpacted, fmt.Sprintf("%s %s on a class that may be a subclass (cls, type[%s]); %s %s, but subclasses still define %s", verb, t.name, x.recv.cls.name, t.display(), what, t.name), prec, ""}, true
+		}
 		if x.kind == rImport {
 			if t.dkind == model.KindImport {
 				return verdict{model.ImportedBy, model.Inconsistent, fmt.Sprintf("imports %s from %s, which no longer defines it (its import there was removed)", t.name, j.moduleName(t.path)), prec, ""}, true
@@ -656,4 +660,11 @@ func mustOrMayChange(c *model.Change) string {
 		return "may have to change with"
 	}
 	return "must change with"
+}
+
+// namesClass reports a receiver written as the class's own name (C or
+// mod.C), not a variable that may hold a subclass.
+func namesClass(obj *node, c *classInfo) bool {
+	obj = unparen(obj)
+	return obj != nil && c != nil && (obj.kind == "identifier" || obj.kind == "attribute") && lastPart(obj.text()) == c.name
 }
