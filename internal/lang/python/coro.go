@@ -88,6 +88,9 @@ func coroutineUse(call *node) (coroUse, string) {
 		return cuHanded, ""
 	case "assignment", "augmented_assignment", "named_expression":
 		if c.field == "right" || c.field == "value" {
+			if laterHanded(p) {
+				return cuHanded, ""
+			}
 			return cuStored, ""
 		}
 	case "keyword_argument":
@@ -159,6 +162,40 @@ func mayReturnAwaitable(fn *funcInfo) bool {
 			}
 		}
 		return !found
+	})
+	return found
+}
+
+// laterHanded reports an assignment of a coroutine to a name that the
+// enclosing function (or module) later awaits, schedules, collects or
+// returns: `coro = f()` ... `await coro`.
+func laterHanded(asg *node) bool {
+	left := asg.child("left")
+	if asg.kind == "named_expression" {
+		left = asg.child("name")
+	}
+	if left == nil || left.kind != "identifier" {
+		return false
+	}
+	name := left.text()
+	body := asg
+	for body.parent != nil && body.kind != "function_definition" {
+		body = body.parent
+	}
+	found := false
+	walk(body, func(n *node) bool {
+		if found {
+			return false
+		}
+		if n != body && (n.kind == "function_definition" || n.kind == "class_definition") {
+			return false
+		}
+		if n.kind == "identifier" && n.start > asg.end && n.text() == name && !isStore(n) {
+			if use, _ := coroutineUse(n); use == cuAwaited || use == cuHanded {
+				found = true
+			}
+		}
+		return true
 	})
 	return found
 }
