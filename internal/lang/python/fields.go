@@ -28,7 +28,8 @@ func isFieldSpec(f *pfile, call *node) bool {
 				}
 				root, _, _ := strings.Cut(b.module, ".")
 				if fieldSpecModules[root] || fieldSpecNames[b.member] {
-					return fieldSpecNames[b.member] || fieldSpecModules[root] && (b.member == "attr" || b.member == "Factory")
+					// attrs.Factory(list) and the like are defaults
+					return fieldSpecNames[b.member]
 				}
 			}
 			for _, b := range bs {
