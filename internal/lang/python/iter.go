@@ -171,8 +171,7 @@ func (r *resolver) iterValue(it *node, s *scope, idx int) value {
 	if it == nil {
 		return unknown
 	}
-	if it.kind == "call" {
-		fn := it.child("function")
+	if fn := it.child("function"); it.kind == "call" && fn != nil {
 		var args []*node
 		for _, a := range it.child("arguments").namedKids() {
 			if a.kind != "keyword_argument" {
