@@ -112,7 +112,12 @@ type Ref struct {
 	Missing string
 	// Generated is set when the site's file says it is generated.
 	Generated bool
-	Fix       *model.Fix
+	// Gather asks the core to report the sites of this change that share
+	// the finding's rule, level and message as one finding listing the
+	// others, whatever their number (a reason the front-end knows many
+	// sites share, such as relying on a changed default).
+	Gather bool
+	Fix    *model.Fix
 	// Follow, when set, says the site's enclosing declaration must change
 	// with the queried change (a wrapper forwarding a changed parameter,
 	// an override of a changed method): the core walks it as a derived

@@ -56,9 +56,11 @@
 // globs) says "regenerate it", once. Findings below error of one change
 // that share a rule, a level and a reason are aggregated into one when
 // there are more than AggregateAbove of them (Finding.Also lists the
-// other sites); the finding that stands for them is the first outside
-// test files (lang.Declarer.IsTest), so that production code is what a
-// reader, or a SARIF viewer showing one location, sees first.
+// other sites), or from two on when the front-end asked for them to be
+// gathered (lang.Ref.Gather: a reason it knows many sites share). The
+// finding that stands for them is the first outside test files
+// (lang.Declarer.IsTest), so that production code is what a reader sees
+// first.
 //
 // Over-approximation: an analyzer may report a site as may-be-impacted
 // when it cannot resolve the receiver; it must not report an error it

@@ -115,6 +115,35 @@ func TestAggregate(t *testing.T) {
 	}
 }
 
+// TestAggregateGather checks that findings a front-end asked to gather
+// are one finding from two sites on, and that the others are not.
+func TestAggregateGather(t *testing.T) {
+	c := &model.Change{Label: model.MMS, New: &model.Block{Display: "func F"}}
+	var fs []found
+	for i := range 3 {
+		fs = append(fs, found{f: &model.Finding{Change: c, Relation: model.CalledBy, Verdict: model.MayFollow,
+			Message: "relies on the default of timeout", Site: model.Site{Path: "n.py", Line: i + 1}}, gather: true})
+		fs = append(fs, found{f: &model.Finding{Change: c, Relation: model.CalledBy, Verdict: model.MayBeImpacted,
+			Message: "the call binds, but argument 2 moved", Site: model.Site{Path: "w.py", Line: i + 1}}})
+	}
+	out := settle(fs, Input{AggregateAbove: 8}, nil)
+	var notes, warns int
+	for _, f := range out {
+		switch f.Level {
+		case model.LevelNote:
+			notes++
+			if len(f.Also) != 2 {
+				t.Errorf("gathered note lists %d other sites, want 2", len(f.Also))
+			}
+		case model.LevelWarning:
+			warns++
+		}
+	}
+	if notes != 1 || warns != 3 {
+		t.Errorf("%d notes and %d warnings, want 1 gathered note and 3 warnings", notes, warns)
+	}
+}
+
 // toy is an analyzer of a made-up language: every change has one caller
 // "caller(X)" in x.toy; the caller of a change of "F" forwards it (a
 // wrapper, which must follow), and nothing calls the callers of its

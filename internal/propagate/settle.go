@@ -11,6 +11,9 @@ import (
 type found struct {
 	f         *model.Finding
 	generated bool
+	// gather: the front-end asked for its reason's sites to be one
+	// finding whatever their number (lang.Ref.Gather)
+	gather bool
 }
 
 // generatedNote is appended, once, to the message of a finding in a
@@ -27,6 +30,7 @@ func settle(fs []found, in Input, isTest func(*model.Finding) bool) []*model.Fin
 		line       int
 	}
 	best := map[key][]*model.Finding{}
+	gather := map[*model.Finding]bool{}
 	var order []key
 	for _, x := range fs {
 		f := x.f
@@ -51,6 +55,9 @@ func settle(fs []found, in Input, isTest func(*model.Finding) bool) []*model.Fin
 		if x.generated || in.Generated != nil && in.Generated(f.Site.Path) {
 			f.Message += generatedNote
 		}
+		if x.gather {
+			gather[f] = true
+		}
 		k := key{f.Change, f.Site.Path, f.Rule(), f.Site.Line}
 		prev, ok := best[k]
 		if !ok {
@@ -63,7 +70,7 @@ func settle(fs []found, in Input, isTest func(*model.Finding) bool) []*model.Fin
 		out = append(out, best[k]...)
 	}
 	sortFindings(out)
-	return aggregate(out, in.AggregateAbove, isTest)
+	return aggregate(out, in.AggregateAbove, gather, isTest)
 }
 
 // merge adds f to the findings of its line and rule: the strongest
@@ -114,8 +121,9 @@ func defaultLevel(v model.Verdict) model.Level {
 // below error and a message once, at their first site, listing the others
 // (Finding.Also), when there are more than limit of them: a changed default
 // used by 250 calls is one finding to read, not 250. Errors are never
-// aggregated: each is a site to fix.
-func aggregate(fs []*model.Finding, limit int, isTest func(*model.Finding) bool) []*model.Finding {
+// aggregated: each is a site to fix. A group whose findings all asked to
+// be gathered is aggregated from two sites on.
+func aggregate(fs []*model.Finding, limit int, gather map[*model.Finding]bool, isTest func(*model.Finding) bool) []*model.Finding {
 	if limit <= 0 {
 		limit = 8
 	}
@@ -133,7 +141,11 @@ func aggregate(fs []*model.Finding, limit int, isTest func(*model.Finding) bool)
 	}
 	drop := map[*model.Finding]bool{}
 	for _, g := range groups {
-		if len(g) <= limit {
+		all := true
+		for _, f := range g {
+			all = all && gather[f]
+		}
+		if len(g) <= limit && !(all && len(g) > 1) {
 			continue
 		}
 		// the finding that stands for the group is the first outside

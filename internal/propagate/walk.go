@@ -81,7 +81,7 @@ func Walk(ctx context.Context, in Input) (*Output, error) {
 			}
 			for _, r := range refs {
 				r.Verdict = Cap(r.Change, r.Verdict)
-				all = append(all, found{finding(r), r.Generated})
+				all = append(all, found{finding(r), r.Generated, r.Gather})
 				if r.Follow == nil || depth >= in.MaxDepth {
 					continue
 				}

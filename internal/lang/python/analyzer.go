@@ -56,6 +56,11 @@ type target struct {
 	fixture  bool
 	// cls is the head-state class of a member or constructor target.
 	cls *classInfo
+	// oldCls is a constructor target's class as the base state declared
+	// it, when a change carries it; addedFields the fields added to it
+	// (when no change carries the old class).
+	oldCls      *classInfo
+	addedFields []string
 }
 
 // display names the target as dependents know it: the old declaration
@@ -80,17 +85,29 @@ func (a *analyzer) targets(changes []*model.Change) []*target {
 	}
 	addCtor := func(c *model.Change, path, cqual string, od, nd *declData) {
 		k := path + "\x00" + cqual
-		if ctorSeen[k] != nil || deletedClasses[k] {
+		if deletedClasses[k] {
 			return
 		}
-		t := &target{ch: c, kind: tCtor, path: path, cqual: cqual, name: lastPart(cqual), od: od, nd: nd,
-			old: c.Old, new: c.New}
-		t.cls = a.headClass(path, cqual)
-		if t.cls == nil {
-			return
+		t := ctorSeen[k]
+		if t == nil {
+			t = &target{ch: c, kind: tCtor, path: path, cqual: cqual, name: lastPart(cqual), od: od, nd: nd,
+				old: c.Old, new: c.New}
+			t.cls = a.headClass(path, cqual)
+			if t.cls == nil {
+				return
+			}
+			ctorSeen[k] = t
+			ts = append(ts, t)
 		}
-		ctorSeen[k] = t
-		ts = append(ts, t)
+		// the class's base-state fields, for what calls bound to before
+		switch {
+		case od != nil && od.cls != nil && od.cls.qual == cqual:
+			t.oldCls = od.cls
+		case od != nil && od.attr != nil && od.owner != nil && t.oldCls == nil:
+			t.oldCls = od.owner
+		case od == nil && nd != nil && nd.attr != nil:
+			t.addedFields = append(t.addedFields, nd.attr.name)
+		}
 	}
 	for _, c := range changes {
 		old, new := c.Old, c.New
@@ -137,7 +154,7 @@ func (a *analyzer) targets(changes []*model.Change) []*target {
 			addCtor(c, d.Path, d.Container, od, nd)
 			continue
 		case model.AF:
-			if nd != nil && nd.attr != nil && fieldOf(nd.attr, nd.ownerKind, false) != nil {
+			if nd != nil && nd.attr != nil && fieldOf(nd.attr, a.fieldKind(nd, d), false) != nil {
 				addCtor(c, d.Path, d.Container, od, nd)
 			}
 			continue
@@ -151,7 +168,7 @@ func (a *analyzer) targets(changes []*model.Change) []*target {
 				continue
 			}
 			if od != nil && nd != nil && od.attr != nil && nd.attr != nil {
-				of, nf := fieldOf(od.attr, od.ownerKind, false), fieldOf(nd.attr, nd.ownerKind, false)
+				of, nf := fieldOf(od.attr, a.fieldKind(od, d), false), fieldOf(nd.attr, a.fieldKind(nd, d), false)
 				if of != nil || nf != nil {
 					addCtor(c, d.Path, d.Container, od, nd)
 				}
@@ -177,7 +194,7 @@ func (a *analyzer) targets(changes []*model.Change) []*target {
 			if od != nil && od.fn != nil && od.fn.fixture {
 				t.fixture = true
 			}
-			if c.Label == model.DF && od != nil && od.attr != nil && fieldOf(od.attr, od.ownerKind, false) != nil {
+			if c.Label == model.DF && od != nil && od.attr != nil && fieldOf(od.attr, a.fieldKind(od, d), false) != nil {
 				addCtor(c, d.Path, d.Container, od, nd)
 			}
 		}
@@ -190,6 +207,22 @@ func (a *analyzer) targets(changes []*model.Change) []*target {
 		ts = append(ts, t)
 	}
 	return ts
+}
+
+// fieldKind is the family of an attribute's class: as its declaration
+// reads, else as the head state's class inherits it from repository
+// bases (a model subclassing a model of the repository).
+func (a *analyzer) fieldKind(dd *declData, b *model.Block) ckind {
+	if dd.ownerKind != ckPlain {
+		return dd.ownerKind
+	}
+	if c := a.headClass(b.Path, b.Container); c != nil {
+		switch k := a.r.classKind(c); k {
+		case ckModel, ckTypedDict:
+			return k
+		}
+	}
+	return dd.ownerKind
 }
 
 func dataOf(d *model.Block) (*declData, bool) {
@@ -301,6 +334,7 @@ func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*la
 		}
 	}
 	j.overridesFindings()
+	j.gatherDefaults()
 	trace("judged in %v: %d findings", time.Since(t0), len(j.out))
 	return append(early, j.out...), nil
 }

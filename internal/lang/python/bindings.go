@@ -94,7 +94,7 @@ func (b *builder) stmt(s *scope, st *treesit.Node) {
 			}
 		}
 	case "for_statement":
-		b.targets(s, st.Child("left"), st, nil, nil)
+		b.loopTargets(s, st.Child("left"), st.Child("right"), st)
 		b.expr(s, st.Child("right"), st)
 		b.blocks(s, st)
 	case "with_statement":
@@ -240,7 +240,7 @@ func (b *builder) expr(s *scope, e *treesit.Node, stmt *treesit.Node) {
 			cs := b.f.newScope(scComp, n, s)
 			for _, k := range n.Kids {
 				if k.Kind == "for_in_clause" {
-					b.targets(cs, k.Child("left"), stmt, nil, nil)
+					b.loopTargets(cs, k.Child("left"), k.Child("right"), stmt)
 				}
 			}
 			for _, k := range n.Kids {

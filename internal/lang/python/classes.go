@@ -393,7 +393,7 @@ func (r *resolver) attrValue(owner *classInfo, a *attrInfo) value {
 		v = r.annotation(a.annot, a.scope)
 	}
 	if !v.known() && a.value != nil {
-		if call := treesit.Unparen(a.value); call != nil && call.Kind == "call" && isFieldCall(call) {
+		if call := treesit.Unparen(a.value); call != nil && call.Kind == "call" && isFieldSpec(fileOf(a), call) {
 			v = unknown
 		} else {
 			v = r.expr(a.value, a.scope)
@@ -404,15 +404,6 @@ func (r *resolver) attrValue(owner *classInfo, a *attrInfo) value {
 	}
 	r.attrTy[a] = v
 	return v
-}
-
-// isFieldCall recognises dataclass and attrs field specifiers.
-func isFieldCall(call *treesit.Node) bool {
-	switch lastPart(call.Child("function").Text()) {
-	case "field", "ib", "attrib", "Field", "PrivateAttr":
-		return true
-	}
-	return false
 }
 
 // isSubclass reports whether sub has base in its MRO (itself included).

@@ -67,7 +67,7 @@ func fieldOf(a *attrInfo, kind ckind, kwDefault bool) *param {
 		p.kind = kwOnly
 	}
 	var spec *treesit.Node
-	if v := treesit.Unparen(a.value); v != nil && v.Kind == "call" && isFieldCall(v) {
+	if v := treesit.Unparen(a.value); v != nil && v.Kind == "call" && isFieldSpec(fileOf(a), v) {
 		spec = v
 	}
 	switch kind {
@@ -196,6 +196,11 @@ func (r *resolver) constructor(c *classInfo) ctor {
 			return ctor{params: r.synthFields(k, kk), owner: k, ok: true}
 		case k == c && (kind == ckModel || kind == ckTypedDict):
 			ps := r.synthFields(k, kind)
+			if kind == ckModel && r.isSettings(k) {
+				for i := range ps {
+					ps[i].hasDef = true // read from the environment when not passed
+				}
+			}
 			if kind == ckModel {
 				// pydantic ignores unknown keywords by default
 				ps = append(ps, param{name: "data", kind: varKw})
@@ -237,7 +242,14 @@ func (r *resolver) synthFields(c *classInfo, kind ckind) []param {
 		if k != c && kk == ckPlain && !(kind == ckModel || kind == ckTypedDict) {
 			continue
 		}
-		for _, p := range ownFields(k, kind) {
+		src := k
+		if old := r.oldOwners[k.file.path+"\x00"+k.qual]; old != nil {
+			src = old // the base state's fields of a changed class
+		}
+		if kind == ckModel {
+			redefaults(src, out, index)
+		}
+		for _, p := range ownFields(src, kind) {
 			if j, ok := index[p.name]; ok {
 				out[j] = p
 				continue

@@ -102,7 +102,17 @@
 // Optional, X | None, ClassVar, Final, Annotated, type[X]), declared
 // return types (Self too) and, without one, the class that every return
 // statement agrees on; self and cls; `with C() as x` through __enter__ or
-// __aenter__; super() and Base.method. Members are looked up through the
+// __aenter__, and `with f() as x` where f is a @contextmanager or
+// @asynccontextmanager function through its Iterator/Generator
+// annotation or its yields; loop variables (and comprehension targets)
+// over annotated containers, dict keys, values and items, enumerate, zip,
+// sorted and the like, unpacked one level (iter.go); super() and
+// Base.method. A name bound several times under conditions takes the
+// value its bindings agree on, imports and aliases that do not resolve (a
+// compiled accelerator tried first) leaving the decision to the others;
+// bindings that disagree keep every value (value.alts), and a constructor
+// call is judged against each class (a break in one of them is a
+// warning). Members are looked up through the
 // C3 MRO. Bases outside the repository are known for object, Generic,
 // Protocol, ABC, Enum, NamedTuple and the builtin exceptions; any other
 // may provide any attribute. A call of an external class yields an
@@ -123,12 +133,34 @@
 //     was removed. A call that still binds but whose positional arguments
 //     land on other existing parameters, or that relies on a changed
 //     default, may be impacted. A call that did not bind before the change
-//     is not blamed for it. Becoming async (a call not awaited), no longer
-//     async (awaited) and becoming a property are inconsistent.
+//     is not blamed for it. Becoming async is inconsistent where the
+//     coroutine is discarded or used as a value, may be impacted where
+//     it is stored or passed to a function that may await it, and fine
+//     where it is awaited, scheduled (create_task, ensure_future, gather,
+//     wait, run_coroutine_threadsafe), collected or returned; async
+//     generators are never awaited (coro.go). No longer async while
+//     awaited is inconsistent (may be impacted when the function may
+//     still return an awaitable); becoming a property is inconsistent.
+//     Calls that rely on a changed default are may be impacted; more
+//     than five of one function are notes the core gathers into one
+//     (lang.Ref.Gather, defaults.go).
 //   - Constructors: instantiations of the class, of subclasses that
 //     inherit the constructor (and, for dataclasses, their synthesized
 //     ones), cls(...), super().__init__(...) and Base.__init__(self, ...)
-//     are bound the same way.
+//     are bound the same way. A field change compares each call with the
+//     constructor the base state's fields gave, for every changed class
+//     at once: a call that did not bind before is not blamed, and a
+//     deleted field that moves later positional arguments onto other
+//     fields is inconsistent. Field specifiers are recognised by the name
+//     they were imported under (fields.go); settings models
+//     (BaseSettings) require no field; a subclass re-assigning an
+//     inherited model field without annotation gives it a default; a
+//     class subclassing a model of the repository is a model.
+//   - A broken site inside `with pytest.raises(E)` or assertRaises where
+//     E catches what the site now raises (itself, a builtin base,
+//     Exception; a model's missing field raises ValidationError, a
+//     ValueError) is an expected failure and not reported; an exception
+//     class outside the builtins may derive from it (may be impacted).
 //   - Deleted and renamed functions, methods, classes, attributes and
 //     imports: every remaining use and every import of the old name is
 //     inconsistent, including imports that re-export it; a member that a

@@ -64,8 +64,11 @@ func (j *judge) emit(t *target, x *ref, v verdict) {
 		if exc == "" {
 			exc = excOf(t, x)
 		}
-		if why := expectedFailure(x.f, x.n, exc); why != "" {
+		if why, sure := j.expectedFailure(x, exc); why != "" {
 			v.v = model.MayBeImpacted
+			if sure {
+				v.v = model.Consistent // an expected failure: the test passes
+			}
 			v.msg += "; " + why
 		}
 	}
@@ -102,6 +105,12 @@ func (j *judge) emit(t *target, x *ref, v verdict) {
 	}
 	// the core keeps one finding per line (the strongest, fixes merged)
 	j.out = append(j.out, f)
+	if j.defaultOnly[x] && v.v == model.MayBeImpacted {
+		if j.defaults == nil {
+			j.defaults = map[*model.Change][]*lang.Ref{}
+		}
+		j.defaults[t.ch] = append(j.defaults[t.ch], f)
+	}
 	if f.Follow = j.followOf[x]; f.Follow == nil && v.v != model.Consistent {
 		f.Follow = j.follow(t, x, v)
 	}
@@ -262,8 +271,11 @@ func (a *analyzer) declOf(fn *funcInfo) *lang.Decl {
 
 // expectedFailure says why a broken site may be broken on purpose: inside
 // `with pytest.raises(...)` or assertRaises, or in a test marked skip or
-// xfail (unconditionally: skipif runs somewhere). "" otherwise.
-func expectedFailure(f *pfile, n *treesit.Node, exc string) string {
+// xfail (unconditionally: skipif runs somewhere). "" otherwise. sure is
+// set when the site is an expected failure for certain: the context
+// expects the very exception the site now raises (or a base of it).
+func (j *judge) expectedFailure(x *ref, exc string) (why string, sure bool) {
+	f, n := x.f, x.n
 	for p := n.Parent; p != nil; p = p.Parent {
 		switch p.Kind {
 		case "with_statement":
@@ -281,12 +293,17 @@ func expectedFailure(f *pfile, n *treesit.Node, exc string) string {
 							v = ks[0]
 						}
 					}
-					if v != nil && v.Kind == "call" {
-						switch lastPart(v.Child("function").Text()) {
-						case "raises", "assertRaises", "assertRaisesRegex", "assertRaisesRegexp", "raises_regex":
-							if catches(v, exc) {
-								return "inside " + lastPart(v.Child("function").Text()) + "(...): the test may expect the " + exc
-							}
+					if v == nil || v.Kind != "call" {
+						continue
+					}
+					fn := lastPart(v.Child("function").Text())
+					switch fn {
+					case "raises", "assertRaises", "assertRaisesRegex", "assertRaisesRegexp", "raises_regex":
+						switch j.catches(v, x.s, exc) {
+						case catchYes:
+							return "inside " + fn + "(...), which expects the " + exc + " it raises", true
+						case catchMaybe:
+							return "inside " + fn + "(...): the test may expect the " + exc, false
 						}
 					}
 				}
@@ -301,12 +318,12 @@ func expectedFailure(f *pfile, n *treesit.Node, exc string) string {
 			for _, d := range decos {
 				switch lastPart(d) {
 				case "skip", "xfail", "expectedFailure":
-					return "in a test marked " + lastPart(d) + ": it may not run"
+					return "in a test marked " + lastPart(d) + ": it may not run", false
 				}
 			}
 		}
 	}
-	return ""
+	return "", false
 }
 
 // excOf is the exception a use of a deleted declaration raises.
@@ -322,29 +339,67 @@ func excOf(t *target, x *ref) string {
 	return "TypeError"
 }
 
-// catches reports whether a raises(...) call's expected exception would
-// catch exc: the same builtin, a builtin base of it, or Exception.
-func catches(call *treesit.Node, exc string) bool {
-	args := call.Child("arguments").NamedKids()
-	if len(args) == 0 {
-		return false
+// catch is whether an expected exception catches the one a site raises.
+type catch int
+
+const (
+	catchNo    catch = iota // a builtin exception that is not exc or a base of it
+	catchYes                // exc itself or a builtin base of it
+	catchMaybe              // a class of the repository or a library: may derive from exc
+)
+
+// excBases are the builtin bases of the exceptions a broken site raises
+// (pydantic's ValidationError derives from ValueError).
+var excBases = map[string][]string{
+	"TypeError":       {"TypeError", "Exception", "BaseException"},
+	"AttributeError":  {"AttributeError", "Exception", "BaseException"},
+	"NameError":       {"NameError", "Exception", "BaseException"},
+	"ImportError":     {"ImportError", "Exception", "BaseException"},
+	"ValidationError": {"ValidationError", "ValueError", "Exception", "BaseException"},
+}
+
+// catches reports whether a raises(...) call's expected exception (the
+// first argument, or expected_exception=) would catch exc: exc itself or
+// a base of it. A class of the repository never is one (exc is builtin,
+// or pydantic's); a name that does not resolve may be.
+func (j *judge) catches(call *treesit.Node, s *scope, exc string) catch {
+	var first *treesit.Node
+	for _, a := range call.Child("arguments").NamedKids() {
+		if a.Kind == "keyword_argument" {
+			if a.Child("name").Text() == "expected_exception" {
+				first = a.Child("value")
+			}
+			continue
+		}
+		if first == nil {
+			first = a
+		}
 	}
-	want := map[string]bool{exc: true, "Exception": true, "BaseException": true}
-	switch exc {
-	case "ImportError":
-		want["ModuleNotFoundError"] = false
-	case "NameError", "AttributeError":
+	if first == nil {
+		return catchNo
 	}
 	var names []*treesit.Node
-	if a := treesit.Unparen(args[0]); a.Kind == "tuple" {
+	if a := treesit.Unparen(first); a.Kind == "tuple" {
 		names = a.NamedKids()
 	} else {
 		names = []*treesit.Node{a}
 	}
+	out := catchNo
 	for _, a := range names {
-		if want[lastPart(a.Text())] {
-			return true
+		n := lastPart(a.Text())
+		if contains(excBases[exc], n) {
+			return catchYes
+		}
+		if builtins[n] {
+			continue
+		}
+		switch v := j.r.expr(a, s); v.k {
+		case vClass, vExternal:
+			// a class of the repository is no base of a builtin
+			// exception; a library's is judged by its name
+		default:
+			out = catchMaybe
 		}
 	}
-	return false
+	return out
 }

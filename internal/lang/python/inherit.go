@@ -21,10 +21,56 @@ func (j *judge) ctorVerdict(t *target, x *ref) (verdict, bool) {
 		return j.initCallVerdict(t, x)
 	}
 	cv := j.r.expr(x.n, x.s)
+	if cv.k == vUnknown && len(cv.alts) > 0 {
+		// a name bound to different classes under conditions: judged
+		// against each one the target reaches; a break is certain in one
+		// configuration only
+		var best verdict
+		found := false
+		for _, a := range cv.alts {
+			if a.k != vClass || !j.r.isSubclass(a.cls, T) {
+				continue
+			}
+			v, ok := j.ctorVerdictFor(t, x, a.cls)
+			if !ok {
+				continue
+			}
+			if v.v == model.Inconsistent {
+				v.v = model.MayBeImpacted
+				v.msg += fmt.Sprintf(" (when %s is %s: it is bound to %d different values)", calleeText(x), j.moduleName(a.cls.file.path)+"."+a.cls.qual, len(cv.alts))
+			}
+			if !found || rank(v.v) > rank(best.v) {
+				best, found = v, true
+			}
+		}
+		return best, found
+	}
 	if cv.k != vClass || !j.r.isSubclass(cv.cls, T) {
 		return verdict{}, false
 	}
-	C := cv.cls
+	return j.ctorVerdictFor(t, x, cv.cls)
+}
+
+// rank orders verdicts by how much they ask of the developer.
+func rank(v model.Verdict) int {
+	switch v {
+	case model.Inconsistent:
+		return 3
+	case model.MayBeImpacted:
+		return 2
+	case model.MayFollow:
+		return 1
+	}
+	return 0
+}
+
+// calleeText is how a reference is written.
+func calleeText(x *ref) string { return x.n.Text() }
+
+// ctorVerdictFor judges a call that instantiates class C against a
+// constructor target.
+func (j *judge) ctorVerdictFor(t *target, x *ref, C *classInfo) (verdict, bool) {
+	T := t.cls
 	ct := j.r.constructor(C)
 	mro := j.r.mro(C).list
 	ti, oi := -1, -1
@@ -60,14 +106,29 @@ func (j *judge) ctorVerdict(t *target, x *ref) (verdict, bool) {
 	if !sameClass(C, T) {
 		via = fmt.Sprintf(" (inherited from %s)", T.qual)
 	}
+	var oct *ctor
+	if ct.fn == nil {
+		if olds := j.oldClasses(); olds[T.file.path+"\x00"+T.qual] != nil {
+			if c := j.r.oldConstructor(C, olds); c.ok && c.fn == nil {
+				oct = &c
+			}
+		}
+	}
 	if res.err != "" {
 		if t.od != nil && t.od.fn != nil && (t.od.fn.name == "__init__" || t.od.fn.name == "__new__") && bind(dropFirst(t.od.fn), args, C.qual).err != "" {
 			return verdict{}, false // it did not bind before the change either
 		}
+		if oct != nil && bind(oct.params, args, C.qual+"()").err != "" {
+			return verdict{}, false // it did not bind to the old fields either
+		}
 		if ct.weak || ct.fn != nil && j.opaque(ct.fn) {
 			return verdict{model.InstantiatedBy, model.MayBeImpacted, fmt.Sprintf("the call %s%s (%s); the runtime may not enforce it", res.err, via, details), model.PrecisionSyntax, ""}, true
 		}
-		return verdict{model.InstantiatedBy, model.Inconsistent, fmt.Sprintf("the call %s%s (%s)", res.err, via, details), model.PrecisionSyntax, "TypeError"}, true
+		exc := "TypeError"
+		if ct.fn == nil && j.r.classKind(C) == ckModel {
+			exc = "ValidationError" // pydantic validates the keywords
+		}
+		return verdict{model.InstantiatedBy, model.Inconsistent, fmt.Sprintf("the call %s%s (%s)", res.err, via, details), model.PrecisionSyntax, exc}, true
 	}
 	if t.od != nil && t.od.fn != nil && ct.fn != nil && (t.od.fn.name == "__init__" || t.od.fn.name == "__new__") {
 		broken, moved := shifted(dropFirst(t.od.fn), ct.params, args, C.qual+"()")
@@ -78,10 +139,66 @@ func (j *judge) ctorVerdict(t *target, x *ref) (verdict, bool) {
 			return verdict{model.InstantiatedBy, model.Inconsistent, fmt.Sprintf("the call of %s binds, but %s (%s)", C.qual, broken, details), model.PrecisionSyntax, ""}, true
 		}
 		if moved != "" {
+			j.markDefault(x, moved)
+			return verdict{model.InstantiatedBy, model.MayBeImpacted, fmt.Sprintf("the call of %s still binds, but %s", C.qual, moved), model.PrecisionSyntax, ""}, true
+		}
+	}
+	if oct != nil {
+		// a field removed or inserted moves the positional arguments after
+		// it onto other fields
+		broken, moved := shifted(oct.params, ct.params, args, C.qual+"()")
+		if broken != "" && j.a.touched(x.f.path, x.call) {
+			broken = ""
+		}
+		if broken != "" {
+			if ct.weak {
+				return verdict{model.InstantiatedBy, model.MayBeImpacted, fmt.Sprintf("the call of %s binds, but %s (%s); the runtime may not enforce it", C.qual, broken, details), model.PrecisionSyntax, ""}, true
+			}
+			return verdict{model.InstantiatedBy, model.Inconsistent, fmt.Sprintf("the call of %s binds, but %s (%s)", C.qual, broken, details), model.PrecisionSyntax, ""}, true
+		}
+		if moved != "" {
+			j.markDefault(x, moved)
 			return verdict{model.InstantiatedBy, model.MayBeImpacted, fmt.Sprintf("the call of %s still binds, but %s", C.qual, moved), model.PrecisionSyntax, ""}, true
 		}
 	}
 	return verdict{model.InstantiatedBy, model.Consistent, fmt.Sprintf("the call binds to the new constructor of %s", C.qual), model.PrecisionSyntax, ""}, true
+}
+
+// oldClasses are the base-state declarations of the classes whose
+// fields changed, by file and qualified name.
+func (j *judge) oldClasses() map[string]*classInfo {
+	if j.olds == nil {
+		j.olds = map[string]*classInfo{}
+		for _, t := range j.targets {
+			if t.kind != tCtor || t.cls == nil {
+				continue
+			}
+			if old := j.oldFields(t); old != nil {
+				j.olds[t.cls.file.path+"\x00"+t.cls.qual] = old
+			}
+		}
+	}
+	return j.olds
+}
+
+// oldFields is a constructor target's class with its base-state fields:
+// the base-state declaration a change carries, or the head class without
+// the fields the change added. nil when neither is known.
+func (j *judge) oldFields(t *target) *classInfo {
+	if t.oldCls != nil {
+		return t.oldCls
+	}
+	if len(t.addedFields) == 0 || t.cls == nil {
+		return nil
+	}
+	c := *t.cls
+	c.attrOrder = nil
+	for _, a := range t.cls.attrOrder {
+		if !contains(t.addedFields, a.name) {
+			c.attrOrder = append(c.attrOrder, a)
+		}
+	}
+	return &c
 }
 
 // initCallVerdict judges super().__init__(...) and Base.__init__(self,
@@ -143,6 +260,7 @@ func (j *judge) initCallVerdict(t *target, x *ref) (verdict, bool) {
 			return verdict{model.CalledBy, model.Inconsistent, fmt.Sprintf("the call of %s binds, but %s (%s)", name, broken, details), model.PrecisionSyntax, ""}, true
 		}
 		if moved != "" {
+			j.markDefault(x, moved)
 			return verdict{model.CalledBy, model.MayBeImpacted, fmt.Sprintf("the call of %s still binds, but %s", name, moved), model.PrecisionSyntax, ""}, true
 		}
 	}

@@ -48,7 +48,7 @@ func (r *resolver) bindingSym(b *binding, sc *scope) sym {
 			}
 		}
 		return r.memberSyms(m, b.member)[0]
-	case bAssign, bOther, bWith:
+	case bAssign, bOther, bWith, bFor:
 		switch sc.kind {
 		case scModule:
 			return sym{path: sc.file.path, qual: b.name}

@@ -34,6 +34,9 @@ type value struct {
 	// self is the class of the instance a method was reached through
 	// (vMethod, vSuper), for Self return types and super().
 	self *classInfo
+	// alts: an unknown value that is one of these (a name bound to
+	// different values under conditions)
+	alts []value
 }
 
 var unknown = value{}
@@ -52,6 +55,10 @@ type resolver struct {
 	retTy   map[*funcInfo]value
 	depth   int
 	modVals map[string]value
+	// oldOwners, while set, makes synthFields read the fields of the
+	// classes it holds (by file and qualified name) from their
+	// base-state declarations (oldConstructor)
+	oldOwners map[string]*classInfo
 }
 
 func newResolver(ix *index) *resolver {
@@ -141,29 +148,70 @@ func (r *resolver) nameValue(s *scope, name string) value {
 
 // bindingsValue evaluates a name with several bindings in one scope: the
 // value they agree on, a class or function over None (x = None; later
-// x = Foo()), else unknown.
+// x = Foo()). Imports and aliases that do not resolve (a compiled
+// accelerator tried first, `X = XCython` in a try) leave the decision to
+// the others. Bindings that disagree give unknown with every value they
+// may take as alts.
 func (r *resolver) bindingsValue(bs []*binding, sc *scope) value {
 	if len(bs) == 1 {
 		return r.bindingValue(bs[0], sc)
 	}
-	var out value
+	var out, missing value
+	var alts []value
 	for _, b := range bs {
 		v := r.bindingValue(b, sc)
 		switch {
 		case v.k == vNone:
 			continue
-		case !v.known():
-			if b.kind == bDef || b.kind == bClass || b.kind == bFrom || b.kind == bImport {
+		case !v.known() || v.k == vMissing:
+			if fallbackBinding(b) {
+				if v.k == vMissing && !missing.known() {
+					missing = v
+				}
 				continue // a fallback definition; the others decide
 			}
-			return unknown
-		case !out.known():
+			if !v.known() {
+				return unknown
+			}
+		}
+		if len(alts) == 0 {
+			alts = append(alts, v)
 			out = v
-		case !sameValue(out, v):
-			return unknown
+			continue
+		}
+		same := false
+		for _, a := range alts {
+			same = same || sameValue(a, v)
+		}
+		if !same {
+			alts = append(alts, v)
 		}
 	}
+	if len(alts) > 1 {
+		return value{alts: alts}
+	}
+	if !out.known() {
+		return missing
+	}
 	return out
+}
+
+// fallbackBinding reports a binding that may be a fallback or an
+// accelerator that did not resolve: a def, a class, an import, or an
+// alias (a name or attribute assigned without annotation).
+func fallbackBinding(b *binding) bool {
+	switch b.kind {
+	case bDef, bClass, bFrom, bImport:
+		return true
+	case bAssign:
+		if b.annot == nil && b.value != nil {
+			switch treesit.Unparen(b.value).Kind {
+			case "identifier", "attribute":
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func sameValue(a, b value) bool {
@@ -207,7 +255,16 @@ func (r *resolver) bindingValue(b *binding, sc *scope) value {
 		return r.member(m, b.member)
 	case bParam:
 		return r.paramValue(b.fn, b.param)
+	case bFor:
+		if !r.enter(b) {
+			return unknown
+		}
+		defer r.leave(b)
+		return r.iterValue(b.value, sc, b.idx)
 	case bWith:
+		if v, ok := r.contextValue(b.value, sc); ok {
+			return v
+		}
 		cm := r.expr(b.value, sc)
 		if cm.k != vInstance {
 			return unknown

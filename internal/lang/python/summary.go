@@ -60,6 +60,7 @@ const (
 	bParam                  // a function parameter
 	bWith                   // with cm as x: what cm.__enter__ returns
 	bOther                  // for targets, except ... as, match captures: type unknown
+	bFor                    // for x in it: an element of it (value; idx >= 0: position in an unpacked element)
 )
 
 // binding is one place that binds a name in a scope.
@@ -78,6 +79,7 @@ type binding struct {
 	module, member string
 	stmt           *treesit.Node
 	async          bool // bWith: async with
+	idx            int  // bFor: position of the name in an unpacked element, -1 for the element
 }
 
 // pkind is a parameter's kind, as in inspect.Parameter.

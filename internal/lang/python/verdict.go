@@ -23,6 +23,11 @@ type judge struct {
 	followOf map[*ref]*lang.Follow
 	wrapped  map[*funcInfo]bool
 	reach    map[string]bool
+	olds     map[string]*classInfo // oldClasses
+	// defaultOnly: calls whose only impact is relying on a changed
+	// default; defaults: their findings, by change (gatherDefaults)
+	defaultOnly map[*ref]bool
+	defaults    map[*model.Change][]*lang.Ref
 }
 
 // verdict is the outcome of judging one reference against one target.
@@ -390,6 +395,10 @@ func (j *judge) deletedVerdict(t *target, x *ref, how matchHow, rel model.Relati
 		if t.member && x.recv.k == vInstance && j.subclassDefines(t, x.recv.cls) {
 			return verdict{rel, model.MayBeImpacted, fmt.Sprintf("%s %s on self; %s %s, but subclasses still define %s", verb, t.name, t.display(), what, t.name), prec, ""}, true
 		}
+		if t.member && x.recv.k == vClass && x.kind == rAttr && !namesClass(x.n.Child("object"), x.recv.cls) && j.subclassDefines(t, x.recv.cls) {
+			// cls, or a parameter typed type[Base]: a subclass may be passed
+			return verdict{rel, model.MayBeImpacted, fmt.Sprintf("%s %s on a class that may be a subclass (cls, type[%s]); %s %s, but subclasses still define %s", verb, t.name, x.recv.cls.name, t.display(), what, t.name), prec, ""}, true
+		}
 		if x.kind == rImport {
 			if t.dkind == model.KindImport {
 				return verdict{model.ImportedBy, model.Inconsistent, fmt.Sprintf("imports %s from %s, which no longer defines it (its import there was removed)", t.name, j.moduleName(t.path)), prec, ""}, true
@@ -460,9 +469,14 @@ func (j *judge) callVerdict(t *target, x *ref, how matchHow, rel model.Relation,
 		switch {
 		case nf.property && !of.property:
 			return verdict{rel, model.Inconsistent, fmt.Sprintf("calls %s, which is now a property", name), prec, ""}, true
-		case nf.async && !of.async && !awaited(x.call):
-			return verdict{rel, model.Inconsistent, fmt.Sprintf("calls %s without await; it is now async and returns a coroutine", name), prec, ""}, true
-		case of.async && !nf.async && awaited(x.call):
+		case nf.async && !of.async && !isAsyncGen(nf):
+			if v, ok := asyncVerdict(x.call, name, rel, prec); ok {
+				return v, true
+			}
+		case of.async && !nf.async && !isAsyncGen(of) && awaited(x.call):
+			if mayReturnAwaitable(nf) {
+				return verdict{rel, model.MayBeImpacted, fmt.Sprintf("awaits %s, which is no longer async; it may still return an awaitable", name), prec, ""}, true
+			}
 			return verdict{rel, model.Inconsistent, fmt.Sprintf("awaits %s, which is no longer async", name), prec, ""}, true
 		}
 	}
@@ -496,6 +510,7 @@ func (j *judge) callVerdict(t *target, x *ref, how matchHow, rel model.Relation,
 		return verdict{rel, model.Inconsistent, fmt.Sprintf("the call of %s binds, but %s (%s)", name, broken, details), prec, ""}, true
 	}
 	if moved != "" {
+		j.markDefault(x, moved)
 		return verdict{rel, model.MayBeImpacted, fmt.Sprintf("the call of %s still binds, but %s", name, moved), prec, ""}, true
 	}
 	if opt := addedParams(t, false); len(opt) > 0 && !passes(args, nps, opt) {
@@ -646,4 +661,11 @@ func mustOrMayChange(c *model.Change) string {
 		return "may have to change with"
 	}
 	return "must change with"
+}
+
+// namesClass reports a receiver written as the class's own name (C or
+// mod.C), not a variable that may hold a subclass.
+func namesClass(obj *treesit.Node, c *classInfo) bool {
+	obj = treesit.Unparen(obj)
+	return obj != nil && c != nil && (obj.Kind == "identifier" || obj.Kind == "attribute") && lastPart(obj.Text()) == c.name
 }
