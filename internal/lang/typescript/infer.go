@@ -11,19 +11,53 @@ import "strings"
 // class elsewhere is not taken for the target. ok is false when any step
 // is unknown.
 func (j *judge) resultOrigin(n *node) (origin, bool) {
+	return j.a.resultOriginIn(j.f, n, 0)
+}
+
+// resultOriginIn is resultOrigin for an expression of file f. An
+// identifier that names no local of f but a binding imported from a
+// repository module is followed to the module's top-level const (`export
+// const ky = createInstance()`, `export default ky`): its annotation, or
+// the declared return type of the call initializing it.
+func (a *analyzer) resultOriginIn(f *tsfile, n *node, depth int) (origin, bool) {
 	n = unparen(n)
-	if n == nil {
+	if n == nil || depth > 4 {
 		return origin{}, false
 	}
 	if n.kind == "identifier" {
 		d := lookup(n, n.text())
+		if d == nil {
+			o, ok := a.declOrigin(f, n.text())
+			if !ok || o.path == f.path {
+				return origin{}, false
+			}
+			of := a.file(o.path)
+			if of == nil {
+				return origin{}, false
+			}
+			d, _ = declaredIn(of.t.root, o.local)
+			if d == nil || d.kind != "variable_declarator" {
+				return origin{}, false
+			}
+			f = of
+			if t := d.child("type"); t != nil {
+				name := typeName(t.text())
+				if name == "" || strings.Contains(name, ".") || !constDecl(d) {
+					return origin{}, false
+				}
+				return a.declOrigin(f, name)
+			}
+		}
 		if d == nil || d.kind != "variable_declarator" || d.child("name").kindOr() != "identifier" || d.child("type") != nil {
 			return origin{}, false
 		}
-		if p := d.parent; p == nil || p.kind != "lexical_declaration" || !strings.HasPrefix(p.text(), "const") {
+		if !constDecl(d) {
 			return origin{}, false // a let or var may be reassigned
 		}
 		n = unparen(d.child("value"))
+		if n.kindOr() == "identifier" {
+			return a.resultOriginIn(f, n, depth+1)
+		}
 	}
 	awaited := false
 	if n.kindOr() == "await_expression" {
@@ -40,7 +74,7 @@ func (j *judge) resultOrigin(n *node) (origin, bool) {
 	if callee.kindOr() != "identifier" || shadowed(callee, callee.text()) {
 		return origin{}, false
 	}
-	df, d := j.a.funcDecl(j.f, callee.text())
+	df, d := a.funcDecl(f, callee.text())
 	if d == nil || d.fn == nil || len(d.overloads) > 0 {
 		return origin{}, false
 	}
@@ -57,7 +91,13 @@ func (j *judge) resultOrigin(n *node) (origin, bool) {
 	if name == "" || strings.Contains(ret, ".") {
 		return origin{}, false
 	}
-	return j.a.declOrigin(df, name)
+	return a.declOrigin(df, name)
+}
+
+// constDecl reports a variable declarator of a const declaration.
+func constDecl(d *node) bool {
+	p := d.parent
+	return p != nil && p.kind == "lexical_declaration" && strings.HasPrefix(p.text(), "const")
 }
 
 // funcDecl finds the top-level function a name denotes in file f:
