@@ -171,11 +171,15 @@ func (a *analyzer) Answer(ctx context.Context, qs []lang.Query) ([]*lang.Ref, er
 func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*lang.Ref, error) {
 	var out []*lang.Ref
 	ts := a.targets(changes)
+	seenSub := map[string]bool{}
 	for i := 0; i < len(ts) && i < 500; i++ {
 		t := ts[i]
 		words := []string{t.name}
 		if t.kind == tCall && t.d.kind == dCtor || t.kind == tAdded || t.kind == tRetyped {
 			words = []string{t.container}
+		} else if t.d.kind == dIMember {
+			// files naming the interface may declare its sub-interfaces
+			words = append(words, t.container)
 		}
 		if !t.member {
 			words = append(words, moduleWords(t.path)...)
@@ -198,6 +202,18 @@ func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*la
 			j := &judge{a: a, t: t, f: f}
 			j.run()
 			out = append(out, j.out...)
+			for _, sub := range j.subIfaces {
+				// an interface extending (or an alias of) the member's
+				// container: its users are the member's users too
+				k := f.path + "\x00" + sub + "\x00" + t.name
+				if seenSub[k] {
+					continue
+				}
+				seenSub[k] = true
+				st := *t
+				st.container, st.path, st.sub = sub, f.path, true
+				ts = append(ts, &st)
+			}
 			for _, sub := range j.subs {
 				// a subclass inheriting a changed constructor: its
 				// instantiations bind to it

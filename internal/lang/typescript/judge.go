@@ -16,6 +16,9 @@ type judge struct {
 	out []*lang.Ref
 	// subs are subclasses of the file that inherit a changed constructor
 	subs []string
+	// subIfaces are the file's interfaces and aliases that are an
+	// interface member's container under another name (subtypes.go)
+	subIfaces []string
 }
 
 func (j *judge) run() {

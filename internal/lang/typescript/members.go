@@ -338,6 +338,11 @@ func (j *judge) enumMember() {
 func (j *judge) ifaceMember() {
 	t := j.t
 	locals, _ := j.bindings(t.container)
+	if len(locals) > 0 {
+		for _, s := range j.subtypes(locals) {
+			j.subIfaces = append(j.subIfaces, s.name)
+		}
+	}
 	// a file that does not name the interface may still read members of
 	// a value a repository function returns as one (resultIsTarget)
 	named := len(locals) > 0
