@@ -349,7 +349,6 @@ func (j *judge) ifaceMember() {
 	if !named && t.kind != tGone && t.kind != tRetyped {
 		return
 	}
-	method := t.d.fn != nil
 	walk(j.f.t.root, func(n *node) bool {
 		if n.bad {
 			return false
@@ -371,10 +370,10 @@ func (j *judge) ifaceMember() {
 				return true
 			}
 			if classMember(n, t.name) == nil && !j.extendsAny(n) {
+				// interface members are fields to the core (AF, DF, MF),
+				// methods included: their relations are EmbeddedBy and
+				// InstantiatedBy (OverriddenBy is not asked for them)
 				rel := model.EmbeddedBy
-				if method {
-					rel = model.OverriddenBy
-				}
 				at := n.child("name")
 				if at == nil {
 					at = n
@@ -388,9 +387,6 @@ func (j *judge) ifaceMember() {
 			}
 			has, spread := objectKey(n, t.name)
 			rel := model.InstantiatedBy
-			if method {
-				rel = model.OverriddenBy
-			}
 			switch {
 			case t.kind == tAdded && !has && spread:
 				j.emit(n, rel, model.MayBeImpacted, model.PrecisionSyntax,
