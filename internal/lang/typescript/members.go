@@ -383,6 +383,9 @@ func (j *judge) ifaceMember() {
 			}
 		case "object":
 			if !locals[literalType(n)] {
+				if named && literalType(n) == "" && genericContext(n, locals) {
+					j.genericLiteral(n)
+				}
 				return true
 			}
 			has, spread := objectKey(n, t.name)
