@@ -14,10 +14,12 @@ func (j *judge) ctor() {
 	t := j.t
 	locals, nss := j.bindings(t.container)
 	exps := j.exportNames(t.container)
+	seen := map[*node]bool{}
 	j.refs(locals, nss, exps, func(ref *node) {
 		k, call := refKindOf(ref)
 		switch k {
 		case rNew:
+			seen[call] = true
 			j.call(ref, call, model.InstantiatedBy, model.PrecisionSyntax, false)
 		case rExtends:
 			// a subclass: its super(...) calls, and new of it when it
@@ -48,6 +50,38 @@ func (j *judge) ctor() {
 				return true
 			})
 		}
+	})
+	j.newByName(seen)
+}
+
+// newByName judges `new x.C(...)` of the target's class through a
+// receiver that is not a module namespace (an object holding the class,
+// `ky.HTTPError`): by name only, a warning when the call bound to the
+// old constructor and does not bind to the new one.
+func (j *judge) newByName(seen map[*node]bool) {
+	t := j.t
+	walk(j.f.t.root, func(n *node) bool {
+		if n.bad {
+			return false
+		}
+		if n.kind != "new_expression" || seen[n] {
+			return true
+		}
+		c := n.child("constructor")
+		if c.kindOr() != "member_expression" || c.child("property").text() != t.container {
+			return true
+		}
+		root := c.child("object")
+		for root != nil && root.kind == "member_expression" {
+			root = root.child("object")
+		}
+		if root.kindOr() == "identifier" {
+			if b := j.f.imports[root.text()]; b != nil && b.name == "*" && !shadowed(n, root.text()) {
+				return true // a module namespace: resolved by refs, or another module's
+			}
+		}
+		j.call(c, n, model.InstantiatedBy, model.PrecisionName, true)
+		return true
 	})
 }
 
