@@ -81,6 +81,10 @@ type target struct {
 	path      string    // the declaring file (head state)
 	member    bool
 	sub       bool // a subclass that inherits the changed constructor
+	// alts are more names of an interface member's container in path:
+	// the sub-interfaces and aliases one file declares, judged together
+	// (one search and one walk for a hierarchy of them)
+	alts []string
 }
 
 func (t *target) display() string {
@@ -176,10 +180,10 @@ func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*la
 		t := ts[i]
 		words := []string{t.name}
 		if t.kind == tCall && t.d.kind == dCtor || t.kind == tAdded || t.kind == tRetyped {
-			words = []string{t.container}
+			words = append([]string{t.container}, t.alts...)
 		} else if t.d.kind == dIMember {
 			// files naming the interface may declare its sub-interfaces
-			words = append(words, t.container)
+			words = append(append(words, t.container), t.alts...)
 		}
 		if !t.member {
 			words = append(words, moduleWords(t.path)...)
@@ -202,16 +206,19 @@ func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*la
 			j := &judge{a: a, t: t, f: f}
 			j.run()
 			out = append(out, j.out...)
+			// the interfaces extending (or aliasing) the member's
+			// container: their users are the member's users too
+			var fresh []string
 			for _, sub := range j.subIfaces {
-				// an interface extending (or an alias of) the member's
-				// container: its users are the member's users too
 				k := f.path + "\x00" + sub + "\x00" + t.name
-				if seenSub[k] {
-					continue
+				if !seenSub[k] {
+					seenSub[k] = true
+					fresh = append(fresh, sub)
 				}
-				seenSub[k] = true
+			}
+			if len(fresh) > 0 {
 				st := *t
-				st.container, st.path, st.sub = sub, f.path, true
+				st.container, st.alts, st.path, st.sub = fresh[0], fresh[1:], f.path, true
 				ts = append(ts, &st)
 			}
 			for _, sub := range j.subs {

@@ -372,9 +372,21 @@ func (j *judge) enumMember() {
 func (j *judge) ifaceMember() {
 	t := j.t
 	locals, _ := j.bindings(t.container)
+	for _, alt := range t.alts {
+		more, _ := j.bindings(alt)
+		for k := range more {
+			locals[k] = true
+		}
+	}
 	if len(locals) > 0 {
 		for _, s := range j.subtypes(locals) {
-			j.subIfaces = append(j.subIfaces, s.name)
+			// a retyped member's users through sub-interfaces are
+			// warnings at most; following them costs a search and a walk
+			// per sub-interface (typeorm's BaseDataSourceOptions has
+			// twenty): only redeclarations are reported (subtypes)
+			if t.kind != tRetyped {
+				j.subIfaces = append(j.subIfaces, s.name)
+			}
 		}
 	}
 	// a file that does not name the interface may still read members of
@@ -424,19 +436,20 @@ func (j *judge) ifaceMember() {
 			}
 			has, spread := objectKey(n, t.name)
 			rel := model.InstantiatedBy
+			lt := literalType(n) // the container, or a sub-interface of it
 			switch {
 			case t.kind == tAdded && !has && spread:
 				j.emit(n, rel, model.MayBeImpacted, model.PrecisionSyntax,
-					fmt.Sprintf("builds a %s without %s (unless a spread provides it); %s %s", t.container, t.name, t.display(), j.addedWhat()))
+					fmt.Sprintf("builds a %s without %s (unless a spread provides it); %s %s", lt, t.name, t.display(), j.addedWhat()))
 			case t.kind == tAdded && !has:
 				j.emit(n, rel, model.Inconsistent, model.PrecisionSyntax,
-					fmt.Sprintf("builds a %s without %s, which %s", t.container, t.name, j.addedWhat()))
+					fmt.Sprintf("builds a %s without %s, which %s", lt, t.name, j.addedWhat()))
 			case t.kind == tRetyped && has:
 				j.emit(n, rel, model.MayBeImpacted, model.PrecisionSyntax,
-					fmt.Sprintf("builds a %s with %s, whose type changed: %s", t.container, t.name, strings.Join(t.ch.Details, "; ")))
+					fmt.Sprintf("builds a %s with %s, whose type changed: %s", lt, t.name, strings.Join(t.ch.Details, "; ")))
 			case t.kind == tGone && has:
 				j.emit(n, rel, model.Inconsistent, model.PrecisionSyntax,
-					fmt.Sprintf("builds a %s with %s, which %s (an object literal may only specify known properties)", t.container, t.name, j.what()))
+					fmt.Sprintf("builds a %s with %s, which %s (an object literal may only specify known properties)", lt, t.name, j.what()))
 			}
 		case "member_expression":
 			if t.kind != tGone && t.kind != tRetyped || n.child("property").text() != t.name {
@@ -455,7 +468,10 @@ func (j *judge) ifaceMember() {
 				verb = "calls"
 			}
 			if typ := exprType(n.child("object")); locals[typ] || typ == "" && j.resultIsTarget(n.child("object")) {
-				j.emit(n, rel, model.Inconsistent, model.PrecisionSyntax, fmt.Sprintf("%s %s of a %s, which %s", verb, t.name, t.container, j.what()))
+				if typ == "" {
+					typ = t.container
+				}
+				j.emit(n, rel, model.Inconsistent, model.PrecisionSyntax, fmt.Sprintf("%s %s of a %s, which %s", verb, t.name, typ, j.what()))
 			} else if typ == "" && named {
 				j.emit(n, rel, model.MayBeImpacted, model.PrecisionName,
 					fmt.Sprintf("%s %s on a value whose type could not be resolved; %s %s", verb, t.name, t.display(), j.what()))
