@@ -68,14 +68,21 @@ func TestAggregateShown(t *testing.T) {
 		t.Fatal(err)
 	}
 	validateSARIF(t, sarif.Bytes(), "")
+	// SARIF: one result per site, each saying how many the group has
+	// (a consumer shows a result at its first location only)
 	var log struct {
 		Runs []struct {
 			Results []struct {
-				Message          struct{ Text string } `json:"message"`
-				RelatedLocations []struct {
-					Message struct{ Text string } `json:"message"`
-				} `json:"relatedLocations"`
-				Properties struct {
+				Message   struct{ Text string } `json:"message"`
+				Locations []struct {
+					PhysicalLocation struct {
+						Region struct {
+							StartLine int `json:"startLine"`
+						} `json:"region"`
+					} `json:"physicalLocation"`
+				} `json:"locations"`
+				PartialFingerprints map[string]string `json:"partialFingerprints"`
+				Properties          struct {
 					Also    int    `json:"also"`
 					Missing string `json:"missing"`
 				} `json:"properties"`
@@ -85,14 +92,21 @@ func TestAggregateShown(t *testing.T) {
 	if err := json.Unmarshal(sarif.Bytes(), &log); err != nil {
 		t.Fatal(err)
 	}
-	r := log.Runs[0].Results[0]
-	also := 0
-	for _, l := range r.RelatedLocations {
-		if strings.HasPrefix(l.Message.Text, "also: ") {
-			also++
-		}
+	rs := log.Runs[0].Results
+	if len(rs) != 4 {
+		t.Fatalf("sarif results = %d, want one per site (4)", len(rs))
 	}
-	if also != 3 || r.Properties.Also != 3 || r.Properties.Missing == "" || !strings.Contains(r.Message.Text, "and 3 more sites") {
-		t.Errorf("sarif result = %+v", r)
+	fps := map[string]bool{}
+	for i, r := range rs {
+		if line := r.Locations[0].PhysicalLocation.Region.StartLine; line != []int{3, 7, 9, 12}[i] {
+			t.Errorf("result %d at line %d", i, line)
+		}
+		if r.Properties.Also != 3 || r.Properties.Missing == "" || !strings.Contains(r.Message.Text, "one of 4 sites for the same reason") {
+			t.Errorf("sarif result %d = %+v", i, r)
+		}
+		fps[r.PartialFingerprints[fingerprintKey]] = true
+	}
+	if len(fps) != 4 {
+		t.Errorf("fingerprints not distinct: %v", fps)
 	}
 }

@@ -143,6 +143,7 @@ type prepared struct {
 	index    map[*model.Change]int
 	findings []*model.Finding // all levels, in report order
 	fp       map[*model.Finding]string
+	group    map[*model.Finding]int // SARIF: the number of sites of a finding's aggregate (perSite)
 }
 
 // group is the findings of one change (change nil: findings without one).

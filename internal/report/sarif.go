@@ -48,7 +48,7 @@ func SARIF(w io.Writer, r *model.Result, o Options) error {
 		run.Properties = map[string]string{"base": p.r.Base, "head": p.r.Head}
 	}
 
-	findings := p.visible(false)
+	findings := perSite(p, p.visible(false))
 	ruleIndex := sarifRules(&run.Tool.Driver, findings)
 	for _, f := range findings {
 		run.Results = append(run.Results, sarifResultOf(p, f, ruleIndex[f.Rule()]))
@@ -168,18 +168,13 @@ func sarifResultOf(p *prepared, f *model.Finding, ruleIndex int) sarifResult {
 		res.RelatedLocations = append(res.RelatedLocations, loc)
 		flow = append(flow, sarifThreadFlowLocation{Location: withoutID(loc)})
 	}
-	// the other sites of an aggregate are related locations too
-	for _, a := range f.Also {
-		loc := sarifLocation{ID: len(res.RelatedLocations) + 1, PhysicalLocation: physical(a.Path, a.Line, a.Col, a.Text), Message: &sarifMessage{Text: "also: " + f.Message}}
-		res.RelatedLocations = append(res.RelatedLocations, loc)
-	}
 	if f.Missing != "" {
 		res.Properties.Missing = f.Missing
 		res.Message.Text = f.Message + " (without " + f.Missing + ") (seed: " + sum + ")"
 	}
-	if len(f.Also) > 0 {
-		res.Properties.Also = len(f.Also)
-		res.Message.Text += fmt.Sprintf("; and %s for the same reason (related locations)", model.Plural(len(f.Also), "more site", "more sites"))
+	if n := p.group[f]; n > 1 {
+		res.Properties.Also = n - 1
+		res.Message.Text += fmt.Sprintf("; one of %d sites for the same reason", n)
 	}
 	if len(f.Trail) > 0 {
 		site := sarifLocation{
@@ -320,7 +315,8 @@ type sarifProperties struct {
 	Verdict   string `json:"verdict"`
 	Label     string `json:"label"`
 	// Missing says what the verdict was established without; Also counts
-	// the aggregate's other sites (listed as related locations).
+	// the other sites of the aggregate the result belongs to (each is a
+	// result of its own: perSite).
 	Missing string `json:"missing,omitempty"`
 	Also    int    `json:"also,omitempty"`
 }
@@ -364,4 +360,51 @@ type sarifThreadFlow struct {
 
 type sarifThreadFlowLocation struct {
 	Location sarifLocation `json:"location"`
+}
+
+// perSite turns each aggregate (Finding.Also) back into one finding per
+// site. A SARIF consumer shows a result at its first location only:
+// GitHub code scanning makes one alert of it, and renders related
+// locations only where the message links to them, so the other sites of
+// an aggregate, as related locations, were shown nowhere, could not be
+// dismissed one by one, and never reached a site's line in a pull
+// request. Text and JSON keep the aggregate (one finding to read); in
+// SARIF each result of a group says how many sites it has
+// (properties.also counts the others). The other sites' trails end at
+// their own enclosing declaration; their fingerprints are computed as
+// every finding's.
+func perSite(p *prepared, fs []*model.Finding) []*model.Finding {
+	if p.group == nil {
+		p.group = map[*model.Finding]int{}
+	}
+	var out []*model.Finding
+	seen := map[string]int{} // occurrences of each fingerprint base, the reported findings' first
+	for _, f := range p.findings {
+		seen[fingerprint(f, 1)]++
+	}
+	for _, f := range fs {
+		out = append(out, f)
+		if len(f.Also) == 0 {
+			continue
+		}
+		p.group[f] = len(f.Also) + 1
+		for _, a := range f.Also {
+			g := *f
+			g.Site, g.Also = a, nil
+			if k := len(f.Trail); k > 0 {
+				g.Trail = append([]model.Step(nil), f.Trail...)
+				last := &g.Trail[k-1]
+				last.Display, last.Path, last.Line = a.Enclosing, a.Path, a.Line
+				if last.Display == "" {
+					last.Display = "file scope"
+				}
+			}
+			base := fingerprint(&g, 1)
+			seen[base]++
+			p.fp[&g] = fingerprint(&g, seen[base])
+			p.group[&g] = len(f.Also) + 1
+			out = append(out, &g)
+		}
+	}
+	return out
 }

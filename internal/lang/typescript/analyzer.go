@@ -81,6 +81,10 @@ type target struct {
 	path      string    // the declaring file (head state)
 	member    bool
 	sub       bool // a subclass that inherits the changed constructor
+	// alts are more names of an interface member's container in path:
+	// the sub-interfaces and aliases one file declares, judged together
+	// (one search and one walk for a hierarchy of them)
+	alts []string
 }
 
 func (t *target) display() string {
@@ -171,11 +175,15 @@ func (a *analyzer) Answer(ctx context.Context, qs []lang.Query) ([]*lang.Ref, er
 func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*lang.Ref, error) {
 	var out []*lang.Ref
 	ts := a.targets(changes)
+	seenSub := map[string]bool{}
 	for i := 0; i < len(ts) && i < 500; i++ {
 		t := ts[i]
 		words := []string{t.name}
 		if t.kind == tCall && t.d.kind == dCtor || t.kind == tAdded || t.kind == tRetyped {
-			words = []string{t.container}
+			words = append([]string{t.container}, t.alts...)
+		} else if t.d.kind == dIMember {
+			// files naming the interface may declare its sub-interfaces
+			words = append(append(words, t.container), t.alts...)
 		}
 		if !t.member {
 			words = append(words, moduleWords(t.path)...)
@@ -198,6 +206,21 @@ func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*la
 			j := &judge{a: a, t: t, f: f}
 			j.run()
 			out = append(out, j.out...)
+			// the interfaces extending (or aliasing) the member's
+			// container: their users are the member's users too
+			var fresh []string
+			for _, sub := range j.subIfaces {
+				k := f.path + "\x00" + sub + "\x00" + t.name
+				if !seenSub[k] {
+					seenSub[k] = true
+					fresh = append(fresh, sub)
+				}
+			}
+			if len(fresh) > 0 {
+				st := *t
+				st.container, st.alts, st.path, st.sub = fresh[0], fresh[1:], f.path, true
+				ts = append(ts, &st)
+			}
 			for _, sub := range j.subs {
 				// a subclass inheriting a changed constructor: its
 				// instantiations bind to it

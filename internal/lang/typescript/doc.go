@@ -139,7 +139,29 @@
 //     member deleted or renamed breaks literals that still write it and
 //     reads through values annotated with the interface; other reads of
 //     the name in files that use the interface may be impacted.
+//     Sub-interfaces (`interface O extends I`) and aliases that are the
+//     interface under another name (`type A = I<any>`, Readonly,
+//     Required, an Omit keeping the member, an intersection not
+//     redeclaring it) have its members: their users are judged as the
+//     interface's own, across files, the ones one file declares together
+//     (subtypes.go; a retyped member is not followed through them, and a
+//     sub-interface redeclaring it with the old type may be impacted).
+//     A literal written where the interface is a type argument
+//     (`reactive<I>({...})`, `{...} as Socket<I>`, nested literals of
+//     them) may be impacted when it writes a deleted member or writes
+//     most of the members but not an added one (literals.go). Interface
+//     members, methods included, are fields to the core: their sites
+//     are InstantiatedBy, EmbeddedBy and UsedBy.
 //   - Enum members deleted or renamed: every `E.member` is inconsistent.
+//   - Calls spreading some arguments: those before the first spread bind
+//     at their positions, so one going to a retyped or moved parameter,
+//     and a used result whose return type changed, may be impacted.
+//   - `new x.C(...)` through an object holding the class (`ky.HTTPError`)
+//     is judged by name (a warning when it no longer binds).
+//   - Receivers imported from another module are followed to its
+//     top-level const: its annotation, or the declared return type of the
+//     call initializing it (`export default ky` of `const ky =
+//     createInstance()`).
 //
 // Over-approximation policy: an error needs a resolved reference and a
 // rule of the language; a receiver whose type syntax cannot tell gives a

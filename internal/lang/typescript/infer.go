@@ -15,19 +15,53 @@ import (
 // class elsewhere is not taken for the target. ok is false when any step
 // is unknown.
 func (j *judge) resultOrigin(n *treesit.Node) (origin, bool) {
+	return j.a.resultOriginIn(j.f, n, 0)
+}
+
+// resultOriginIn is resultOrigin for an expression of file f. An
+// identifier that names no local of f but a binding imported from a
+// repository module is followed to the module's top-level const (`export
+// const ky = createInstance()`, `export default ky`): its annotation, or
+// the declared return type of the call initializing it.
+func (a *analyzer) resultOriginIn(f *tsfile, n *treesit.Node, depth int) (origin, bool) {
 	n = treesit.Unparen(n)
-	if n == nil {
+	if n == nil || depth > 4 {
 		return origin{}, false
 	}
 	if n.Kind == "identifier" {
 		d := lookup(n, n.Text())
+		if d == nil {
+			o, ok := a.declOrigin(f, n.Text())
+			if !ok || o.path == f.path {
+				return origin{}, false
+			}
+			of := a.file(o.path)
+			if of == nil {
+				return origin{}, false
+			}
+			d, _ = declaredIn(of.t.Root, o.local)
+			if d == nil || d.Kind != "variable_declarator" {
+				return origin{}, false
+			}
+			f = of
+			if t := d.Child("type"); t != nil {
+				name := typeName(t.Text())
+				if name == "" || strings.Contains(name, ".") || !constDecl(d) {
+					return origin{}, false
+				}
+				return a.declOrigin(f, name)
+			}
+		}
 		if d == nil || d.Kind != "variable_declarator" || d.Child("name").KindOr() != "identifier" || d.Child("type") != nil {
 			return origin{}, false
 		}
-		if p := d.Parent; p == nil || p.Kind != "lexical_declaration" || !strings.HasPrefix(p.Text(), "const") {
+		if !constDecl(d) {
 			return origin{}, false // a let or var may be reassigned
 		}
 		n = treesit.Unparen(d.Child("value"))
+		if n.KindOr() == "identifier" {
+			return a.resultOriginIn(f, n, depth+1)
+		}
 	}
 	awaited := false
 	if n.KindOr() == "await_expression" {
@@ -44,7 +78,7 @@ func (j *judge) resultOrigin(n *treesit.Node) (origin, bool) {
 	if callee.KindOr() != "identifier" || shadowed(callee, callee.Text()) {
 		return origin{}, false
 	}
-	df, d := j.a.funcDecl(j.f, callee.Text())
+	df, d := a.funcDecl(f, callee.Text())
 	if d == nil || d.fn == nil || len(d.overloads) > 0 {
 		return origin{}, false
 	}
@@ -61,7 +95,13 @@ func (j *judge) resultOrigin(n *treesit.Node) (origin, bool) {
 	if name == "" || strings.Contains(ret, ".") {
 		return origin{}, false
 	}
-	return j.a.declOrigin(df, name)
+	return a.declOrigin(df, name)
+}
+
+// constDecl reports a variable declarator of a const declaration.
+func constDecl(d *treesit.Node) bool {
+	p := d.Parent
+	return p != nil && p.Kind == "lexical_declaration" && strings.HasPrefix(p.Text(), "const")
 }
 
 // funcDecl finds the top-level function a name denotes in file f:

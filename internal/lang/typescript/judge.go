@@ -17,6 +17,9 @@ type judge struct {
 	out []*lang.Ref
 	// subs are subclasses of the file that inherit a changed constructor
 	subs []string
+	// subIfaces are the file's interfaces and aliases that are an
+	// interface member's container under another name (subtypes.go)
+	subIfaces []string
 }
 
 func (j *judge) run() {
@@ -345,14 +348,17 @@ func atMost(s *sig) string {
 func (j *judge) call(at, call *treesit.Node, rel model.Relation, prec model.Precision, byName bool) {
 	t := j.t
 	as, spread := args(call)
-	if spread {
-		return // how many arguments is unknown
-	}
 	name := t.name
 	if t.d.kind == dCtor {
 		name = t.container
 	}
 	od, nd := t.od, t.nd
+	if spread {
+		if !byName {
+			j.spreadCall(at, call, as, name, rel, prec)
+		}
+		return // how many arguments is unknown
+	}
 	details := strings.Join(t.ch.Details, "; ")
 	oldErr := bindErr(len(as), name, od.fn, od.overloads)
 	newErr := bindErr(len(as), name, nd.fn, nd.overloads)
@@ -468,4 +474,39 @@ func commonJSExport(ref *treesit.Node) bool {
 	}
 	l := p.Child("left").Text()
 	return l == "module.exports" || strings.HasPrefix(l, "module.exports.") || strings.HasPrefix(l, "exports.")
+}
+
+// spreadCall judges a call that spreads some of its arguments: how many
+// it passes is unknown, but the arguments before the first spread bind
+// to the parameters at their positions. One that goes to a parameter
+// whose type changed, or that the change moved, and a result used of a
+// function whose return type changed, may be impacted.
+func (j *judge) spreadCall(at, call *treesit.Node, as []*treesit.Node, name string, rel model.Relation, prec model.Precision) {
+	od, nd := j.t.od, j.t.nd
+	if len(od.overloads) > 0 || len(nd.overloads) > 0 {
+		return
+	}
+	newOf := paramMap(od.fn, nd.fn)
+	var warn []string
+	for i, arg := range as {
+		if arg.Kind == "spread_element" {
+			break
+		}
+		oi, ni := paramAt(od.fn, i), paramAt(nd.fn, i)
+		if oi < 0 || ni < 0 {
+			continue
+		}
+		op, np := od.fn.params[oi], nd.fn.params[ni]
+		if k, ok := newOf[oi]; !ok || k != ni {
+			warn = append(warn, fmt.Sprintf("argument %d (%s), written for %s, now goes to %s", i+1, treesit.Compact(arg), op.name, np.name))
+		} else if op.typ != np.typ && op.typ != "" && np.typ != "" {
+			warn = append(warn, fmt.Sprintf("argument %d (%s) goes to %s, whose type changed: %s → %s", i+1, treesit.Compact(arg), np.name, op.typ, np.typ))
+		}
+	}
+	switch {
+	case len(warn) > 0:
+		j.emit(at, rel, model.MayBeImpacted, prec, fmt.Sprintf("the call of %s spreads its other arguments; %s", name, strings.Join(warn, "; ")))
+	case od.fn.ret != nd.fn.ret && call.Parent != nil && call.Parent.Kind != "expression_statement":
+		j.emit(at, rel, model.MayBeImpacted, prec, fmt.Sprintf("uses the result of %s, whose return type changed: %s → %s", name, orNone(od.fn.ret), orNone(nd.fn.ret)))
+	}
 }

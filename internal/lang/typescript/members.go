@@ -15,10 +15,12 @@ func (j *judge) ctor() {
 	t := j.t
 	locals, nss := j.bindings(t.container)
 	exps := j.exportNames(t.container)
+	seen := map[*treesit.Node]bool{}
 	j.refs(locals, nss, exps, func(ref *treesit.Node) {
 		k, call := refKindOf(ref)
 		switch k {
 		case rNew:
+			seen[call] = true
 			j.call(ref, call, model.InstantiatedBy, model.PrecisionSyntax, false)
 		case rExtends:
 			// a subclass: its super(...) calls, and new of it when it
@@ -49,6 +51,38 @@ func (j *judge) ctor() {
 				return true
 			})
 		}
+	})
+	j.newByName(seen)
+}
+
+// newByName judges `new x.C(...)` of the target's class through a
+// receiver that is not a module namespace (an object holding the class,
+// `ky.HTTPError`): by name only, a warning when the call bound to the
+// old constructor and does not bind to the new one.
+func (j *judge) newByName(seen map[*treesit.Node]bool) {
+	t := j.t
+	treesit.Walk(j.f.t.Root, func(n *treesit.Node) bool {
+		if n.Bad {
+			return false
+		}
+		if n.Kind != "new_expression" || seen[n] {
+			return true
+		}
+		c := n.Child("constructor")
+		if c.KindOr() != "member_expression" || c.Child("property").Text() != t.container {
+			return true
+		}
+		root := c.Child("object")
+		for root != nil && root.Kind == "member_expression" {
+			root = root.Child("object")
+		}
+		if root.KindOr() == "identifier" {
+			if b := j.f.imports[root.Text()]; b != nil && b.name == "*" && !shadowed(n, root.Text()) {
+				return true // a module namespace: resolved by refs, or another module's
+			}
+		}
+		j.call(c, n, model.InstantiatedBy, model.PrecisionName, true)
+		return true
 	})
 }
 
@@ -339,13 +373,29 @@ func (j *judge) enumMember() {
 func (j *judge) ifaceMember() {
 	t := j.t
 	locals, _ := j.bindings(t.container)
+	for _, alt := range t.alts {
+		more, _ := j.bindings(alt)
+		for k := range more {
+			locals[k] = true
+		}
+	}
+	if len(locals) > 0 {
+		for _, s := range j.subtypes(locals) {
+			// a retyped member's users through sub-interfaces are
+			// warnings at most; following them costs a search and a walk
+			// per sub-interface (typeorm's BaseDataSourceOptions has
+			// twenty): only redeclarations are reported (subtypes)
+			if t.kind != tRetyped {
+				j.subIfaces = append(j.subIfaces, s.name)
+			}
+		}
+	}
 	// a file that does not name the interface may still read members of
 	// a value a repository function returns as one (resultIsTarget)
 	named := len(locals) > 0
 	if !named && t.kind != tGone && t.kind != tRetyped {
 		return
 	}
-	method := t.d.fn != nil
 	treesit.Walk(j.f.t.Root, func(n *treesit.Node) bool {
 		if n.Bad {
 			return false
@@ -367,10 +417,10 @@ func (j *judge) ifaceMember() {
 				return true
 			}
 			if classMember(n, t.name) == nil && !j.extendsAny(n) {
+				// interface members are fields to the core (AF, DF, MF),
+				// methods included: their relations are EmbeddedBy and
+				// InstantiatedBy (OverriddenBy is not asked for them)
 				rel := model.EmbeddedBy
-				if method {
-					rel = model.OverriddenBy
-				}
 				at := n.Child("name")
 				if at == nil {
 					at = n
@@ -380,26 +430,27 @@ func (j *judge) ifaceMember() {
 			}
 		case "object":
 			if !locals[literalType(n)] {
+				if named && literalType(n) == "" && genericContext(n, locals) {
+					j.genericLiteral(n)
+				}
 				return true
 			}
 			has, spread := objectKey(n, t.name)
 			rel := model.InstantiatedBy
-			if method {
-				rel = model.OverriddenBy
-			}
+			lt := literalType(n) // the container, or a sub-interface of it
 			switch {
 			case t.kind == tAdded && !has && spread:
 				j.emit(n, rel, model.MayBeImpacted, model.PrecisionSyntax,
-					fmt.Sprintf("builds a %s without %s (unless a spread provides it); %s %s", t.container, t.name, t.display(), j.addedWhat()))
+					fmt.Sprintf("builds a %s without %s (unless a spread provides it); %s %s", lt, t.name, t.display(), j.addedWhat()))
 			case t.kind == tAdded && !has:
 				j.emit(n, rel, model.Inconsistent, model.PrecisionSyntax,
-					fmt.Sprintf("builds a %s without %s, which %s", t.container, t.name, j.addedWhat()))
+					fmt.Sprintf("builds a %s without %s, which %s", lt, t.name, j.addedWhat()))
 			case t.kind == tRetyped && has:
 				j.emit(n, rel, model.MayBeImpacted, model.PrecisionSyntax,
-					fmt.Sprintf("builds a %s with %s, whose type changed: %s", t.container, t.name, strings.Join(t.ch.Details, "; ")))
+					fmt.Sprintf("builds a %s with %s, whose type changed: %s", lt, t.name, strings.Join(t.ch.Details, "; ")))
 			case t.kind == tGone && has:
 				j.emit(n, rel, model.Inconsistent, model.PrecisionSyntax,
-					fmt.Sprintf("builds a %s with %s, which %s (an object literal may only specify known properties)", t.container, t.name, j.what()))
+					fmt.Sprintf("builds a %s with %s, which %s (an object literal may only specify known properties)", lt, t.name, j.what()))
 			}
 		case "member_expression":
 			if t.kind != tGone && t.kind != tRetyped || n.Child("property").Text() != t.name {
@@ -418,7 +469,10 @@ func (j *judge) ifaceMember() {
 				verb = "calls"
 			}
 			if typ := exprType(n.Child("object")); locals[typ] || typ == "" && j.resultIsTarget(n.Child("object")) {
-				j.emit(n, rel, model.Inconsistent, model.PrecisionSyntax, fmt.Sprintf("%s %s of a %s, which %s", verb, t.name, t.container, j.what()))
+				if typ == "" {
+					typ = t.container
+				}
+				j.emit(n, rel, model.Inconsistent, model.PrecisionSyntax, fmt.Sprintf("%s %s of a %s, which %s", verb, t.name, typ, j.what()))
 			} else if typ == "" && named {
 				j.emit(n, rel, model.MayBeImpacted, model.PrecisionName,
 					fmt.Sprintf("%s %s on a value whose type could not be resolved; %s %s", verb, t.name, t.display(), j.what()))
