@@ -311,16 +311,20 @@ func (a *analyzer) judge(ctx context.Context, ts []*target, refs []*ref, extra [
 		// a method that implemented a removed interface method and now
 		// stands where its type misses the method that replaced it: the
 		// error says both, the warning is dropped
-		stale := map[string]bool{}
+		type line struct {
+			path string
+			n    int
+		}
+		stale := map[line]bool{}
 		for _, f := range extra {
 			if f.Relation == model.OverriddenBy && f.Verdict == model.Inconsistent {
-				stale[fmt.Sprintf("%s:%d", f.Site.Path, f.Site.Line)] = true
+				stale[line{f.Site.Path, f.Site.Line}] = true
 			}
 		}
 		kept := out[:0]
 		for _, f := range out {
 			if f.Relation == model.OverriddenBy && f.Verdict == model.MayBeImpacted && f.Change.Label == model.DM &&
-				stale[fmt.Sprintf("%s:%d", f.Site.Path, f.Site.Line)] {
+				stale[line{f.Site.Path, f.Site.Line}] {
 				continue
 			}
 			kept = append(kept, f)

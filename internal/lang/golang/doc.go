@@ -56,7 +56,9 @@
 // dropped. The packages not found are named once per check. The
 // checked packages are checked in parallel, largest first, their
 // imports loaded one at a time; in each, only the bodies holding a
-// reference or naming a judged target (a whole word) are kept. A changed
+// reference or naming a judged target (a whole word) are kept, and the
+// imports only the removed bodies used are dropped with them (each is a
+// package to load). A changed
 // or removed interface method keeps every body (a conversion to the
 // interface may name neither); an added one keeps the bodies naming the
 // interface first, and every body, with the packages importing the

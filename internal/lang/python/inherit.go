@@ -39,7 +39,7 @@ func (j *judge) ctorVerdict(t *target, x *ref) (verdict, bool) {
 				v.v = model.MayBeImpacted
 				v.msg += fmt.Sprintf(" (when %s is %s: it is bound to %d different values)", calleeText(x), j.moduleName(a.cls.file.path)+"."+a.cls.qual, len(cv.alts))
 			}
-			if !found || rank(v.v) > rank(best.v) {
+			if !found || v.v > best.v { // the ladder is ordered weakest first
 				best, found = v, true
 			}
 		}
@@ -49,19 +49,6 @@ func (j *judge) ctorVerdict(t *target, x *ref) (verdict, bool) {
 		return verdict{}, false
 	}
 	return j.ctorVerdictFor(t, x, cv.cls)
-}
-
-// rank orders verdicts by how much they ask of the developer.
-func rank(v model.Verdict) int {
-	switch v {
-	case model.Inconsistent:
-		return 3
-	case model.MayBeImpacted:
-		return 2
-	case model.MayFollow:
-		return 1
-	}
-	return 0
 }
 
 // calleeText is how a reference is written.

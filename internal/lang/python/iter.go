@@ -297,11 +297,7 @@ func (r *resolver) contextValue(call *treesit.Node, s *scope) (value, bool) {
 	}
 	if fn.returns != nil {
 		if e := elemAnnot(fn.returns, -1); e != nil {
-			v := r.annotation(e, fn.scope.parent)
-			if v.k == vExternal && (v.name == "typing.Self" || v.name == "typing_extensions.Self") && fv.self != nil {
-				return value{k: vInstance, cls: fv.self}, true
-			}
-			return v, true
+			return r.resultAnnotation(fv, e), true
 		}
 		return unknown, true
 	}

@@ -442,11 +442,7 @@ func (r *resolver) superValue(e *treesit.Node, s *scope) value {
 func (r *resolver) returns(fv value) value {
 	fn := fv.fn
 	if fn.returns != nil {
-		v := r.annotation(fn.returns, fn.scope.parent)
-		if v.k == vExternal && (v.name == "typing.Self" || v.name == "typing_extensions.Self") && fv.self != nil {
-			return value{k: vInstance, cls: fv.self}
-		}
-		return v
+		return r.resultAnnotation(fv, fn.returns)
 	}
 	if v, ok := r.retTy[fn]; ok {
 		return v
@@ -488,6 +484,16 @@ func (r *resolver) returns(fv value) value {
 	}
 	r.retTy[fn] = out
 	return out
+}
+
+// resultAnnotation evaluates e, written in the result annotation of the
+// function fv (or an element of it): typing.Self is fv's receiver class.
+func (r *resolver) resultAnnotation(fv value, e *treesit.Node) value {
+	v := r.annotation(e, fv.fn.scope.parent)
+	if v.k == vExternal && (v.name == "typing.Self" || v.name == "typing_extensions.Self") && fv.self != nil {
+		return value{k: vInstance, cls: fv.self}
+	}
+	return v
 }
 
 // member evaluates v.name.
