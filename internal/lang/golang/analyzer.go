@@ -27,6 +27,8 @@ type analyzer struct {
 	// indexedDirs are the package directories whose every file is in
 	// syms (ifacesyntax.go)
 	indexedDirs map[string]bool
+	// lint reads the repository's golangci-lint configuration (errcheck.go)
+	lint *lintConfigs
 }
 
 func (a *analyzer) Stats() (int, int) { return a.ix.Count(), a.typed }

@@ -1,11 +1,14 @@
 package golang
 
 import (
+	"bytes"
 	"fmt"
 	"go/ast"
 	"go/types"
 	"sort"
 	"strings"
+
+	"github.com/ripple-dev/ripple/internal/model"
 )
 
 // The evidence rule of the precise tier. The checker is silent about
@@ -16,7 +19,7 @@ import (
 // names what was missing (lang.Ref.Missing). An error that only says the
 // checker did not know a method set (incompleteRecv) is no proof of a
 // break either. And a call that compiles may still drop what the change
-// added (discardsAdded).
+// added (discardVerdict).
 
 // incompleteRecv reports a "no field or method" error on a receiver whose
 // type is incomplete: it (or its constraint, or a type it embeds) embeds
@@ -222,19 +225,23 @@ func (tv *typeVerdicts) typedName(file string, e ast.Expr) bool {
 	return false
 }
 
-// discardsAdded describes a call that discards the results of a function
+// discardVerdict judges a call that discards the results of a function
 // that gained results (a statement, go or defer, or assigned to blanks
 // only): it compiles, but the new result (often an error, or a cleanup
-// function) is silently dropped, which is rarely what the change wants.
-// "" when the call is not such a call.
-func discardsAdded(r *ref) string {
-	if r.call == nil || r.t.old == nil || r.t.new == nil {
-		return ""
+// function) is silently dropped, which is rarely what the change wants:
+// may be impacted. Where the added result is an error and the
+// repository lints with errcheck, which reports the call (errcheck.go),
+// the lint fails on it: inconsistent. ok is false when the call is not
+// such a call. The statement's form is syntax, so the verdict needs no
+// types.
+func (a *analyzer) discardVerdict(r *ref, rel model.Relation) (verdict, bool) {
+	if r.call == nil || r.t.old == nil || r.t.new == nil || r.t.old == r.t.new {
+		return verdict{}, false
 	}
 	of, _ := r.t.old.Data.(*funcInfo)
 	nf, _ := r.t.new.Data.(*funcInfo)
 	if of == nil || nf == nil || len(nf.Results) <= len(of.Results) {
-		return ""
+		return verdict{}, false
 	}
 	at := -1
 	for i, n := range r.stack {
@@ -243,14 +250,14 @@ func discardsAdded(r *ref) string {
 		}
 	}
 	if at < 1 {
-		return ""
+		return verdict{}, false
 	}
-	discarded := false
+	discarded, blank := false, false
 	switch p := r.stack[at-1].(type) {
 	case *ast.ExprStmt, *ast.GoStmt, *ast.DeferStmt:
 		discarded = true
 	case *ast.AssignStmt:
-		discarded = len(p.Rhs) == 1
+		discarded, blank = len(p.Rhs) == 1, true
 		for _, l := range p.Lhs {
 			if id, ok := l.(*ast.Ident); !ok || id.Name != "_" {
 				discarded = false
@@ -258,11 +265,53 @@ func discardsAdded(r *ref) string {
 		}
 	}
 	if !discarded {
-		return ""
+		return verdict{}, false
 	}
 	var added []string
+	addsError := false
 	for _, p := range nf.Results[len(of.Results):] {
 		added = append(added, p.Type)
+		addsError = addsError || p.Type == "error"
 	}
-	return fmt.Sprintf("discards the results of %s, which now also returns %s: the new result is dropped", r.t.name, strings.Join(added, ", "))
+	msg := fmt.Sprintf("discards the results of %s, which now also returns %s: the new result is dropped", r.t.name, strings.Join(added, ", "))
+	if addsError {
+		if c := a.lint.errcheck(a.ctx, r.f.dir); c.reports(a.discardOf(r, blank)) {
+			return verdict{rel: rel, v: model.Inconsistent, exactly: !r.t.member && !a.declaredElsewhere(r.t),
+				msg: fmt.Sprintf("discards the error %s now returns: errcheck, enabled by %s, fails on the call", r.t.name, c.file)}, true
+		}
+	}
+	return verdict{rel: rel, v: model.MayBeImpacted, binds: true, msg: msg}, true
+}
+
+// discardOf describes a discarding call as errcheck sees it.
+func (a *analyzer) discardOf(r *ref, blank bool) discard {
+	_, _, line := a.ix.lineText(r.f, r.call.Pos())
+	d := discard{path: r.f.path, callee: types.ExprString(r.call.Fun), line: line, generated: r.f.generated, blank: blank}
+	if fd := enclosingDecl(r.stack); fd != nil {
+		if n := a.ix.fset.PositionFor(fd.Pos(), false).Line; n > 1 {
+			d.above = lineAt(r.f.src, n-1)
+		}
+	}
+	ip := a.ix.mods.importPath(r.t.decl().Package)
+	if r.t.container != "" {
+		d.qualified = []string{"(" + ip + "." + r.t.container + ")." + r.t.name}
+	} else {
+		d.qualified = []string{ip + "." + r.t.name}
+	}
+	return d
+}
+
+// lineAt is the text of the 1-based line n of src.
+func lineAt(src []byte, n int) string {
+	for i := 1; i < n; i++ {
+		j := bytes.IndexByte(src, '\n')
+		if j < 0 {
+			return ""
+		}
+		src = src[j+1:]
+	}
+	if j := bytes.IndexByte(src, '\n'); j >= 0 {
+		src = src[:j]
+	}
+	return string(src)
 }

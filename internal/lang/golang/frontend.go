@@ -37,7 +37,11 @@ func (fe *Frontend) NewAnalyzer(ctx context.Context, env *lang.Env) (lang.Analyz
 	if err != nil {
 		return nil, err
 	}
-	return &analyzer{fe: fe, env: env, ix: ix, syms: newSymbols(), ctx: ctx, indexedDirs: map[string]bool{}}, nil
+	lint := &lintConfigs{read: func(ctx context.Context, p string) ([]byte, bool) {
+		b, err := env.Head.ReadFile(ctx, p)
+		return b, err == nil
+	}}
+	return &analyzer{fe: fe, env: env, ix: ix, syms: newSymbols(), ctx: ctx, indexedDirs: map[string]bool{}, lint: lint}, nil
 }
 
 // Oracle is the Go toolchain: go build ./..., go vet on the affected

@@ -325,8 +325,8 @@ func (tv *typeVerdicts) verdictFor(r *ref, syn verdict) (verdict, bool) {
 	if m := tv.missingAround(r); m != "" {
 		return verdict{missing: m}, false
 	}
-	if m := discardsAdded(r); m != "" {
-		return verdict{rel: rel, v: model.MayBeImpacted, msg: m}, true
+	if v, ok := tv.a.discardVerdict(r, rel); ok {
+		return v, true
 	}
 	switch r.t.ch.Label {
 	case model.MMS, model.MCC:

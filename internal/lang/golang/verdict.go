@@ -200,6 +200,9 @@ func (a *analyzer) signatureVerdict(r *ref, rel model.Relation) verdict {
 		if msg := resultError(r, of, nf, name); msg != "" {
 			return verdict{rel: rel, v: model.Inconsistent, exactly: exact, msg: msg}
 		}
+		if v, ok := a.discardVerdict(r, rel); ok {
+			return v
+		}
 		if typesOf(of.Params) == typesOf(nf.Params) && typesOf(of.Results) == typesOf(nf.Results) && of.TypeParams == nf.TypeParams {
 			// only the receiver changed
 			return verdict{rel: rel, skip: true, unlessTypes: true}
