@@ -69,7 +69,7 @@ var Relations = []Relation{CalledBy, OverriddenBy, Overrides, UsedBy, Instantiat
 var Impacts = map[Label][]Relation{
 	MMB: {CalledBy}, // only when the change escapes; see Change.Escapes
 	MMS: {CalledBy, OverriddenBy, Overrides, VariantOf},
-	MF:  {UsedBy, InstantiatedBy, EmbeddedBy},
+	MF:  {UsedBy, InstantiatedBy, EmbeddedBy, OverriddenBy}, // OverriddenBy: a subclass redeclaring it
 	MC:  {InstantiatedBy, ReferencedBy, EmbeddedBy, OverriddenBy},
 	MCC: {CalledBy, InstantiatedBy, VariantOf},
 	MI:  {ImportedBy},
@@ -79,7 +79,7 @@ var Impacts = map[Label][]Relation{
 	ACC: {InstantiatedBy},
 	AI:  {ImportedBy},                                                       // the added import itself must resolve
 	DM:  {CalledBy, OverriddenBy, Overrides, VariantOf, ImportedBy, UsedBy}, // UsedBy: a property
-	DF:  {UsedBy, InstantiatedBy, EmbeddedBy, ImportedBy},
+	DF:  {UsedBy, InstantiatedBy, EmbeddedBy, ImportedBy, OverriddenBy},
 	DC:  {InstantiatedBy, ReferencedBy, EmbeddedBy, ImportedBy},
 	DCC: {CalledBy, InstantiatedBy},
 	DI:  {ImportedBy, UsedBy},

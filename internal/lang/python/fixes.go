@@ -45,7 +45,7 @@ func (j *judge) fixFor(t *target, x *ref, at *treesit.Node) *model.Fix {
 func (j *judge) renameFix(t *target, x *ref, at *treesit.Node) *model.Fix {
 	oldName, newName := t.ch.Old.Name, t.ch.New.Name
 	switch x.kind {
-	case rName, rAttr, rImport, rOverride:
+	case rName, rAttr, rImport, rOverride, rClassAttr:
 	default:
 		return nil
 	}

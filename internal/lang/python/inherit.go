@@ -304,6 +304,14 @@ func (j *judge) overrideVerdict(t *target, x *ref) (verdict, bool) {
 		// it accepts every call the new signature allows, but it was
 		// written as the old one's copy: overrides are kept in step
 		return verdict{model.OverriddenBy, model.MayBeImpacted, fmt.Sprintf("%s still has the old signature of %s, which it mirrored (%s): it accepts the new calls, but no longer mirrors it", name, shortName(t), strings.Join(t.ch.Details, "; ")), prec, ""}, true
+	case accepts(ip, np) && !mirrors(op, np) && len(keptKinds(ip, op, np)) > 0:
+		// not a copy (it takes fewer or more parameters), but it declares
+		// the parameters whose kind the base changed as the base did
+		kept := keptKinds(ip, op, np)
+		if len(kept) > 3 {
+			kept = append(kept[:3], fmt.Sprintf("%d more", len(kept)-3))
+		}
+		return verdict{model.OverriddenBy, model.MayBeImpacted, fmt.Sprintf("%s still declares %s as %s did before its parameters changed kind: it accepts the new calls, but is out of step with it", name, strings.Join(kept, ", "), shortName(t)), prec, ""}, true
 	case accepts(ip, np):
 		return verdict{model.OverriddenBy, model.Consistent, fmt.Sprintf("%s accepts the new signature of %s", name, shortName(t)), prec, ""}, true
 	case accepts(ip, op):
@@ -311,6 +319,68 @@ func (j *judge) overrideVerdict(t *target, x *ref) (verdict, bool) {
 		return verdict{model.OverriddenBy, model.Inconsistent, fmt.Sprintf("%s overrides %s with the old signature: %s", name, shortName(t), strings.Join(t.ch.Details, "; ")), prec, ""}, true
 	}
 	return verdict{model.OverriddenBy, model.MayBeImpacted, fmt.Sprintf("%s overrides %s, whose signature changed: %s", name, shortName(t), strings.Join(t.ch.Details, "; ")), prec, ""}, true
+}
+
+// attrOverrideVerdict judges a class-level assignment, in a subclass, of
+// an attribute deleted from or renamed in a base class: the subclass set
+// it to configure the base (a class constant, a flag, a size the base's
+// methods read), and the base no longer declares it. Renamed, the
+// setting no longer reaches the base (inconsistent, as an override of a
+// renamed method is); deleted, it may be dead or may have to go (may be
+// impacted, as an override of a deleted method).
+func (j *judge) attrOverrideVerdict(t *target, x *ref) (verdict, bool) {
+	E := x.acls
+	if !t.deleted || E == nil || t.cls == nil || sameClass(E, t.cls) || !j.r.isSubclass(E, t.cls) {
+		return verdict{}, false
+	}
+	if a := E.attrs[x.name]; a == nil || a.at != x.n {
+		return verdict{}, false
+	}
+	mro := j.r.mro(E).list
+	for _, c := range mro[1:] {
+		if sameClass(c, t.cls) {
+			break
+		}
+		if a := c.attrs[t.name]; a != nil && !a.instance {
+			return verdict{}, false // it overrides that class's attribute
+		}
+	}
+	name := E.qual + "." + x.name
+	if t.ch.Renamed() {
+		return verdict{model.OverriddenBy, model.Inconsistent, fmt.Sprintf("%s sets %s, which was renamed to %s: the setting no longer reaches %s", name, shortName(t), t.ch.New.Name, t.cqual), model.PrecisionSyntax, ""}, true
+	}
+	return verdict{model.OverriddenBy, model.MayBeImpacted, fmt.Sprintf("%s overrode %s, which was deleted", name, shortName(t)), model.PrecisionSyntax, ""}, true
+}
+
+// keptKinds lists the parameters whose kind changed from the old list to
+// the new one (made keyword-only, positional-only, ...) that impl still
+// declares with their old kind; nil when it declares one of them with
+// another kind (an override that took other liberties is its author's).
+func keptKinds(impl, old, new []param) []string {
+	kindOf := func(ps []param) map[string]pkind {
+		m := map[string]pkind{}
+		for _, p := range ps {
+			m[p.name] = p.kind
+		}
+		return m
+	}
+	ik, nk := kindOf(impl), kindOf(new)
+	var kept []string
+	for _, p := range old {
+		k, ok := nk[p.name]
+		if !ok || k == p.kind {
+			continue
+		}
+		have, ok := ik[p.name]
+		if !ok {
+			continue
+		}
+		if have != p.kind {
+			return nil
+		}
+		kept = append(kept, p.name)
+	}
+	return kept
 }
 
 // mirrors reports two parameter lists with the same names, kinds and

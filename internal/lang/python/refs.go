@@ -136,12 +136,13 @@ func (r *resolver) memberSyms(m value, name string) []sym {
 type refKind int
 
 const (
-	rName     refKind = iota // an identifier
-	rAttr                    // obj.name
-	rImport                  // from m import name
-	rOverride                // def name(...) in a class body
-	rFixture                 // a test or fixture parameter named like a fixture
-	rString                  // getattr(obj, "name"), patch("mod.name")
+	rName      refKind = iota // an identifier
+	rAttr                     // obj.name
+	rImport                   // from m import name
+	rOverride                 // def name(...) in a class body
+	rFixture                  // a test or fixture parameter named like a fixture
+	rString                   // getattr(obj, "name"), patch("mod.name")
+	rClassAttr                // name = ... (or name: T) in a class body
 )
 
 // ref is one place in a head-state file that may depend on a target.
@@ -162,7 +163,8 @@ type ref struct {
 	recv     value
 	hit      memberHit
 	resolved bool
-	fn       *funcInfo // rOverride, rFixture: the def
+	fn       *funcInfo  // rOverride, rFixture: the def
+	acls     *classInfo // rClassAttr: the class whose body assigns it
 }
 
 // collect walks a file and returns the references to the watched names,
@@ -241,6 +243,15 @@ func collect(f *pfile, watched map[string]bool, wantStrings bool) []*ref {
 		}
 		return true
 	})
+	// class-level assignments of a watched name: a subclass's setting of
+	// an attribute its base declares overrides it
+	for _, c := range f.classes {
+		for _, a := range c.attrOrder {
+			if !a.instance && watched[a.name] && a.at != nil && !a.at.Bad {
+				out = append(out, &ref{f: f, n: a.at, kind: rClassAttr, name: a.name, acls: c})
+			}
+		}
+	}
 	for _, r := range out {
 		r.s = f.scopeAt(r.n)
 	}

@@ -88,6 +88,11 @@ func (j *judge) verdictFor(t *target, x *ref) (verdict, bool) {
 			return j.fixtureVerdict(t, x)
 		}
 		return verdict{}, false
+	case rClassAttr:
+		if t.member && t.dkind == model.KindField {
+			return j.attrOverrideVerdict(t, x)
+		}
+		return verdict{}, false
 	}
 	if t.kind == tAll {
 		return j.allVerdict(t, x)

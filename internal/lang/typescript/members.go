@@ -419,7 +419,7 @@ func (j *judge) ifaceMember() {
 			if classMember(n, t.name) == nil && !j.extendsAny(n) {
 				// interface members are fields to the core (AF, DF, MF),
 				// methods included: their relations are EmbeddedBy and
-				// InstantiatedBy (OverriddenBy is not asked for them)
+				// InstantiatedBy (what a class that lacks one must add)
 				rel := model.EmbeddedBy
 				at := n.Child("name")
 				if at == nil {
