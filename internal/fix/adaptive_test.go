@@ -96,7 +96,8 @@ func TestAdaptivePlanThreadsValue(t *testing.T) {
 }
 
 // family: a middle override gains a parameter; the developer made the
-// whole family and the calls dispatched through the base follow.
+// whole family, the calls dispatched through the base and the entry
+// point calling a writer from the factory (through __call__) follow.
 const family = `
 -- old/writers.py --
 class Writer:
@@ -120,6 +121,16 @@ class TSVWriter(CSVWriter):
 class JSONWriter(Writer):
     def write(self, rows):
         return str(rows)
+
+
+def make(kind) -> Writer:
+    return CSVWriter() if kind == "csv" else JSONWriter()
+-- old/cli.py --
+from writers import make
+
+
+def main(kind, rows):
+    return make(kind)(rows)
 -- new/writers.py --
 class Writer:
     def write(self, rows):
@@ -142,6 +153,10 @@ class TSVWriter(CSVWriter):
 class JSONWriter(Writer):
     def write(self, rows):
         return str(rows)
+
+
+def make(kind) -> Writer:
+    return CSVWriter() if kind == "csv" else JSONWriter()
 `
 
 var familyAnswers = map[string]string{
@@ -149,11 +164,13 @@ var familyAnswers = map[string]string{
 	"def Writer.__call__":  "    def __call__(self, rows, header=\"\"):\n        return self.write(rows, header)",
 	"def TSVWriter.write":  "    def write(self, rows, header):\n        return header + \"\\t\".join(rows)",
 	"def JSONWriter.write": "    def write(self, rows, header):\n        return header + str(rows)",
+	"def main":             "def main(kind, rows, header=\"\"):\n    return make(kind)(rows, header)",
 }
 
 // TestAdaptivePlanOverrideFamily: the planner reaches the base, the
-// sibling, the override below and the dispatching __call__ of a Python
-// family from one override's new signature.
+// sibling, the override below, the dispatching __call__ of a Python
+// family and the entry point that calls the factory's writer from one
+// override's new signature.
 func TestAdaptivePlanOverrideFamily(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed")

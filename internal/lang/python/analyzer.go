@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path"
 	"sort"
 	"strings"
 	"sync"
@@ -283,6 +284,12 @@ func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*la
 		if t.kind == tCtor {
 			words["cls"], words["__init__"], words["__new__"] = true, true, true
 		}
+		if t.dunderCall() {
+			// its instances, called: where the class is named, or its
+			// module imported (an instance from a factory of that module)
+			words[t.cls.name] = true
+			words[moduleWord(t.path)] = true
+		}
 	}
 	files, err := a.candidates(ctx, words, ts)
 	if err != nil {
@@ -291,7 +298,7 @@ func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*la
 	trace("candidates: %d files for %d words in %v", len(files), len(words), time.Since(t0))
 	// constructors are reached through subclasses that inherit them (a
 	// member is always written by its name, whatever the receiver)
-	for round := 0; round < 4 && hasCtor(ts); round++ {
+	for round := 0; round < 4 && wantsSubclasses(ts); round++ {
 		more := map[string]bool{}
 		for _, f := range files {
 			for _, c := range f.classes {
@@ -299,7 +306,7 @@ func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*la
 					continue
 				}
 				for _, t := range ts {
-					if t.kind == tCtor && t.cls != nil && c != t.cls && a.r.isSubclass(c, t.cls) {
+					if (t.kind == tCtor || t.dunderCall()) && t.cls != nil && c != t.cls && a.r.isSubclass(c, t.cls) {
 						more[c.name] = true
 					}
 				}
@@ -331,6 +338,11 @@ func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*la
 		}
 		for _, x := range collect(f, words, wantStrings) {
 			j.judgeRef(x)
+		}
+		if hasDunderCall(ts) {
+			for _, x := range instanceCalls(f) {
+				j.judgeRef(x)
+			}
 		}
 	}
 	j.overridesFindings()
@@ -420,13 +432,41 @@ func (a *analyzer) importCheck(t *target) []*lang.Ref {
 	return out
 }
 
-func hasCtor(ts []*target) bool {
+// wantsSubclasses reports targets whose dependents are reached through
+// subclasses that do not name the changed class: constructors they
+// inherit, and the __call__ their instances dispatch to.
+func wantsSubclasses(ts []*target) bool {
 	for _, t := range ts {
-		if t.kind == tCtor {
+		if t.kind == tCtor || t.dunderCall() {
 			return true
 		}
 	}
 	return false
+}
+
+func hasDunderCall(ts []*target) bool {
+	for _, t := range ts {
+		if t.dunderCall() {
+			return true
+		}
+	}
+	return false
+}
+
+// moduleWord is the name an import of the module at p writes last: its
+// file's name, or its package's for an __init__.py.
+func moduleWord(p string) string {
+	base := strings.TrimSuffix(path.Base(p), ".py")
+	if base == "__init__" {
+		base = path.Base(path.Dir(p))
+	}
+	return base
+}
+
+// dunderCall reports a target that is a class's __call__: calling an
+// instance of the class (or of a subclass inheriting it) calls it.
+func (t *target) dunderCall() bool {
+	return t.member && t.name == "__call__" && t.cls != nil && t.kind == tSymbol
 }
 
 // touched reports whether the diff changed any line of node n in the head

@@ -143,6 +143,7 @@ const (
 	rFixture                  // a test or fixture parameter named like a fixture
 	rString                   // getattr(obj, "name"), patch("mod.name")
 	rClassAttr                // name = ... (or name: T) in a class body
+	rInstCall                 // obj(...) where obj may be an instance: its class's __call__
 )
 
 // ref is one place in a head-state file that may depend on a target.
@@ -252,6 +253,33 @@ func collect(f *pfile, watched map[string]bool, wantStrings bool) []*ref {
 			}
 		}
 	}
+	for _, r := range out {
+		r.s = f.scopeAt(r.n)
+	}
+	return out
+}
+
+// instanceCalls are the calls of a file whose callee is not a plain
+// name of a def or class written at the call (an identifier, attribute,
+// subscript or call result that may hold an instance): they reach
+// __call__ when the callee is an instance (judged against each __call__
+// target, once resolved).
+func instanceCalls(f *pfile) []*ref {
+	var out []*ref
+	treesit.Walk(f.t.Root, func(n *treesit.Node) bool {
+		if n.Bad {
+			return false
+		}
+		if n.Kind == "call" {
+			if fn := n.Child("function"); fn != nil {
+				switch treesit.Unparen(fn).Kind {
+				case "identifier", "attribute", "subscript", "call":
+					out = append(out, &ref{f: f, n: fn, kind: rInstCall, name: "__call__", orig: "__call__", call: n})
+				}
+			}
+		}
+		return true
+	})
 	for _, r := range out {
 		r.s = f.scopeAt(r.n)
 	}

@@ -394,6 +394,11 @@ func (r *resolver) call(e *treesit.Node, s *scope) value {
 	switch fv.k {
 	case vClass:
 		return value{k: vInstance, cls: fv.cls} // Color(1) is a member: an instance too
+	case vInstance:
+		// calling an instance calls its class's __call__
+		if h := r.lookupMember(fv, "__call__"); h.fn != nil && !h.fn.async {
+			return r.returns(value{k: vMethod, fn: h.fn, self: fv.cls})
+		}
 	case vFunc, vMethod:
 		if fv.fn.async {
 			return unknown // a coroutine

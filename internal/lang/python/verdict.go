@@ -97,8 +97,18 @@ func (j *judge) verdictFor(t *target, x *ref) (verdict, bool) {
 	if t.kind == tAll {
 		return j.allVerdict(t, x)
 	}
-	j.r.resolveRef(x)
-	how := j.match(t, x)
+	var how matchHow
+	if x.kind == rInstCall {
+		if how = j.instanceCall(t, x); how == mNone {
+			return verdict{}, false
+		}
+		if how == mMissing {
+			return verdict{model.CalledBy, model.Inconsistent, fmt.Sprintf("calls an instance of %s, and %s %s: its instances are no longer callable", x.recv.cls.qual, shortName(t), deletedWhat(t)), model.PrecisionSyntax, "TypeError"}, true
+		}
+	} else {
+		j.r.resolveRef(x)
+		how = j.match(t, x)
+	}
 	if how == mNone {
 		return verdict{}, false
 	}
@@ -178,6 +188,48 @@ func (j *judge) verdictFor(t *target, x *ref) (verdict, bool) {
 		}
 	}
 	return verdict{}, false
+}
+
+// instanceCall decides whether a call of a value reaches a __call__
+// target: the callee is an instance of the target's class, or of a
+// subclass that inherits its __call__ (mDirect); for a deleted or
+// renamed __call__, an instance of a class whose MRO now has none
+// (mMissing). Anything else, unknown values included, is not judged: a
+// callee of unknown type is far more often a function than an instance.
+func (j *judge) instanceCall(t *target, x *ref) matchHow {
+	if !t.dunderCall() {
+		return mNone
+	}
+	if !x.resolved {
+		x.recv = j.r.expr(x.n, x.s)
+		x.resolved = true
+	}
+	v := x.recv
+	if v.k != vInstance || v.cls == nil || !(sameClass(v.cls, t.cls) || j.r.isSubclass(v.cls, t.cls)) {
+		return mNone
+	}
+	h := j.r.lookupMember(v, "__call__")
+	switch {
+	case h.fn != nil && sameClass(h.owner, t.cls) && !t.deleted:
+		return mDirect
+	case t.deleted && !h.found() && !h.unknown && !h.dynamic && !j.externalBase(h):
+		return mMissing
+	}
+	return mNone
+}
+
+// externalBase reports a lookup whose MRO holds a class outside the
+// repository, which may define what was not found.
+func (j *judge) externalBase(h memberHit) bool {
+	return len(j.r.mro(h.recv).external) > 0
+}
+
+// deletedWhat says what happened to a deleted or renamed target.
+func deletedWhat(t *target) string {
+	if t.ch.Renamed() {
+		return "was renamed to " + t.ch.New.Name
+	}
+	return "was deleted"
 }
 
 // match decides whether a resolved reference denotes the target.
