@@ -93,10 +93,43 @@ func incomplete(t types.Type, depth int) bool {
 
 // valid reports whether the checker typed an expression (it is silent
 // about expressions it could not type, e.g. through a stubbed import).
-func (tv *typeVerdicts) valid(file string, e ast.Expr) bool {
+func (tv *typeVerdicts) valid(file string, e ast.Expr, deep bool) bool {
 	for _, u := range tv.byFile[file] {
-		if tv, ok := u.info.Types[e]; ok && tv.Type != nil && tv.Type != types.Typ[types.Invalid] {
+		if tv, ok := u.info.Types[e]; ok && tv.Type != nil && tv.Type != types.Typ[types.Invalid] && !(deep && hasInvalid(tv.Type, 0)) {
 			return true
+		}
+	}
+	return false
+}
+
+// hasInvalid reports a type that is invalid or built of one: a func
+// literal whose parameter names a package that was not loaded has a
+// signature, but nothing can be concluded from assigning it. Named types
+// are not entered (their package was checked on its own).
+func hasInvalid(t types.Type, depth int) bool {
+	if depth > 8 {
+		return false
+	}
+	switch t := t.(type) {
+	case *types.Basic:
+		return t.Kind() == types.Invalid
+	case *types.Pointer:
+		return hasInvalid(t.Elem(), depth+1)
+	case *types.Slice:
+		return hasInvalid(t.Elem(), depth+1)
+	case *types.Array:
+		return hasInvalid(t.Elem(), depth+1)
+	case *types.Chan:
+		return hasInvalid(t.Elem(), depth+1)
+	case *types.Map:
+		return hasInvalid(t.Key(), depth+1) || hasInvalid(t.Elem(), depth+1)
+	case *types.Signature:
+		return hasInvalid(t.Params(), depth+1) || hasInvalid(t.Results(), depth+1)
+	case *types.Tuple:
+		for i := 0; i < t.Len(); i++ {
+			if hasInvalid(t.At(i).Type(), depth+1) {
+				return true
+			}
 		}
 	}
 	return false
@@ -158,9 +191,22 @@ outer:
 			break outer
 		}
 	}
+	// the reference itself has the type its declaration gives (which
+	// may name a package that was not loaded); what surrounds it must be
+	// typed through and through (a func literal whose parameter type did
+	// not resolve is assignable to nothing we can tell)
+	self := map[ast.Expr]bool{}
+	if r.id != nil {
+		self[r.id] = true
+		if len(r.stack) >= 2 {
+			if sel, ok := r.stack[len(r.stack)-2].(*ast.SelectorExpr); ok && sel.Sel == r.id {
+				self[sel] = true
+			}
+		}
+	}
 	var untyped []ast.Expr
 	for _, e := range exprs {
-		if !tv.valid(r.f.path, e) && !tv.typedName(r.f.path, e) {
+		if !tv.valid(r.f.path, e, !self[e]) && !tv.typedName(r.f.path, e) {
 			untyped = append(untyped, e)
 		}
 	}

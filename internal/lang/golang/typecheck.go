@@ -460,6 +460,20 @@ func (tv *typeVerdicts) valueErrors(r *ref, expr ast.Node) []types.Error {
 	if i <= 0 {
 		return nil
 	}
+	if r.kind != rkKey {
+		// the value is indexed, sliced, dereferenced, called, selected
+		// from or asserted before it meets its context: what breaks is
+		// that outer value (ws.origins[h] = v, w.origins[h].port)
+		v := expr
+		for i > 0 && derivesFrom(r.stack[i-1], v) {
+			i--
+			v = r.stack[i]
+		}
+		if v != expr {
+			out = tv.errorsIn(file, v.Pos(), v.End())
+			expr = v
+		}
+	}
 	switch p := r.stack[i-1].(type) {
 	case *ast.KeyValueExpr:
 		if r.kind == rkKey {
@@ -468,12 +482,14 @@ func (tv *typeVerdicts) valueErrors(r *ref, expr ast.Node) []types.Error {
 	case *ast.AssignStmt:
 		for k, l := range p.Lhs {
 			if l == expr && len(p.Rhs) == len(p.Lhs) {
-				return tv.errorsIn(file, p.Rhs[k].Pos(), p.Rhs[k].End())
+				return append(out, tv.errorsIn(file, p.Rhs[k].Pos(), p.Rhs[k].End())...)
 			}
 		}
-		return tv.flowErrors(r, expr) // the value flows into variables
+		return append(out, tv.flowErrors(r, expr)...) // the value flows into variables
 	case *ast.ValueSpec:
-		return tv.flowErrors(r, expr)
+		return append(out, tv.flowErrors(r, expr)...)
+	case *ast.RangeStmt:
+		return append(out, tv.flowErrors(r, expr)...)
 	case ast.Node:
 		name := regexp.MustCompile(`\b` + regexp.QuoteMeta(r.t.name) + `\b`)
 		for _, e := range tv.errorsIn(file, p.Pos(), p.End()) {
@@ -483,6 +499,31 @@ func (tv *typeVerdicts) valueErrors(r *ref, expr ast.Node) []types.Error {
 		}
 	}
 	return out
+}
+
+// derivesFrom reports a parent expression whose value is derived from
+// its child v's: an index, slice, dereference, address, selection,
+// call of v, or a type assertion on it.
+func derivesFrom(parent, v ast.Node) bool {
+	switch p := parent.(type) {
+	case *ast.IndexExpr:
+		return p.X == v
+	case *ast.SliceExpr:
+		return p.X == v
+	case *ast.StarExpr:
+		return p.X == v
+	case *ast.ParenExpr:
+		return p.X == v
+	case *ast.SelectorExpr:
+		return p.X == v
+	case *ast.CallExpr:
+		return p.Fun == v
+	case *ast.UnaryExpr:
+		return p.X == v && p.Op == token.AND
+	case *ast.TypeAssertExpr:
+		return p.X == v
+	}
+	return false
 }
 
 // stackAt returns the path of nodes from the file to the innermost node
@@ -546,6 +587,12 @@ func (tv *typeVerdicts) flowErrors(r *ref, value ast.Node) []types.Error {
 	case *ast.ValueSpec:
 		if len(p.Values) == 1 {
 			lhs = append(lhs, p.Names...)
+		}
+	case *ast.RangeStmt:
+		for _, e := range []ast.Expr{p.Key, p.Value} {
+			if id, ok := e.(*ast.Ident); ok && id.Name != "_" && p.X == value {
+				lhs = append(lhs, id)
+			}
 		}
 	case ast.Expr:
 		for _, e := range tv.errorsIn(file, p.Pos(), p.End()) {

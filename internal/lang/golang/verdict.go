@@ -3,6 +3,7 @@ package golang
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"regexp"
 	"strings"
 
@@ -404,7 +405,42 @@ func (a *analyzer) fieldVerdict(r *ref, rel model.Relation) verdict {
 	if r.prec == model.PrecisionName {
 		return verdict{rel: rel, v: model.MayBeImpacted, msg: fmt.Sprintf("may use %s (receiver type not resolved), whose type changed: %s", t.decl().Display, strings.Join(t.ch.Details, "; "))}
 	}
+	if v := assignedValue(r); v != nil && nf != nil {
+		if why := notAssignable(v, nf.Type); why != "" {
+			// the value's form proves it (syntypes.go); the field itself
+			// was resolved by syntax, so the checker may still say more
+			return verdict{rel: rel, v: model.Inconsistent, msg: fmt.Sprintf("assigns to %s a value that cannot have its new type %s: %s", t.decl().Display, nf.Type, why)}
+		}
+	}
 	return verdict{rel: rel, v: model.MayBeImpacted, msg: fmt.Sprintf("uses %s, whose %s", t.decl().Display, strings.Join(t.ch.Details, "; "))}
+}
+
+// assignedValue is the value a reference to a field is given: the value
+// of its key in a struct literal, or the right-hand side of a plain
+// assignment to it (x.F = v); nil otherwise.
+func assignedValue(r *ref) ast.Expr {
+	n := len(r.stack)
+	if n < 2 || r.id == nil {
+		return nil
+	}
+	switch p := r.stack[n-2].(type) {
+	case *ast.KeyValueExpr:
+		if r.kind == rkKey && p.Key == r.id {
+			return p.Value
+		}
+	case *ast.SelectorExpr:
+		if p.Sel != r.id || n < 3 {
+			return nil
+		}
+		if as, ok := r.stack[n-3].(*ast.AssignStmt); ok && as.Tok == token.ASSIGN && len(as.Lhs) == len(as.Rhs) {
+			for i, l := range as.Lhs {
+				if l == p {
+					return as.Rhs[i]
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // enclosingResults counts the results of the innermost function (or
