@@ -74,7 +74,7 @@ var Impacts = map[Label][]Relation{
 	MCC: {CalledBy, InstantiatedBy, VariantOf},
 	MI:  {ImportedBy},
 	AM:  {EmbeddedBy, OverriddenBy, Overrides, CalledBy}, // an override added changes what calls resolve to
-	AF:  {InstantiatedBy, EmbeddedBy},
+	AF:  {InstantiatedBy, EmbeddedBy, UsedBy},            // UsedBy: code reading every other field (a copy, an Equal)
 	AC:  nil,
 	ACC: {InstantiatedBy},
 	AI:  {ImportedBy},                                                       // the added import itself must resolve

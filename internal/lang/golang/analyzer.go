@@ -29,6 +29,8 @@ type analyzer struct {
 	indexedDirs map[string]bool
 	// lint reads the repository's golangci-lint configuration (errcheck.go)
 	lint *lintConfigs
+	// additions are the structs of this round that gained fields (copies.go)
+	additions map[tref]*addedFields
 }
 
 func (a *analyzer) Stats() (int, int) { return a.ix.Count(), a.typed }
@@ -172,12 +174,13 @@ func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*la
 			byType[k] = append(byType[k], t)
 		}
 	}
+	a.additions = a.fieldAdditions(ts)
 	var refs []*ref
 	for _, f := range files {
 		if !words[""] && !a.mentions(f, words) {
 			continue
 		}
-		w := &walker{syms: a.syms, f: f, byName: byName, byType: byType}
+		w := &walker{syms: a.syms, f: f, byName: byName, byType: byType, added: a.additions}
 		w.walk()
 		refs = append(refs, w.refs...)
 	}
@@ -266,12 +269,15 @@ func (a *analyzer) judge(ctx context.Context, ts []*target, refs []*ref, extra [
 			// not have it yet, so the type checker cannot judge against it
 			continue
 		}
+		if r.kind == rkCopy {
+			continue // syntax only: types cannot tell what a function means to cover
+		}
 		if r.t.ch.Label == model.MMB && !r.t.member && r.prec != model.PrecisionName {
 			// a caller of a package-level function whose body changed:
 			// resolved exactly, and types cannot tell behaviour
 			continue
 		}
-		if !(syn[i].exactly && syn[i].v == model.Inconsistent) && !(syn[i].skip && !syn[i].unlessTypes && r.prec != model.PrecisionName) {
+		if !syn[i].exactly && !(syn[i].skip && !syn[i].unlessTypes && r.prec != model.PrecisionName) {
 			unsure = append(unsure, r)
 		}
 	}
@@ -282,7 +288,7 @@ func (a *analyzer) judge(ctx context.Context, ts []*target, refs []*ref, extra [
 	for i, r := range refs {
 		v := syn[i]
 		prec := r.prec
-		if tv != nil && !(v.exactly && v.v == model.Inconsistent) && !(r.t.ch.Derived && r.t.old != r.t.new) {
+		if tv != nil && !v.exactly && !(r.t.ch.Derived && r.t.old != r.t.new) {
 			if tr, ok := tv.verdictFor(r, v); ok {
 				v, prec = tr, model.PrecisionTypes
 			} else if tr.missing != "" {

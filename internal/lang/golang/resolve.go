@@ -35,6 +35,7 @@ const (
 	rkValue                   // any other use of the name (value, type, conversion)
 	rkKey                     // a key of a struct literal
 	rkLiteral                 // a composite literal of the container type
+	rkCopy                    // a function reading every old field of a struct that gained one (copies.go)
 	rkImpl                    // a method declaration implementing an interface method
 	rkIfaceDcl                // an interface method the changed method may implement
 	rkEmbed                   // the type embedded in a struct or interface
@@ -52,6 +53,7 @@ type ref struct {
 	prec    model.Precision
 	via     string // "embedding S" when reached through a promoted member
 	implRcv string // for rkImpl: the implementing type
+	param   string // for rkCopy: the receiver or parameter read
 	decl    *ast.FuncDecl
 }
 
@@ -62,8 +64,10 @@ type walker struct {
 	byName map[string][]*target
 	// literal targets by container: field changes reach struct literals
 	byType map[tref][]*target
-	refs   []*ref
-	stack  []ast.Node
+	// added: structs that gained fields, for code covering every old one
+	added map[tref]*addedFields
+	refs  []*ref
+	stack []ast.Node
 }
 
 func (w *walker) walk() {
@@ -81,6 +85,10 @@ func (w *walker) walk() {
 		case *ast.CompositeLit:
 			if len(w.byType) > 0 {
 				w.literal(x)
+			}
+		case *ast.FuncDecl:
+			if len(w.added) > 0 {
+				w.copies(x)
 			}
 		}
 		return true

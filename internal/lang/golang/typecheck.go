@@ -276,7 +276,7 @@ func (tv *typeVerdicts) objectOf(r *ref) (types.Object, bool) {
 
 // verdictFor refines a syntactic verdict with the checker's findings.
 func (tv *typeVerdicts) verdictFor(r *ref, syn verdict) (verdict, bool) {
-	if len(tv.byFile[r.f.path]) == 0 || r.kind == rkIfaceDcl || syn.silent || r.t.ch.Derived {
+	if len(tv.byFile[r.f.path]) == 0 || r.kind == rkIfaceDcl || r.kind == rkCopy || syn.silent || r.t.ch.Derived {
 		return verdict{}, false
 	}
 	if r.kind == rkImpl {

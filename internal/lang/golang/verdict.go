@@ -95,7 +95,7 @@ func (a *analyzer) syntacticVerdict(r *ref) verdict {
 					msg: fmt.Sprintf("struct literal lists %d values without field names; %s now also has field %s", n, t.container, t.new.Name)}
 			}
 		}
-		return verdict{skip: true}
+		return a.coverageVerdict(r)
 	case model.MC:
 		if r.kind == rkImpl || r.kind == rkIfaceDcl || r.kind == rkLiteral {
 			return verdict{skip: true}
