@@ -2,6 +2,7 @@ package lang
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/ripple-dev/ripple/internal/gitio"
@@ -290,4 +291,21 @@ type Declarer interface {
 	// Receiver is the name a method block calls its receiver by ("s" in
 	// func (s *T) M(), "self"), "" for other blocks.
 	Receiver(b *model.Block) string
+}
+
+// Bookkeeping reports a field or attribute name that says it holds
+// bookkeeping rather than a value's data: a cache, a lock, a memo, a
+// sync.Once. Code written to copy, compare or encode every field of a
+// type leaves those out on purpose, so a new one is no gap in it.
+func Bookkeeping(name string) bool {
+	n := strings.ToLower(strings.Trim(name, "_"))
+	if n == "mu" || n == "once" || strings.HasSuffix(n, "mu") && len(n) <= 4 {
+		return true
+	}
+	for _, w := range []string{"cache", "lock", "mutex", "memo"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
 }

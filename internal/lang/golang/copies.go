@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ripple-dev/ripple/internal/lang"
 	"github.com/ripple-dev/ripple/internal/model"
 )
 
@@ -24,6 +25,8 @@ import (
 // Timeout"), judged from syntax alone: the struct must have had at least
 // minCovered fields, so that covering all of them is a choice and not a
 // coincidence, and a block the diff edited is the developer's, consistent.
+// An added cache, lock or memo (lang.Bookkeeping) is left out of such code
+// on purpose.
 
 // minCovered is the number of old fields a block must cover.
 const minCovered = 3
@@ -49,10 +52,16 @@ func (a *analyzer) fieldAdditions(ts []*target) map[tref]*addedFields {
 			af = &addedFields{added: map[string]bool{}}
 			out[k] = af
 		}
-		af.targets = append(af.targets, t)
 		af.added[t.name] = true
+		if !lang.Bookkeeping(t.name) {
+			af.targets = append(af.targets, t)
+		}
 	}
 	for k, af := range out {
+		if len(af.targets) == 0 {
+			delete(out, k) // only bookkeeping was added
+			continue
+		}
 		ts := a.syms.lookupType(&k)
 		if ts == nil {
 			delete(out, k)
@@ -72,11 +81,11 @@ func (a *analyzer) fieldAdditions(ts []*target) map[tref]*addedFields {
 	return out
 }
 
-// names lists the added fields, for messages.
+// names lists the added data fields, for messages.
 func (af *addedFields) names() string {
 	var ns []string
-	for n := range af.added {
-		ns = append(ns, n)
+	for _, t := range af.targets {
+		ns = append(ns, t.name)
 	}
 	sort.Strings(ns)
 	return strings.Join(ns, ", ")

@@ -269,7 +269,8 @@ func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*la
 		return nil, err
 	}
 	ts := a.targets(changes)
-	if len(ts) == 0 {
+	cts := a.coverTargets(changes)
+	if len(ts) == 0 && len(cts) == 0 {
 		return early, nil
 	}
 	for _, t := range ts {
@@ -290,6 +291,9 @@ func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*la
 			words[t.cls.name] = true
 			words[moduleWord(t.path)] = true
 		}
+	}
+	for _, ct := range cts {
+		words[ct.cls.name] = true // functions taking it, and its own file
 	}
 	files, err := a.candidates(ctx, words, ts)
 	if err != nil {
@@ -345,6 +349,7 @@ func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*la
 			}
 		}
 	}
+	j.coverageFindings(cts, files)
 	j.overridesFindings()
 	j.gatherDefaults()
 	trace("judged in %v: %d findings", time.Since(t0), len(j.out))
