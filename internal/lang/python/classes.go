@@ -136,9 +136,17 @@ var benignBases = map[string][]string{
 
 var exceptionAttrs = []string{"args", "with_traceback", "add_note", "__notes__", "__traceback__", "__cause__", "__context__", "__suppress_context__"}
 
-// externalHas reports whether an external base may define name.
+//go:generate sh -c "python3 stdbases_gen.py > stdbases.go && gofmt -w stdbases.go"
+
+// externalHas reports whether an external base may define name: not
+// when it is one whose attributes are all known (benignBases, and the
+// standard library's containers and ABCs in stdbases.go) and lacks it.
 func externalHas(base, name string) bool {
-	if attrs, ok := benignBases[base]; ok {
+	attrs, ok := benignBases[base]
+	if !ok {
+		attrs, ok = stdBases[base]
+	}
+	if ok {
 		for _, a := range attrs {
 			if a == name {
 				return true
