@@ -1,7 +1,8 @@
 """Writes stdbases.go: the attributes of standard-library classes that
-repository classes subclass and that hold no instance state beyond their
-class attributes, so that a member a repository class lost is known to
-be missing when such a class is its only external base.
+repository classes subclass: what the class defines, and for classes
+with state what an instance made without arguments holds, so that a
+member a repository class lost is known to be missing when such a class
+is its only external base.
 
 Run with the oldest Python the table should hold for (names a later
 version adds are then unknown to it, which errs towards "may be
@@ -26,6 +27,23 @@ CLASSES = [
     ("contextlib.AbstractContextManager", contextlib.AbstractContextManager, []),
     ("contextlib.AbstractAsyncContextManager", contextlib.AbstractAsyncContextManager, []),
 ]
+# classes with state: what an instance made without arguments holds
+# joins what the class defines (their __init__ takes no required
+# argument); a subclass's own __init__ is repository code, read anyway
+import argparse, configparser, html.parser, json, logging, queue, string, threading, unittest
+STATEFUL = [
+    ("threading.Thread", threading.Thread), ("argparse.ArgumentParser", argparse.ArgumentParser),
+    ("argparse.Namespace", argparse.Namespace), ("unittest.TestCase", unittest.TestCase),
+    ("logging.Handler", logging.Handler), ("logging.Formatter", logging.Formatter),
+    ("logging.Filter", logging.Filter), ("json.JSONEncoder", json.JSONEncoder),
+    ("json.JSONDecoder", json.JSONDecoder), ("html.parser.HTMLParser", html.parser.HTMLParser),
+    ("configparser.ConfigParser", configparser.ConfigParser), ("configparser.RawConfigParser", configparser.RawConfigParser),
+    ("queue.Queue", queue.Queue), ("string.Formatter", string.Formatter),
+    ("contextlib.ExitStack", contextlib.ExitStack),
+]
+for name, cls in STATEFUL:
+    CLASSES.append((name, cls, sorted(vars(cls()).keys())))
+
 for name in ["Mapping", "MutableMapping", "Sequence", "MutableSequence", "Set", "MutableSet",
              "Iterable", "Iterator", "Container", "Sized", "Callable", "Hashable", "Collection",
              "Awaitable", "AsyncIterator", "AsyncIterable", "Generator", "Reversible",
