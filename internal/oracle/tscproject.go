@@ -205,9 +205,12 @@ func (ps *TSCProjects) load(ctx context.Context, c string) (*TSCProject, []strin
 		CompilerOptions map[string]any `json:"compilerOptions"`
 		Files           []string       `json:"files"`
 	}
-	if json.Unmarshal(out, &shown) != nil || len(shown.Files) == 0 {
+	if json.Unmarshal(out, &shown) != nil {
 		return nil, refs
 	}
+	// a configuration that includes nothing (a solution-style
+	// tsconfig.json listing references) is kept for its options: an
+	// inferred project below it takes them
 	p := &TSCProject{Config: c, Dir: filepath.Dir(c), options: shown.CompilerOptions, has: map[string]bool{}}
 	if p.options == nil {
 		p.options = map[string]any{}

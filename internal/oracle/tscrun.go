@@ -27,6 +27,12 @@ type TSCRun struct {
 	// UnresolvedIn maps a file (absolute) to what it imports that was
 	// not found.
 	UnresolvedIn map[string][]string
+	// Dropped names the type libraries of compilerOptions.types that are
+	// not installed and were left out (tsc checks nothing otherwise). A
+	// program that used their globals shows it by errors about names it
+	// could not find (then in Unresolved); one that did not lacked
+	// nothing.
+	Dropped []string
 	// Configured says the configuration could not be made acceptable to
 	// tsc; then tsc checked nothing and Diagnostics hold only why.
 	Configured bool
@@ -41,6 +47,11 @@ type TSCRunOptions struct {
 	// repository's workspace packages to their sources, which node_modules
 	// would link (and does not hold in a fresh checkout).
 	Paths map[string][]string
+	// Roots, when set, are the only files of the project checked (with
+	// the files they import, and the project's ambient declarations:
+	// declaration files and files declaring globals or modules, which
+	// the code of any file may rely on). Default: every file.
+	Roots []string
 	// TempDir is where the run's configuration is written (default: a
 	// new temporary directory, removed afterwards). The checked
 	// directory itself is never written.
@@ -79,17 +90,18 @@ func (t *TSC) Run(ctx context.Context, bin, dir string, p *TSCProject, o TSCRunO
 	for _, m := range p.Missing {
 		unresolved[m] = true
 	}
-	for _, d := range dropped {
-		unresolved[d] = true
-	}
+	run.Dropped = dropped
 	cfg, err := os.CreateTemp(tmp, wrapperPrefix+"*.json")
 	if err != nil {
 		return nil, err
 	}
 	cfg.Close()
+	roots := append([]string(nil), p.Files...)
+	if len(o.Roots) > 0 {
+		roots = append(append([]string(nil), o.Roots...), ambient(p.Files, o.Roots)...)
+	}
+	sort.Strings(roots)
 	for attempt := 0; ; attempt++ {
-		roots := append([]string(nil), p.Files...)
-		sort.Strings(roots)
 		b, err := json.MarshalIndent(map[string]any{"compilerOptions": opts, "files": roots}, "", " ")
 		if err != nil {
 			return nil, err
@@ -155,6 +167,48 @@ func (t *TSC) Run(ctx context.Context, bin, dir string, p *TSCProject, o TSCRunO
 	return run, nil
 }
 
+// ambientRE finds declarations that reach every file of a program: a
+// global augmentation, an ambient module or namespace.
+var ambientRE = regexp.MustCompile(`(?m)^\s*(?:export\s+)?declare\s+(?:global\b|module\s|namespace\s)`)
+
+// moduleRE finds an import or export statement: a file with none is a
+// script, whose top-level declarations are global.
+var moduleRE = regexp.MustCompile(`(?m)^\s*(?:import|export)\b`)
+
+// ambient lists the files of a project, other than those given, whose
+// declarations any file may see without importing them: declaration
+// files, files declaring globals, ambient modules or namespaces, and
+// scripts (TypeScript files without an import or export).
+func ambient(files, except []string) []string {
+	skip := map[string]bool{}
+	for _, f := range except {
+		skip[f] = true
+	}
+	var out []string
+	for _, f := range files {
+		if skip[f] {
+			continue
+		}
+		if strings.HasSuffix(f, ".d.ts") || strings.HasSuffix(f, ".d.mts") || strings.HasSuffix(f, ".d.cts") {
+			out = append(out, f)
+			continue
+		}
+		switch filepath.Ext(f) {
+		case ".ts", ".tsx", ".mts", ".cts":
+		default:
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		if ambientRE.Match(b) || !moduleRE.Match(b) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 func contains(xs []string, x string) bool {
 	for _, y := range xs {
 		if y == x {
@@ -195,9 +249,9 @@ func tscUnresolved(d TSCDiagnostic) string {
 	case 2688:
 		return "type library " + q
 	case 2580, 2591:
-		return "the Node.js types (" + q + ")"
+		return "the Node.js types (@types/node)"
 	case 2582, 2593:
-		return "the test runner's types (" + q + ")"
+		return "the test runner's globals (describe, it, expect)"
 	case 2867, 2868:
 		return "the types of " + q
 	case 2304, 2552:

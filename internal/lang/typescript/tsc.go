@@ -135,7 +135,16 @@ func (a *analyzer) typecheck(ctx context.Context, sites []*tscSite) {
 	var lacking []string
 	left := 0
 	for i, p := range order {
-		run, err := tsc.Run(ctx, bin, tree, p, oracle.TSCRunOptions{Paths: paths, TempDir: root})
+		var roots []string
+		seen := map[string]bool{}
+		for _, s := range byProject[p] {
+			f := filepath.Join(tree, filepath.FromSlash(s.ref.Site.Path))
+			if !seen[f] {
+				seen[f] = true
+				roots = append(roots, f)
+			}
+		}
+		run, err := tsc.Run(ctx, bin, tree, p, oracle.TSCRunOptions{Roots: roots, Paths: paths, TempDir: root})
 		if err != nil {
 			for _, q := range order[i:] {
 				left += len(byProject[q])
