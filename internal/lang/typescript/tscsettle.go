@@ -172,6 +172,10 @@ var unrelatedCodes = map[int]bool{
 	6198: true, 6199: true, 6205: true,
 }
 
+// unknownNameCodes say a name is not declared or not exported: about a
+// change only when they name its declaration.
+var unknownNameCodes = map[int]bool{2304: true, 2552: true, 2503: true, 2305: true, 2724: true, 2614: true, 2694: true, 2613: true}
+
 var quotedName = regexp.MustCompile(`'([^']*)'`)
 
 // concerns reports whether a tsc error at a site is about the change
@@ -182,6 +186,12 @@ func concerns(d oracle.TSCDiagnostic, t *target) bool {
 		return false
 	}
 	if !namedCodes[d.Code] {
+		return true
+	}
+	if t.kind == tCall && !unknownNameCodes[d.Code] {
+		// a call of a changed signature: a member error at the call is
+		// about what its arguments must now be ('Pipe' does not exist
+		// in the new options type)
 		return true
 	}
 	names := map[string]bool{t.name: true}
