@@ -199,9 +199,11 @@ func (a *analyzer) materialize(ctx context.Context, dir string) error {
 	if err != nil {
 		return err
 	}
+	// every tracked file, vendored and generated ones included: the
+	// sources import them
 	var want []string
 	for _, p := range list {
-		if !ignoredConfigPath(p) || strings.HasSuffix(p, ".d.ts") {
+		if !strings.Contains("/"+p, "/node_modules/") {
 			want = append(want, p)
 		}
 	}

@@ -50,6 +50,13 @@ func (a *analyzer) settle(s *tscSite, run *oracle.TSCRun, tree string, diags []o
 		return
 	}
 	lo, hi := reach(s.n)
+	if call := callOf(s.n); call != nil && !(s.t.kind == tCall && returnChanged(s.t)) {
+		// a call: tsc's errors about its callee and arguments, not about
+		// what the statement does with its result (which this change
+		// did not retype: an error there is another cause's, such as a
+		// library of another TypeScript version)
+		lo, hi = int(call.Start), int(call.End)
+	}
 	lines := lineStarts(s.f.t.Src)
 	var hits []oracle.TSCDiagnostic
 	for _, d := range diags {
@@ -120,6 +127,27 @@ func reach(n *treesit.Node) (lo, hi int) {
 		}
 	}
 	return int(n.Start), int(n.End)
+}
+
+// callOf is the call or new expression a reference is the callee of
+// (directly, or as the property of a member expression), nil when it is
+// not one.
+func callOf(n *treesit.Node) *treesit.Node {
+	c := n
+	for c.Parent != nil && c.Parent.Kind == "member_expression" && c.Field == "property" {
+		c = c.Parent
+	}
+	if p := c.Parent; p != nil && (p.Kind == "call_expression" && c.Field == "function" || p.Kind == "new_expression" && c.Field == "constructor") {
+		return p
+	}
+	return nil
+}
+
+// returnChanged reports a changed signature whose declared return type
+// changed: the statement using a call's result is then the change's
+// business too.
+func returnChanged(t *target) bool {
+	return t.od != nil && t.nd != nil && t.od.fn != nil && t.nd.fn != nil && t.od.fn.ret != t.nd.fn.ret
 }
 
 // lineStarts are the byte offsets of each line's first byte.
