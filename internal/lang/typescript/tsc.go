@@ -117,10 +117,14 @@ func (a *analyzer) typecheck(ctx context.Context, sites []*tscSite) {
 	}
 	defer os.RemoveAll(root)
 	tree := filepath.Join(root, "tree")
-	if err := a.materialize(ctx, tree); err != nil {
+	t0 := time.Now()
+	err = a.materialize(ctx, tree)
+	trace("head state written for tsc in %v", time.Since(t0))
+	if err != nil {
 		a.note("typescript-tsc", "typescript: types not checked: writing the head state for tsc: "+err.Error())
 		return
 	}
+	t0 = time.Now()
 	projects := oracle.NewTSCProjects(bin, tree)
 	var order []*oracle.TSCProject
 	byProject := map[*oracle.TSCProject][]*tscSite{}
@@ -131,6 +135,7 @@ func (a *analyzer) typecheck(ctx context.Context, sites []*tscSite) {
 		}
 		byProject[p] = append(byProject[p], s)
 	}
+	trace("%s of %s found in %v (%d configurations read)", model.Plural(len(order), "project", "projects"), model.Plural(len(todo), "site", "sites"), time.Since(t0), projects.Ran)
 	paths := a.workspacePaths(tree)
 	var lacking []string
 	left := 0
