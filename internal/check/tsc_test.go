@@ -81,3 +81,39 @@ func TestTSCMissing(t *testing.T) {
 		}
 	}
 }
+
+// TestTSCHeadNotCheckedOut: when the head state is not the work tree's
+// (another commit is checked out), tsc checks the head state written
+// out from git, and settles the sites as it does in the work tree.
+func TestTSCHeadNotCheckedOut(t *testing.T) {
+	needTools(t, "needs: tsc")
+	ar, err := txtar.ParseFile("testdata/scenarios/ts_tsc_param_retyped.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := testrepo.FromTxtar(t, ar)
+	testrepo.Git(t, sc.Dir, "checkout", "-q", "--detach", sc.Base)
+	cfg := sc.Config(t)
+	ctx := context.Background()
+	repo, err := gitio.Open(ctx, sc.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer repo.Close()
+	res, err := check.Run(ctx, repo, check.Options{Base: sc.Base, Head: sc.Head, Config: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[int]string{}
+	for _, f := range res.Findings {
+		if f.Site.Path == "src/use.ts" {
+			got[f.Site.Line] = f.Verdict.String() + " " + string(f.Precision)
+		}
+	}
+	want := map[int]string{4: "inconsistent types", 8: "consistent types", 12: "inconsistent syntax", 16: "consistent types"}
+	for line, w := range want {
+		if got[line] != w {
+			t.Errorf("src/use.ts:%d: %q, want %q (all: %v)", line, got[line], w, got)
+		}
+	}
+}

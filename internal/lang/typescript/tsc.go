@@ -116,13 +116,18 @@ func (a *analyzer) typecheck(ctx context.Context, sites []*tscSite) {
 		return
 	}
 	defer os.RemoveAll(root)
-	tree := filepath.Join(root, "tree")
 	t0 := time.Now()
-	err = a.materialize(ctx, tree)
-	trace("head state written for tsc in %v", time.Since(t0))
-	if err != nil {
-		a.note("typescript-tsc", "typescript: types not checked: writing the head state for tsc: "+err.Error())
-		return
+	tree := a.workTreeAtHead(ctx)
+	if tree != "" {
+		trace("the work tree holds the head state: tsc runs there (%v)", time.Since(t0))
+	} else {
+		tree = filepath.Join(root, "tree")
+		err = a.materialize(ctx, tree)
+		trace("head state written for tsc in %v", time.Since(t0))
+		if err != nil {
+			a.note("typescript-tsc", "typescript: types not checked: writing the head state for tsc: "+err.Error())
+			return
+		}
 	}
 	t0 = time.Now()
 	projects := oracle.NewTSCProjects(bin, tree)
@@ -252,6 +257,30 @@ func (a *analyzer) materialize(ctx context.Context, dir string) error {
 		}
 	}
 	return nil
+}
+
+// workTreeAtHead returns the work tree when it holds the head state for
+// tsc: a check of the work tree itself, or of the commit checked out
+// there with no TypeScript, JavaScript or JSON file modified or
+// untracked (a pre-push of the current branch, usually). tsc then runs
+// in it, with its node_modules as they are, and nothing is written.
+// "" otherwise.
+func (a *analyzer) workTreeAtHead(ctx context.Context) string {
+	switch h := a.env.Head.(type) {
+	case *gitio.WorkTree:
+		return h.R.Top
+	case *gitio.RevTree:
+		if h.SHA == "" || h.R.HeadCommit(ctx) != h.SHA {
+			return ""
+		}
+		args := append([]string{"status", "--porcelain", "-z", "--untracked-files=all", "--"}, pathspecs...)
+		out, err := h.R.Git(ctx, append(args, "*.json")...)
+		if err != nil || len(out) > 0 {
+			return ""
+		}
+		return h.R.Top
+	}
+	return ""
 }
 
 // workTop is the work tree of the repository a state belongs to, "" when
