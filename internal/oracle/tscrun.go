@@ -38,6 +38,8 @@ type TSCRun struct {
 	Configured bool
 	Took       time.Duration
 	Cmd        string
+	// Roots counts the files given to tsc (it reads what they import too).
+	Roots int
 }
 
 // TSCRunOptions tunes a run.
@@ -101,6 +103,7 @@ func (t *TSC) Run(ctx context.Context, bin, dir string, p *TSCProject, o TSCRunO
 		roots = append(append([]string(nil), o.Roots...), ambient(p.Files, o.Roots)...)
 	}
 	sort.Strings(roots)
+	run.Roots = len(roots)
 	for attempt := 0; ; attempt++ {
 		b, err := json.MarshalIndent(map[string]any{"compilerOptions": opts, "files": roots}, "", " ")
 		if err != nil {
@@ -176,9 +179,13 @@ var ambientRE = regexp.MustCompile(`(?m)^\s*(?:export\s+)?declare\s+(?:global\b|
 var moduleRE = regexp.MustCompile(`(?m)^\s*(?:import|export)\b`)
 
 // ambient lists the files of a project, other than those given, whose
-// declarations any file may see without importing them: declaration
-// files, files declaring globals, ambient modules or namespaces, and
-// scripts (TypeScript files without an import or export).
+// declarations any file may see without importing them: scripts (files
+// without an import or export, whose top-level declarations are
+// global) and declaration files that declare globals, ambient modules or
+// namespaces. Modules that augment the global scope besides their own
+// code (`declare global` in a .ts module) are left out: they import
+// much (playwright's screenshotter.ts), and code using what they
+// declare shows it by an error, which no site ignores.
 func ambient(files, except []string) []string {
 	skip := map[string]bool{}
 	for _, f := range except {
@@ -189,10 +196,7 @@ func ambient(files, except []string) []string {
 		if skip[f] {
 			continue
 		}
-		if strings.HasSuffix(f, ".d.ts") || strings.HasSuffix(f, ".d.mts") || strings.HasSuffix(f, ".d.cts") {
-			out = append(out, f)
-			continue
-		}
+		dts := strings.HasSuffix(f, ".d.ts") || strings.HasSuffix(f, ".d.mts") || strings.HasSuffix(f, ".d.cts")
 		switch filepath.Ext(f) {
 		case ".ts", ".tsx", ".mts", ".cts":
 		default:
@@ -202,7 +206,7 @@ func ambient(files, except []string) []string {
 		if err != nil {
 			continue
 		}
-		if ambientRE.Match(b) || !moduleRE.Match(b) {
+		if !moduleRE.Match(b) || dts && ambientRE.Match(b) {
 			out = append(out, f)
 		}
 	}

@@ -110,17 +110,39 @@ func (a *analyzer) typecheck(ctx context.Context, sites []*tscSite) {
 		a.note("typescript-tsc", "typescript: types not checked, the syntax judged every site: "+err.Error())
 		return
 	}
+	t0 := time.Now()
+	wt := a.workTreeAtHead(ctx)
+	if wt != "" {
+		trace("the work tree holds the head state: tsc runs there (%v)", time.Since(t0))
+	}
+	if !deadline.IsZero() || os.Getenv("RIPPLE_TRACE") != "" {
+		var roots []string
+		seen := map[string]bool{}
+		for _, s := range todo {
+			if !seen[s.ref.Site.Path] {
+				seen[s.ref.Site.Path] = true
+				roots = append(roots, s.ref.Site.Path)
+			}
+		}
+		t0 := time.Now()
+		bytes, files := a.closure(ctx, a.reader(ctx, wt), roots, 50000)
+		cost, left := tscCost(bytes), time.Until(deadline)
+		trace("the sites' files import %d files, %.1f MB: tsc would take about %v, %v of the budget left (estimated in %v)", files, float64(bytes)/(1<<20), cost.Round(100*time.Millisecond), left.Round(100*time.Millisecond), time.Since(t0))
+		if !deadline.IsZero() && cost > left {
+			a.note("typescript-budget", fmt.Sprintf("typescript: types not checked: tsc would take about %v on the %d files (%.1f MB) the %s import, more than the %v left of the time budget (raise budget, or use precision: types)",
+				cost.Round(time.Second), files, float64(bytes)/(1<<20), model.Plural(len(todo), "site's file", "sites' files"), left.Round(100*time.Millisecond)))
+			return
+		}
+	}
 	root, err := os.MkdirTemp("", "ripple-tsc-")
 	if err != nil {
 		a.note("typescript-tsc", "typescript: types not checked: "+err.Error())
 		return
 	}
 	defer os.RemoveAll(root)
-	t0 := time.Now()
-	tree := a.workTreeAtHead(ctx)
-	if tree != "" {
-		trace("the work tree holds the head state: tsc runs there (%v)", time.Since(t0))
-	} else {
+	t0 = time.Now()
+	tree := wt
+	if tree == "" {
 		tree = filepath.Join(root, "tree")
 		err = a.materialize(ctx, tree)
 		trace("head state written for tsc in %v", time.Since(t0))
@@ -168,7 +190,7 @@ func (a *analyzer) typecheck(ctx context.Context, sites []*tscSite) {
 			break
 		}
 		a.typed++
-		trace("%s: %d diagnostics in %v", run.Cmd, len(run.Diagnostics), run.Took)
+		trace("%s: %d roots, %d diagnostics in %v", run.Cmd, run.Roots, len(run.Diagnostics), run.Took)
 		a.settleRun(run, tree, byProject[p])
 		if len(run.Unresolved) > 0 {
 			lacking = append(lacking, p.Name(tree)+" without "+someOf(run.Unresolved, 4))
@@ -281,6 +303,26 @@ func (a *analyzer) workTreeAtHead(ctx context.Context) string {
 		return h.R.Top
 	}
 	return ""
+}
+
+// reader reads head-state files: from the work tree when it holds the
+// head state (wt), else from git.
+func (a *analyzer) reader(ctx context.Context, wt string) func([]string) map[string][]byte {
+	if wt == "" {
+		return func(ps []string) map[string][]byte {
+			m, _ := a.env.Head.ReadFiles(ctx, ps)
+			return m
+		}
+	}
+	return func(ps []string) map[string][]byte {
+		m := make(map[string][]byte, len(ps))
+		for _, p := range ps {
+			if b, err := os.ReadFile(filepath.Join(wt, filepath.FromSlash(p))); err == nil {
+				m[p] = b
+			}
+		}
+		return m
+	}
 }
 
 // workTop is the work tree of the repository a state belongs to, "" when

@@ -18,10 +18,10 @@ import (
 //     of a declaration or of a compound statement) that concerns the
 //     change (concerns) makes the site inconsistent, with precision
 //     types and tsc's message;
-//   - no such error, in a project whose program lacked nothing (every
-//     module, type library and global name resolved, the configuration
-//     whole), makes a site the syntax resolved exactly consistent, with
-//     precision types;
+//   - no error at all there, in a project whose program lacked nothing
+//     (every module, type library and global name resolved, the
+//     configuration whole), makes a site the syntax resolved exactly
+//     consistent, with precision types;
 //   - otherwise the syntactic verdict stands and the site says what the
 //     check was without (Ref.Missing): tsc types what it cannot resolve
 //     as any and is then silent, and a receiver the syntax resolved by
@@ -58,13 +58,17 @@ func (a *analyzer) settle(s *tscSite, run *oracle.TSCRun, tree string, diags []o
 		lo, hi = int(call.Start), int(call.End)
 	}
 	lines := lineStarts(s.f.t.Src)
-	var hits []oracle.TSCDiagnostic
+	var hits, others []oracle.TSCDiagnostic
 	for _, d := range diags {
 		off := offsetOf(s.f.t.Src, lines, d.Line, d.Col)
-		if off < lo || off >= hi || !concerns(d, s.t) {
+		if off < lo || off >= hi {
 			continue
 		}
-		hits = append(hits, d)
+		if concerns(d, s.t) {
+			hits = append(hits, d)
+		} else {
+			others = append(others, d)
+		}
 	}
 	if len(hits) > 0 {
 		var msgs []string
@@ -79,6 +83,11 @@ func (a *analyzer) settle(s *tscSite, run *oracle.TSCRun, tree string, diags []o
 		return
 	}
 	switch {
+	case len(others) > 0:
+		// an error of another cause there: what it is about is typed as
+		// an error (any) to tsc, whose silence on the change is then no
+		// evidence
+		r.Missing = fmt.Sprintf("a type check of the code around it without errors (tsc: %s (TS%d))", others[0].Message, others[0].Code)
 	case r.Precision == model.PrecisionName:
 		r.Missing = "the receiver's type (tsc is silent on a receiver typed any)"
 	case len(run.Unresolved) > 0:
