@@ -46,7 +46,7 @@ func (a *analyzer) settleRun(run *oracle.TSCRun, tree string, sites []*tscSite) 
 func (a *analyzer) settle(s *tscSite, run *oracle.TSCRun, tree string, diags []oracle.TSCDiagnostic) {
 	r := s.ref
 	if run.Configured {
-		r.Missing = "a type check (tsc refused the configuration of " + run.Project.Name("") + ")"
+		r.Missing = "a type check (tsc refused the configuration of " + run.Project.Name(tree) + ")"
 		return
 	}
 	lo, hi := reach(s.n)
