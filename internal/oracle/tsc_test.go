@@ -181,3 +181,28 @@ func TestRefusedOption(t *testing.T) {
 		}
 	}
 }
+
+// TestTSCRunRefused: an option tsc refuses is dropped and the run
+// repeated; a configuration it cannot make acceptable is reported as
+// such (Configured), never as a clean program.
+func TestTSCRunRefused(t *testing.T) {
+	bin := needTSC(t)
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		// node16 resolution wants node16 modules: dropping module (what
+		// tsc names) does not help
+		"tsconfig.json": `{"compilerOptions": {"moduleResolution": "node16", "module": "commonjs"}, "include": ["src"]}`,
+		"src/a.ts":      "export const n: number = 'x';\n",
+	})
+	p := NewTSCProjects(bin, dir).For(context.Background(), filepath.Join(dir, "src/a.ts"))
+	run, err := (&TSC{}).Run(context.Background(), bin, dir, p, TSCRunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !run.Configured || len(run.Diagnostics) != 1 || !strings.Contains(run.Diagnostics[0].Message, "moduleResolution") {
+		t.Fatalf("got %+v", run)
+	}
+	if len(run.Unresolved) != 2 || run.Unresolved[0] != "the compiler option module (refused by TypeScript 7)" || !strings.HasPrefix(run.Unresolved[1], "the configuration (Option 'module' must be set") {
+		t.Errorf("unresolved %q", run.Unresolved)
+	}
+}
