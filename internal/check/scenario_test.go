@@ -38,6 +38,8 @@ var update = flag.Bool("update", false, "rewrite the changes sections of the sce
 //   - a comment line `diagnostic: REGEXP`: some diagnostic or precision
 //     note of the check must match it; `no diagnostic: REGEXP`: none may. A finding's message is matched as the text format
 //     shows it: with " (without WHAT)" when the verdict lacked evidence.
+//   - a comment line `needs: tsc` skips the scenario, saying why, when
+//     TypeScript 7's compiler can be neither found nor installed.
 //   - files under fixed/ are the head state after applying every
 //     mechanical fix the check proposed; each listed file must match.
 func TestScenarios(t *testing.T) {
@@ -77,6 +79,7 @@ func runScenario(t *testing.T, file string) {
 		t.Fatal(err)
 	}
 	sc := testrepo.FromTxtar(t, ar)
+	needTools(t, sc.Comment)
 	cfg := sc.Config(t)
 	ctx := context.Background()
 	repo, err := gitio.Open(ctx, sc.Dir)

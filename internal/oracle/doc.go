@@ -14,6 +14,18 @@
 // errors count, its warnings do not), found on PATH or in the user cache,
 // else installed there with npm (PyrightVersion), else a clear error.
 //
+// TypeScript and JavaScript: tsc of TypeScript 7 (TSCVersion; `tsc
+// --noEmit --pretty false`) on the projects that compile the change's
+// files (tscproject.go: the configuration that includes each file, as tsc
+// itself evaluates it with --showConfig), each flattened into a
+// configuration Ripple writes to a temporary directory (tscrun.go: emit
+// options dropped, options TypeScript 7 removed replaced, type libraries
+// not installed dropped), found on PATH or in the user cache, else
+// installed there with npm. Every error of those programs counts; a
+// checkout without node_modules has many (modules not found), which the
+// baseline excuses. The TypeScript front-end's type-precise tier runs
+// the same machinery on the head state (TSCProjects, TSC.Run).
+//
 // Only what the change introduced counts (baseline.go): the fix engine
 // runs the oracle on the base state too when the changed state fails,
 // and Relative excuses the diagnostics the base already had (matched by

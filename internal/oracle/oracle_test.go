@@ -34,6 +34,8 @@ func TestParseGolden(t *testing.T) {
 			var ds []Diagnostic
 			if tool == "test" {
 				ds = ParseTest(string(data), "/tmp/orc")
+			} else if tool == "tsc" {
+				ds = tscDiagnostics(ParseTSC(data), "/tmp/tsproj")
 			} else if tool == "pyright" {
 				var err error
 				if ds, err = ParsePyright(data, "/tmp/pyproj"); err != nil {

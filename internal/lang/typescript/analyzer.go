@@ -18,6 +18,7 @@ type analyzer struct {
 	c     *corpus.Corpus[*tsfile]
 	files map[string]bool // every usable file of the head state
 	proj  *project        // tsconfig paths and workspace packages, read on first use
+	typed int             // projects tsc checked
 }
 
 func newAnalyzer(ctx context.Context, fe *Frontend, env *lang.Env) (*analyzer, error) {
@@ -43,7 +44,7 @@ func newAnalyzer(ctx context.Context, fe *Frontend, env *lang.Env) (*analyzer, e
 	return a, nil
 }
 
-func (a *analyzer) Stats() (int, int) { return a.c.Count(), 0 }
+func (a *analyzer) Stats() (int, int) { return a.c.Count(), a.typed }
 
 // file returns the parsed head-state file at p, nil when it is not one.
 func (a *analyzer) file(p string) *tsfile {
@@ -174,6 +175,7 @@ func (a *analyzer) Answer(ctx context.Context, qs []lang.Query) ([]*lang.Ref, er
 
 func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*lang.Ref, error) {
 	var out []*lang.Ref
+	var sites []*tscSite
 	ts := a.targets(changes)
 	seenSub := map[string]bool{}
 	for i := 0; i < len(ts) && i < 500; i++ {
@@ -206,6 +208,9 @@ func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*la
 			j := &judge{a: a, t: t, f: f}
 			j.run()
 			out = append(out, j.out...)
+			for k, r := range j.out {
+				sites = append(sites, &tscSite{ref: r, t: t, f: f, n: j.at[k]})
+			}
 			// the interfaces extending (or aliasing) the member's
 			// container: their users are the member's users too
 			var fresh []string
@@ -230,6 +235,7 @@ func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*la
 			}
 		}
 	}
+	a.typecheck(ctx, sites)
 	return out, nil
 }
 

@@ -2,9 +2,10 @@
 // first slice of issue 12): it reads declarations for the classifier and
 // answers impact queries for the driver, with the same contract, labels,
 // relations, verdicts and precisions as the Go and Python front-ends.
-// There is no type checker behind it: every finding is established from
-// syntax (PrecisionSyntax) or from a name alone (PrecisionName, never an
-// error).
+// Its findings are established from syntax (PrecisionSyntax) or from a
+// name alone (PrecisionName, never an error); a type-precise tier,
+// TypeScript 7's own compiler, settles what the syntax could only warn
+// about (PrecisionTypes; below).
 //
 // # Files (files.go)
 //
@@ -42,8 +43,8 @@
 // names, so a check of a hono or zod change takes about 0.6 s (median of
 // the benchmark below, process start included). The alternative, the
 // TypeScript compiler's own parser, needs Node on every developer machine
-// and a process per check; issue 12's type-precise tier (tsc 7) is for
-// later.
+// and a process per check; the type-precise tier (below) runs tsc only
+// where the syntax is unsure.
 //
 // Known grammar gaps (v0.23.2): generic call signatures in type literals
 // (`{ <K>(key: K): V }`), `export type * from` and a few return-type
@@ -162,6 +163,57 @@
 //     top-level const: its annotation, or the declared return type of the
 //     call initializing it (`export default ky` of `const ky =
 //     createInstance()`).
+//
+// # The type-precise tier (tsc.go, tscsettle.go, internal/oracle/tsc*.go)
+//
+// Under `precision: types`, and in `auto` within the time budget when
+// the compiler is already installed, tsc of TypeScript 7 (the npm
+// package typescript@7, whose platform package holds a native
+// executable: Ripple runs it directly, without Node) checks the sites
+// the syntax left unsure: warnings, and under `types` the sites it
+// called consistent too. Syntactic errors are final, notes are the
+// frontier, and JavaScript sites or declarations are left to the syntax
+// (to tsc every JavaScript parameter is optional and most types are
+// inferred). tsc is found on PATH (a TypeScript 7 tsgo or tsc; the
+// native executable beside an npm shim), then in the user cache
+// (ripple/typescript), else `types` installs it there with npm; `auto`
+// never installs (a pre-push check does not reach the network unasked)
+// and says once how to get it.
+//
+// The head state's TypeScript, JavaScript and JSON files are written to
+// a temporary directory (the check reads git objects), with the work
+// tree's node_modules linked in where there are some. Each site file's
+// project is the first configuration from its directory up that
+// includes it (tsconfig.json, the projects it references, the other
+// tsconfig*.json, jsconfig.json; what it includes is asked of tsc,
+// `--showConfig`), else an inferred project with the nearest one's
+// options. Each project is checked once, with its configuration
+// flattened into one of Ripple's: its options, emit options dropped,
+// TypeScript 7's removed options replaced (node10 and classic
+// resolution by bundler, baseUrl by a `*` path, ES5 by ES2015,
+// ...), type libraries that are not installed dropped (else tsc checks
+// nothing), the workspace packages mapped to their sources by paths (a
+// fresh checkout has no node_modules to link them), and as roots the
+// site files with the project's ambient declarations (declaration files,
+// global augmentations, scripts): their import closure is what the
+// sites' types depend on.
+//
+// Settling a site (the evidence rule, as the Go tier's): an error of
+// tsc inside the site's statement (the header of a declaration or of a
+// compound statement) that concerns the change makes it inconsistent,
+// with tsc's message and precision types. Concerning: a type or arity
+// error (not a module or global not found, an implicit any, an unused
+// name, a missing library); an error about a named member or export
+// only when it names the changed declaration or its container, except
+// at a call of a changed signature, where a member error is about what
+// the arguments must now be. No such error makes the site consistent
+// only when tsc's program lacked nothing (every module, type library
+// used and global name resolved, the configuration whole) and the site
+// was resolved exactly; otherwise the syntactic verdict stands and says
+// what the check was without (Ref.Missing, and one note naming what
+// each project lacked): tsc types what it cannot resolve as any and is
+// then silent. Benchmark checkouts have no node_modules: there the tier
+// turns warnings into errors, and calls nothing consistent.
 //
 // Over-approximation policy: an error needs a resolved reference and a
 // rule of the language; a receiver whose type syntax cannot tell gives a

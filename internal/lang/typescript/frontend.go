@@ -7,6 +7,7 @@ import (
 	"github.com/ripple-dev/ripple/internal/lang"
 	"github.com/ripple-dev/ripple/internal/lang/treesit"
 	"github.com/ripple-dev/ripple/internal/model"
+	"github.com/ripple-dev/ripple/internal/oracle"
 )
 
 // Frontend is the TypeScript and JavaScript front-end. Create one per
@@ -50,3 +51,8 @@ func (fe *Frontend) NewAnalyzer(ctx context.Context, env *lang.Env) (lang.Analyz
 	}
 	return newAnalyzer(ctx, fe, env)
 }
+
+// Oracle is the TypeScript oracle (lang.Provable): tsc of TypeScript 7
+// with --noEmit on the projects of the change's TypeScript and
+// JavaScript files, installed with npm into the user cache when missing.
+func (fe *Frontend) Oracle([]string) oracle.Oracle { return &oracle.TSC{} }

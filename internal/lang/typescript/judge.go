@@ -15,6 +15,8 @@ type judge struct {
 	t   *target
 	f   *tsfile
 	out []*lang.Ref
+	// at holds the node each ref of out stands on, for the type checker
+	at []*treesit.Node
 	// subs are subclasses of the file that inherit a changed constructor
 	subs []string
 	// subIfaces are the file's interfaces and aliases that are an
@@ -452,6 +454,7 @@ func (j *judge) emit(n *treesit.Node, rel model.Relation, v model.Verdict, prec 
 		site.Enclosing = e.display
 		site.EnclosingSpan = model.Span{StartLine: e.start, EndLine: e.end}
 	}
+	j.at = append(j.at, n)
 	j.out = append(j.out, &lang.Ref{Change: j.t.ch, Relation: rel, Site: site, Verdict: v, Precision: prec, Message: msg,
 		Generated: generated(j.f.t.Src)})
 }

@@ -1,0 +1,354 @@
+package typescript
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/ripple-dev/ripple/internal/gitio"
+	"github.com/ripple-dev/ripple/internal/lang"
+	"github.com/ripple-dev/ripple/internal/lang/treesit"
+	"github.com/ripple-dev/ripple/internal/model"
+	"github.com/ripple-dev/ripple/internal/oracle"
+)
+
+// The type-precise tier: TypeScript 7's compiler (tsc, native) settles
+// the sites the syntax could not. It runs under `precision: types`, and
+// in `auto` within the time budget when tsc is already installed (auto
+// never installs it: a pre-push check does not reach the network
+// unasked). The head state is written to a temporary directory (a check
+// reads git objects and never checks anything out), the node_modules of
+// the work tree are linked into it when there are some, and tsc runs on
+// the projects that compile the files holding the sites to settle, each
+// once (oracle.TSC.Run; tscsettle.go judges the sites).
+
+// tscSite is a ref of the syntactic tier with the syntax it stands on.
+type tscSite struct {
+	ref *lang.Ref
+	t   *target
+	f   *tsfile
+	n   *treesit.Node
+}
+
+// tsSource reports a TypeScript source file (not JavaScript, not a
+// declaration file): tsc checks its calls against declared types. In
+// JavaScript every parameter is optional to tsc and most types are
+// inferred, so its silence there proves nothing.
+func tsSource(p string) bool {
+	switch extOf(p) {
+	case ".ts", ".tsx", ".mts", ".cts":
+		return true
+	}
+	return false
+}
+
+// unsure reports a site the type checker may settle: a warning, or,
+// under precision types, a site the syntax called consistent. A
+// syntactic error is final (an argument count, a removed export), notes
+// are the farther frontier, and sites or declarations in JavaScript are
+// left to the syntax.
+func (a *analyzer) unsure(s *tscSite) bool {
+	r := s.ref
+	if !tsSource(r.Site.Path) || s.n == nil || r.Change.Derived {
+		return false
+	}
+	decl := s.t.path
+	if s.t.ch.Old != nil && s.t.kind == tGone {
+		decl = s.t.ch.Old.Path
+	}
+	if !tsSource(decl) && !declOnly(decl) {
+		return false
+	}
+	switch r.Verdict {
+	case model.MayBeImpacted:
+		return true
+	case model.Consistent:
+		return a.env.Precision == "types"
+	case model.Inconsistent:
+		return r.Precision == model.PrecisionName
+	}
+	return false
+}
+
+// typecheck runs tsc on the projects of the unsure sites and settles
+// them.
+func (a *analyzer) typecheck(ctx context.Context, sites []*tscSite) {
+	if a.env.Precision == "syntax" {
+		return
+	}
+	var todo []*tscSite
+	for _, s := range sites {
+		if a.unsure(s) {
+			todo = append(todo, s)
+		}
+	}
+	if len(todo) == 0 {
+		return
+	}
+	deadline := a.env.Deadline
+	if a.env.Precision == "types" {
+		deadline = time.Time{}
+	}
+	if !deadline.IsZero() {
+		if !time.Now().Before(deadline) {
+			a.note("typescript-budget", fmt.Sprintf("typescript: %s not type-checked: the time budget was spent (raise budget, or use precision: types)", model.Plural(len(todo), "site was", "sites were")))
+			return
+		}
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, deadline)
+		defer cancel()
+	}
+	tsc := &oracle.TSC{NoInstall: a.env.Precision != "types"}
+	bin, err := tsc.Locate(ctx)
+	if err != nil {
+		a.note("typescript-tsc", "typescript: types not checked, the syntax judged every site: "+err.Error())
+		return
+	}
+	t0 := time.Now()
+	wt := a.workTreeAtHead(ctx)
+	if wt != "" {
+		trace("the work tree holds the head state: tsc runs there (%v)", time.Since(t0))
+	}
+	if !deadline.IsZero() || os.Getenv("RIPPLE_TRACE") != "" {
+		var roots []string
+		seen := map[string]bool{}
+		for _, s := range todo {
+			if !seen[s.ref.Site.Path] {
+				seen[s.ref.Site.Path] = true
+				roots = append(roots, s.ref.Site.Path)
+			}
+		}
+		t0 := time.Now()
+		bytes, files := a.closure(ctx, a.reader(ctx, wt), roots, 50000)
+		cost, left := tscCost(bytes), time.Until(deadline)
+		trace("the sites' files import %d files, %.1f MB: tsc would take about %v, %v of the budget left (estimated in %v)", files, float64(bytes)/(1<<20), cost.Round(100*time.Millisecond), left.Round(100*time.Millisecond), time.Since(t0))
+		if !deadline.IsZero() && cost > left {
+			a.note("typescript-budget", fmt.Sprintf("typescript: types not checked: tsc would take about %v on the %d files (%.1f MB) the %s import, more than the %v left of the time budget (raise budget, or use precision: types)",
+				cost.Round(time.Second), files, float64(bytes)/(1<<20), model.Plural(len(todo), "site's file", "sites' files"), left.Round(100*time.Millisecond)))
+			return
+		}
+	}
+	root, err := os.MkdirTemp("", "ripple-tsc-")
+	if err != nil {
+		a.note("typescript-tsc", "typescript: types not checked: "+err.Error())
+		return
+	}
+	defer os.RemoveAll(root)
+	t0 = time.Now()
+	tree := wt
+	if tree == "" {
+		tree = filepath.Join(root, "tree")
+		err = a.materialize(ctx, tree)
+		trace("head state written for tsc in %v", time.Since(t0))
+		if err != nil {
+			a.note("typescript-tsc", "typescript: types not checked: writing the head state for tsc: "+err.Error())
+			return
+		}
+	}
+	t0 = time.Now()
+	projects := oracle.NewTSCProjects(bin, tree)
+	var order []*oracle.TSCProject
+	byProject := map[*oracle.TSCProject][]*tscSite{}
+	for _, s := range todo {
+		p := projects.For(ctx, filepath.Join(tree, filepath.FromSlash(s.ref.Site.Path)))
+		if byProject[p] == nil {
+			order = append(order, p)
+		}
+		byProject[p] = append(byProject[p], s)
+	}
+	trace("%s of %s found in %v (%d configurations read)", model.Plural(len(order), "project", "projects"), model.Plural(len(todo), "site", "sites"), time.Since(t0), projects.Ran)
+	paths := a.workspacePaths(tree)
+	var lacking []string
+	left := 0
+	for i, p := range order {
+		var roots []string
+		seen := map[string]bool{}
+		for _, s := range byProject[p] {
+			f := filepath.Join(tree, filepath.FromSlash(s.ref.Site.Path))
+			if !seen[f] {
+				seen[f] = true
+				roots = append(roots, f)
+			}
+		}
+		run, err := tsc.Run(ctx, bin, tree, p, oracle.TSCRunOptions{Roots: roots, Paths: paths, TempDir: root})
+		if err != nil {
+			for _, q := range order[i:] {
+				left += len(byProject[q])
+			}
+			if ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				a.note("typescript-budget", fmt.Sprintf("typescript: type checking stopped at the time budget: %s of %d checked, %s keep their syntactic verdict (raise budget, or use precision: types)",
+					model.Plural(i, "project", "projects"), len(order), model.Plural(left, "site", "sites")))
+			} else {
+				a.note("typescript-tsc", "typescript: types not checked: "+err.Error())
+			}
+			break
+		}
+		a.typed++
+		trace("%s: %d roots, %d diagnostics in %v", run.Cmd, run.Roots, len(run.Diagnostics), run.Took)
+		a.settleRun(run, tree, byProject[p])
+		if len(run.Unresolved) > 0 {
+			lacking = append(lacking, p.Name(tree)+" without "+someOf(run.Unresolved, 4))
+		}
+	}
+	if len(lacking) > 0 {
+		a.note("typescript-unresolved", "typescript: tsc checked "+strings.Join(lacking, "; ")+
+			": tsc is silent on what uses them (their types are any), so no site there is called consistent (install the dependencies to check it with types)")
+	}
+}
+
+func (a *analyzer) note(key, s string) {
+	if a.env.Note != nil {
+		a.env.Note(key, s)
+	}
+}
+
+// trace prints to stderr when RIPPLE_TRACE is set.
+func trace(format string, args ...any) {
+	if os.Getenv("RIPPLE_TRACE") != "" {
+		fmt.Fprintf(os.Stderr, "ripple: typescript: "+format+"\n", args...)
+	}
+}
+
+// someOf lists at most n of names and says how many it left out.
+func someOf(names []string, n int) string {
+	if len(names) <= n {
+		return strings.Join(names, ", ")
+	}
+	return strings.Join(names[:n], ", ") + fmt.Sprintf(" and %d more", len(names)-n)
+}
+
+// materialize writes the head state's TypeScript, JavaScript and JSON
+// files under dir, and links the work tree's node_modules directories
+// beside the package.json files that have them.
+func (a *analyzer) materialize(ctx context.Context, dir string) error {
+	list, err := a.env.Head.List(ctx, append(append([]string(nil), pathspecs...), "*.json")...)
+	if err != nil {
+		return err
+	}
+	// every tracked file, vendored and generated ones included: the
+	// sources import them
+	var want []string
+	for _, p := range list {
+		if !strings.Contains("/"+p, "/node_modules/") {
+			want = append(want, p)
+		}
+	}
+	files, err := a.env.Head.ReadFiles(ctx, want)
+	if err != nil && len(files) == 0 {
+		return err
+	}
+	made := map[string]bool{}
+	var pkgDirs []string
+	for _, p := range want {
+		b, ok := files[p]
+		if !ok {
+			continue
+		}
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		d := filepath.Dir(full)
+		if !made[d] {
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				return err
+			}
+			made[d] = true
+		}
+		if err := os.WriteFile(full, b, 0o644); err != nil {
+			return err
+		}
+		if path.Base(p) == "package.json" {
+			pkgDirs = append(pkgDirs, path.Dir(p))
+		}
+	}
+	if top := workTop(a.env.Head); top != "" {
+		pkgDirs = append(pkgDirs, ".")
+		sort.Strings(pkgDirs)
+		for _, d := range pkgDirs {
+			nm := filepath.Join(top, filepath.FromSlash(d), "node_modules")
+			if st, err := os.Stat(nm); err == nil && st.IsDir() {
+				link := filepath.Join(dir, filepath.FromSlash(d), "node_modules")
+				if err := os.MkdirAll(filepath.Dir(link), 0o755); err == nil {
+					_ = os.Symlink(nm, link)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// workTreeAtHead returns the work tree when it holds the head state for
+// tsc: a check of the work tree itself, or of the commit checked out
+// there with no TypeScript, JavaScript or JSON file modified or
+// untracked (a pre-push of the current branch, usually). tsc then runs
+// in it, with its node_modules as they are, and nothing is written.
+// "" otherwise.
+func (a *analyzer) workTreeAtHead(ctx context.Context) string {
+	switch h := a.env.Head.(type) {
+	case *gitio.WorkTree:
+		return h.R.Top
+	case *gitio.RevTree:
+		if h.SHA == "" || h.R.HeadCommit(ctx) != h.SHA {
+			return ""
+		}
+		args := append([]string{"status", "--porcelain", "-z", "--untracked-files=all", "--"}, pathspecs...)
+		out, err := h.R.Git(ctx, append(args, "*.json")...)
+		if err != nil || len(out) > 0 {
+			return ""
+		}
+		return h.R.Top
+	}
+	return ""
+}
+
+// reader reads head-state files: from the work tree when it holds the
+// head state (wt), else from git.
+func (a *analyzer) reader(ctx context.Context, wt string) func([]string) map[string][]byte {
+	if wt == "" {
+		return func(ps []string) map[string][]byte {
+			m, _ := a.env.Head.ReadFiles(ctx, ps)
+			return m
+		}
+	}
+	return func(ps []string) map[string][]byte {
+		m := make(map[string][]byte, len(ps))
+		for _, p := range ps {
+			if b, err := os.ReadFile(filepath.Join(wt, filepath.FromSlash(p))); err == nil {
+				m[p] = b
+			}
+		}
+		return m
+	}
+}
+
+// workTop is the work tree of the repository a state belongs to, "" when
+// there is none.
+func workTop(t gitio.Tree) string {
+	switch x := t.(type) {
+	case *gitio.RevTree:
+		return x.R.Top
+	case *gitio.WorkTree:
+		return x.R.Top
+	}
+	return ""
+}
+
+// workspacePaths maps the repository's workspace packages to their
+// sources, as compilerOptions.paths for tsc: a fresh checkout has no
+// node_modules to link them, and the head state's sources are what the
+// change is checked against.
+func (a *analyzer) workspacePaths(tree string) map[string][]string {
+	p := a.project()
+	out := map[string][]string{}
+	for name, w := range p.pkgs {
+		if f := p.entry(w, "."); f != "" {
+			out[name] = []string{filepath.Join(tree, filepath.FromSlash(f))}
+		}
+		out[name+"/*"] = []string{filepath.Join(tree, filepath.FromSlash(w.dir), "src", "*"), filepath.Join(tree, filepath.FromSlash(w.dir), "*")}
+	}
+	return out
+}

@@ -1,0 +1,102 @@
+package oracle
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// tsExts are the extensions the TypeScript oracle judges.
+var tsExts = map[string]bool{".ts": true, ".tsx": true, ".mts": true, ".cts": true, ".js": true, ".jsx": true, ".mjs": true, ".cjs": true}
+
+// IsTSFile reports a file the TypeScript oracle judges (TypeScript and
+// JavaScript sources and declaration files).
+func IsTSFile(p string) bool { return tsExts[filepath.Ext(p)] }
+
+// Check is the TypeScript oracle: tsc (TypeScript 7) with --noEmit on the
+// projects that compile the change's TypeScript and JavaScript files
+// (Options.Files; every project under dir when Files is nil), each once.
+// Every error of those programs counts (a change breaks its callers in
+// other files); the fix engine's baseline (Relative) excuses those the
+// state before the change had, such as imports of packages that are not
+// installed. The directory is never written: tsc's configuration for the
+// run lives in a temporary directory.
+func (t *TSC) Check(ctx context.Context, dir string, o Options) (*Result, error) {
+	start := time.Now()
+	var files []string
+	for _, f := range o.Files {
+		if IsTSFile(f) {
+			files = append(files, f)
+		}
+	}
+	if o.Files != nil && len(files) == 0 {
+		return &Result{Pass: true}, nil // no TypeScript or JavaScript in this change
+	}
+	bin, err := t.Locate(ctx)
+	if err != nil {
+		return nil, err
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	if o.Files == nil {
+		files = tsFilesUnder(abs)
+	}
+	ps := NewTSCProjects(bin, abs)
+	var order []*TSCProject
+	seen := map[*TSCProject]bool{}
+	for _, f := range files {
+		full := filepath.Join(abs, filepath.FromSlash(f))
+		if _, err := os.Stat(full); err != nil {
+			continue // deleted by the change: its importers are in some project
+		}
+		p := ps.For(ctx, full)
+		if !seen[p] {
+			seen[p] = true
+			order = append(order, p)
+		}
+	}
+	res := &Result{}
+	for _, p := range order {
+		run, err := t.Run(ctx, bin, abs, p, TSCRunOptions{})
+		if err != nil {
+			return nil, err
+		}
+		res.Ran = append(res.Ran, run.Cmd)
+		res.Diagnostics = append(res.Diagnostics, dedupe(res.Diagnostics, tscDiagnostics(run.Diagnostics, abs))...)
+	}
+	res.Pass = len(res.Diagnostics) == 0
+	res.Took = time.Since(start)
+	return res, nil
+}
+
+// tsFilesUnder lists the TypeScript and JavaScript files under dir
+// (relative, slash-separated), node_modules and hidden directories
+// excluded.
+func tsFilesUnder(dir string) []string {
+	var out []string
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() {
+			if p != dir && (d.Name() == "node_modules" || strings.HasPrefix(d.Name(), ".")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if IsTSFile(p) {
+			if r, err := filepath.Rel(dir, p); err == nil {
+				out = append(out, filepath.ToSlash(r))
+			}
+		}
+		return nil
+	})
+	sort.Strings(out)
+	return out
+}
