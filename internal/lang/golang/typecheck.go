@@ -351,13 +351,16 @@ func (tv *typeVerdicts) verdictFor(r *ref, syn verdict) (verdict, bool) {
 // 24ada7fe71: InitDefaultCompletionCmd(args ...string), and the caller
 // passed its args). A note, the farther frontier: the call compiles.
 func omitsAddedVariadic(r *ref) string {
-	if r.kind != rkCall || r.call == nil || r.call.Ellipsis.IsValid() || r.t.ch.Label != model.MMS {
+	if r.kind != rkCall || r.call == nil || r.call.Ellipsis.IsValid() || r.t.ch.Label != model.MMS && r.t.ch.Label != model.MCC {
 		return ""
 	}
 	of, _ := r.t.old.Data.(*funcInfo)
 	nf, _ := r.t.new.Data.(*funcInfo)
 	if of == nil || nf == nil || of.Variadic || !nf.Variadic || len(nf.Params) != len(of.Params)+1 || len(r.call.Args) != len(of.Params) {
 		return ""
+	}
+	if typesOf(of.Params) != typesOf(nf.Params[:len(of.Params)]) || typesOf(of.Results) != typesOf(nf.Results) {
+		return "" // more changed than the added parameter
 	}
 	p := nf.Params[len(nf.Params)-1]
 	name := p.Name

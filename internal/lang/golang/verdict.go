@@ -208,6 +208,10 @@ func (a *analyzer) signatureVerdict(r *ref, rel model.Relation) verdict {
 			// only the receiver changed
 			return verdict{rel: rel, skip: true, unlessTypes: true}
 		}
+		if m := omitsAddedVariadic(r); m != "" && of.TypeParams == nf.TypeParams {
+			// the count proves it, whatever the arguments' types
+			return verdict{rel: rel, v: model.MayFollow, exactly: exact, msg: m}
+		}
 		return verdict{rel: rel, v: model.MayBeImpacted, binds: true, msg: fmt.Sprintf("call of %s still binds, but %s", name, strings.Join(t.ch.Details, "; "))}
 	default:
 		if r.prec == model.PrecisionName {
