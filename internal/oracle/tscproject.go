@@ -1,13 +1,14 @@
 package oracle
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/ripple-dev/ripple/internal/jsonc"
 )
 
 // TSCProject is one TypeScript project: a configuration (tsconfig.json,
@@ -236,61 +237,7 @@ func readJSONC(f string) map[string]any {
 	if err != nil {
 		return nil
 	}
-	var m map[string]any
-	if json.Unmarshal(b, &m) == nil {
-		return m
-	}
-	if json.Unmarshal(stripJSONC(b), &m) == nil {
-		return m
-	}
-	return nil
-}
-
-// stripJSONC removes comments and trailing commas outside strings.
-func stripJSONC(b []byte) []byte {
-	var out bytes.Buffer
-	inStr := false
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		if inStr {
-			out.WriteByte(c)
-			if c == '\\' && i+1 < len(b) {
-				i++
-				out.WriteByte(b[i])
-			} else if c == '"' {
-				inStr = false
-			}
-			continue
-		}
-		switch {
-		case c == '"':
-			inStr = true
-			out.WriteByte(c)
-		case c == '/' && i+1 < len(b) && b[i+1] == '/':
-			for i < len(b) && b[i] != '\n' {
-				i++
-			}
-			out.WriteByte('\n')
-		case c == '/' && i+1 < len(b) && b[i+1] == '*':
-			i += 2
-			for i+1 < len(b) && !(b[i] == '*' && b[i+1] == '/') {
-				i++
-			}
-			i++
-		case c == ',':
-			j := i + 1
-			for j < len(b) && (b[j] == ' ' || b[j] == '\t' || b[j] == '\n' || b[j] == '\r') {
-				j++
-			}
-			if j < len(b) && (b[j] == '}' || b[j] == ']') {
-				continue // a trailing comma
-			}
-			out.WriteByte(c)
-		default:
-			out.WriteByte(c)
-		}
-	}
-	return out.Bytes()
+	return jsonc.Object(b)
 }
 
 // extendsOf lists the configurations a configuration extends, resolved

@@ -1,7 +1,6 @@
 package golang
 
 import (
-	"bytes"
 	"fmt"
 	"go/ast"
 	"go/types"
@@ -334,8 +333,10 @@ func (a *analyzer) discardOf(r *ref, blank bool) discard {
 	_, _, line := a.ix.lineText(r.f, r.call.Pos())
 	d := discard{path: r.f.path, callee: types.ExprString(r.call.Fun), line: line, generated: r.f.generated, blank: blank}
 	if fd := enclosingDecl(r.stack); fd != nil {
-		if n := a.ix.fset.PositionFor(fd.Pos(), false).Line; n > 1 {
-			d.above = lineAt(r.f.src, n-1)
+		if tf := a.ix.fset.File(fd.Pos()); tf != nil {
+			if n := tf.Line(fd.Pos()); n > 1 {
+				_, _, d.above = a.ix.lineText(r.f, tf.LineStart(n-1))
+			}
 		}
 	}
 	ip := a.ix.mods.importPath(r.t.decl().Package)
@@ -345,19 +346,4 @@ func (a *analyzer) discardOf(r *ref, blank bool) discard {
 		d.qualified = []string{ip + "." + r.t.name}
 	}
 	return d
-}
-
-// lineAt is the text of the 1-based line n of src.
-func lineAt(src []byte, n int) string {
-	for i := 1; i < n; i++ {
-		j := bytes.IndexByte(src, '\n')
-		if j < 0 {
-			return ""
-		}
-		src = src[j+1:]
-	}
-	if j := bytes.IndexByte(src, '\n'); j >= 0 {
-		src = src[:j]
-	}
-	return string(src)
 }

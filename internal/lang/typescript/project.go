@@ -1,11 +1,11 @@
 package typescript
 
 import (
-	"bytes"
-	"encoding/json"
 	"path"
 	"sort"
 	"strings"
+
+	"github.com/ripple-dev/ripple/internal/jsonc"
 )
 
 // project is what bare module specifiers resolve through in the head
@@ -95,7 +95,7 @@ func ignoredConfigPath(p string) bool {
 // a name in a directory they match.
 func (p *project) workspaces() {
 	var globs []string
-	if m := jsonObject(p.raw["package.json"]); m != nil {
+	if m := jsonc.Object(p.raw["package.json"]); m != nil {
 		switch w := m["workspaces"].(type) {
 		case []any:
 			globs = append(globs, strs(w)...)
@@ -108,7 +108,7 @@ func (p *project) workspaces() {
 	if b, ok := p.raw["pnpm-workspace.yaml"]; ok {
 		globs = append(globs, yamlList(b, "packages")...)
 	}
-	if m := jsonObject(p.raw["lerna.json"]); m != nil {
+	if m := jsonc.Object(p.raw["lerna.json"]); m != nil {
 		if ps, ok := m["packages"].([]any); ok {
 			globs = append(globs, strs(ps)...)
 		}
@@ -128,7 +128,7 @@ func (p *project) workspaces() {
 		if !matchWorkspace(globs, dir) {
 			continue
 		}
-		m := jsonObject(p.raw[f])
+		m := jsonc.Object(p.raw[f])
 		name, _ := m["name"].(string)
 		if name == "" {
 			continue
@@ -227,7 +227,7 @@ func (p *project) config(f string, depth int) *tsconfig {
 	}
 	c := &tsconfig{}
 	p.configs[f] = c // a cycle ends here
-	m := jsonObject(p.raw[f])
+	m := jsonc.Object(p.raw[f])
 	if m == nil || depth > 8 {
 		return c
 	}
@@ -528,69 +528,6 @@ func (p *project) source(dir, t string) string {
 		}
 	}
 	return ""
-}
-
-// jsonObject reads a JSON file that may hold comments and trailing
-// commas (tsconfig.json does); nil when it is not an object.
-func jsonObject(b []byte) map[string]any {
-	if b == nil {
-		return nil
-	}
-	var m map[string]any
-	if json.Unmarshal(b, &m) == nil {
-		return m
-	}
-	if json.Unmarshal(stripJSONC(b), &m) == nil {
-		return m
-	}
-	return nil
-}
-
-// stripJSONC removes comments and trailing commas outside strings.
-func stripJSONC(b []byte) []byte {
-	var out bytes.Buffer
-	inStr := false
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		if inStr {
-			out.WriteByte(c)
-			if c == '\\' && i+1 < len(b) {
-				i++
-				out.WriteByte(b[i])
-			} else if c == '"' {
-				inStr = false
-			}
-			continue
-		}
-		switch {
-		case c == '"':
-			inStr = true
-			out.WriteByte(c)
-		case c == '/' && i+1 < len(b) && b[i+1] == '/':
-			for i < len(b) && b[i] != '\n' {
-				i++
-			}
-			out.WriteByte('\n')
-		case c == '/' && i+1 < len(b) && b[i+1] == '*':
-			i += 2
-			for i+1 < len(b) && !(b[i] == '*' && b[i+1] == '/') {
-				i++
-			}
-			i++
-		case c == ',':
-			j := i + 1
-			for j < len(b) && (b[j] == ' ' || b[j] == '\t' || b[j] == '\n' || b[j] == '\r') {
-				j++
-			}
-			if j < len(b) && (b[j] == '}' || b[j] == ']') {
-				continue // a trailing comma
-			}
-			out.WriteByte(c)
-		default:
-			out.WriteByte(c)
-		}
-	}
-	return out.Bytes()
 }
 
 func strs(xs []any) []string {
