@@ -88,3 +88,41 @@ machine() {
 	cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null)
 	echo "machine: ${NICE:+nice $NICE; }load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null) at $(date -u +%H:%MZ); $(nproc) cores, ${cpu:-unknown cpu}, $(awk '/MemTotal/ { printf "%.0f GB", $2 / 1048576 }' /proc/meminfo 2>/dev/null); $(go version | cut -d' ' -f3-); ripple $RIPPLE_REV; $(date -u +%Y-%m-%dT%H:%MZ)"
 }
+
+# partial_head DIR MIRROR SEED_COMMIT SEED_FILE BRANCH: a clone of MIRROR
+# in DIR (shared objects, made once) with a branch BRANCH holding the
+# parent of SEED_COMMIT plus only SEED_FILE as SEED_COMMIT has it (the
+# state a developer pushes who changed the declaration and not its
+# dependents), checked out; reused when it already holds exactly that.
+# Sets base (the parent) and head (the branch's commit).
+partial_head() {
+	local dir=$1 mirror=$2 seed=$3 file=$4 branch=$5 want h
+	if [ ! -d "$dir/.git" ]; then
+		echo "cloning (shared with the mirror's objects) into $dir"
+		G clone -q --shared --no-checkout "$mirror" "$dir"
+	fi
+	G -C "$dir" cat-file -e "$seed^{commit}" 2>/dev/null ||
+		die "$dir does not see $seed (remove $dir and re-run, or fetch a newer mirror)"
+	base=$(G -C "$dir" rev-parse "$seed^")
+	want=$(G -C "$dir" rev-parse "$seed:$file")
+	head=""
+	if h=$(G -C "$dir" rev-parse -q --verify "refs/heads/$branch^{commit}" 2>/dev/null) &&
+		[ "$(G -C "$dir" rev-parse "$h^")" = "$base" ] &&
+		[ "$(G -C "$dir" rev-parse "$h:$file")" = "$want" ] &&
+		[ -z "$(G -C "$dir" diff --name-only "$base" "$h" -- ":!$file")" ]; then
+		head=$h
+		echo "reusing $branch = $head"
+	fi
+	if [ -z "$head" ]; then
+		G -C "$dir" checkout -q -f --detach "$base"
+		G -C "$dir" show "$seed:$file" >"$dir/$file"
+		G -C "$dir" add -- "$file"
+		G -C "$dir" commit -q -m "ripple bench: partial $seed (seed file only)"
+		head=$(G -C "$dir" rev-parse HEAD)
+		G -C "$dir" branch -f "$branch" "$head"
+		echo "created $branch = $head"
+	fi
+	if [ "$(G -C "$dir" rev-parse HEAD)" != "$head" ] || [ -n "$(G -C "$dir" status --porcelain --untracked-files=no)" ]; then
+		G -C "$dir" checkout -q -f "$branch"
+	fi
+}

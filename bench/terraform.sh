@@ -52,35 +52,9 @@ mkdir -p "$BENCH_WORK" "$OUT"
 rm -f "$OUT"/*
 
 echo "== setup"
-if [ ! -d "$TF/.git" ]; then
-	echo "cloning (shared with the mirror's objects) into $TF"
-	G clone -q --shared --no-checkout "$MIRROR" "$TF"
-fi
-G -C "$TF" cat-file -e "$SEED_COMMIT^{commit}" 2>/dev/null ||
-	die "$TF does not see $SEED_COMMIT; remove $TF and re-run"
-want_blob=$(G -C "$TF" rev-parse "$SEED_COMMIT:$SEED_FILE")
-head=""
-if h=$(G -C "$TF" rev-parse -q --verify "refs/heads/$BRANCH^{commit}" 2>/dev/null) &&
-	[ "$(G -C "$TF" rev-parse "$h^")" = "$BASE_COMMIT" ] &&
-	[ "$(G -C "$TF" rev-parse "$h:$SEED_FILE")" = "$want_blob" ] &&
-	[ -z "$(G -C "$TF" diff --name-only "$BASE_COMMIT" "$h" -- ":!$SEED_FILE")" ]; then
-	head=$h
-	echo "reusing $BRANCH = $head"
-fi
-if [ -z "$head" ]; then
-	G -C "$TF" checkout -q -f --detach "$BASE_COMMIT"
-	G -C "$TF" show "$SEED_COMMIT:$SEED_FILE" >"$TF/$SEED_FILE"
-	G -C "$TF" add -- "$SEED_FILE"
-	G -C "$TF" commit -q -m "ripple bench: partial $SEED_COMMIT (seed file only)"
-	head=$(G -C "$TF" rev-parse HEAD)
-	G -C "$TF" branch -f "$BRANCH" "$head"
-	echo "created $BRANCH = $head"
-fi
 # the work tree holds the head state (for go vet)
-if [ "$(G -C "$TF" rev-parse HEAD)" != "$head" ] || [ -n "$(G -C "$TF" status --porcelain --untracked-files=no)" ]; then
-	G -C "$TF" checkout -q -f "$BRANCH"
-fi
-base=$BASE_COMMIT
+partial_head "$TF" "$MIRROR" "$SEED_COMMIT" "$SEED_FILE" "$BRANCH"
+[ "$base" = "$BASE_COMMIT" ] || die "the parent of $SEED_COMMIT is $base, not $BASE_COMMIT"
 go_lines=$(G -C "$TF" ls-files -z -- '*.go' | (cd "$TF" && xargs -0 cat) | wc -l)
 go_files=$(G -C "$TF" ls-files -- '*.go' | wc -l)
 echo "terraform at $head (base $base): $go_files Go files, $go_lines lines"

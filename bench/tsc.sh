@@ -49,7 +49,6 @@ need_tools
 [ -d "$MIRROR" ] || die "playwright mirror not found at $MIRROR (set PLAYWRIGHT_MIRROR to a clone of github.com/microsoft/playwright)"
 git -C "$MIRROR" cat-file -e "$SEED_COMMIT^{commit}" 2>/dev/null ||
 	die "commit $SEED_COMMIT is not in $MIRROR (the mirror must hold playwright's history up to 2026-07)"
-BASE_COMMIT=$(git -C "$MIRROR" rev-parse "$SEED_COMMIT^")
 
 PW=$BENCH_WORK/playwright
 OUT=$BENCH_WORK/out/tsc
@@ -57,35 +56,10 @@ mkdir -p "$BENCH_WORK" "$OUT"
 rm -f "$OUT"/*
 
 echo "== setup"
-if [ ! -d "$PW/.git" ]; then
-	echo "cloning (shared with the mirror's objects) into $PW"
-	G clone -q --shared --no-checkout "$MIRROR" "$PW"
-fi
-want_blob=$(G -C "$PW" rev-parse "$SEED_COMMIT:$SEED_FILE")
-head=""
-if h=$(G -C "$PW" rev-parse -q --verify "refs/heads/$BRANCH^{commit}" 2>/dev/null) &&
-	[ "$(G -C "$PW" rev-parse "$h^")" = "$BASE_COMMIT" ] &&
-	[ "$(G -C "$PW" rev-parse "$h:$SEED_FILE")" = "$want_blob" ] &&
-	[ -z "$(G -C "$PW" diff --name-only "$BASE_COMMIT" "$h" -- ":!$SEED_FILE")" ]; then
-	head=$h
-	echo "reusing $BRANCH = $head"
-fi
-if [ -z "$head" ]; then
-	G -C "$PW" checkout -q -f --detach "$BASE_COMMIT"
-	G -C "$PW" show "$SEED_COMMIT:$SEED_FILE" >"$PW/$SEED_FILE"
-	G -C "$PW" add -- "$SEED_FILE"
-	G -C "$PW" commit -q -m "ripple bench: partial $SEED_COMMIT (seed file only)"
-	head=$(G -C "$PW" rev-parse HEAD)
-	G -C "$PW" branch -f "$BRANCH" "$head"
-	echo "created $BRANCH = $head"
-fi
 # the work tree holds the head state (for tsc); no node_modules, as in a
 # fresh checkout: tsc and the check see the same files
-if [ "$(G -C "$PW" rev-parse HEAD)" != "$head" ] || [ -n "$(G -C "$PW" status --porcelain --untracked-files=no)" ]; then
-	G -C "$PW" checkout -q -f "$BRANCH"
-fi
+partial_head "$PW" "$MIRROR" "$SEED_COMMIT" "$SEED_FILE" "$BRANCH"
 [ ! -e "$PW/node_modules" ] || echo "note: $PW/node_modules exists: tsc and the check resolve packages through it"
-base=$BASE_COMMIT
 ts_files=$(G -C "$PW" ls-files -- '*.ts' '*.tsx' | wc -l)
 ts_mb=$(G -C "$PW" ls-files -z -- '*.ts' '*.tsx' | (cd "$PW" && xargs -0 cat) | wc -c | awk '{ printf "%.1f", $1 / 1048576 }')
 echo "playwright at $head (base ${base:0:12}): $ts_files TypeScript files, $ts_mb MB"
