@@ -140,7 +140,7 @@ func Merge(ctx context.Context, repo *gitio.Repo, o MergeOptions) (*MergeResult,
 	if err != nil {
 		return nil, fmt.Errorf("merge check with %s: %w", o.Ref, err)
 	}
-	mp := &merger{m: m, head: fromHead, ref: fromRef, blocks: map[*model.Block]bool{}, changes: map[*model.Change]bool{}}
+	mp := &merger{m: m, head: fromHead, ref: fromRef, blocks: map[*model.Block]string{}, changes: map[*model.Change]bool{}}
 	mp.take(ours, false)
 	mp.take(theirs, true)
 	m.Millis = now().Sub(start).Milliseconds()
@@ -160,7 +160,7 @@ func someNames(names []string, n int) string {
 type merger struct {
 	m         *MergeResult
 	head, ref *lineMap
-	blocks    map[*model.Block]bool  // blocks already moved
+	blocks    map[*model.Block]string // blocks already moved: "+" and the commit of their lines
 	changes   map[*model.Change]bool // changes already taken
 }
 
@@ -281,37 +281,63 @@ func (mp *merger) moveFix(f *model.Finding) bool {
 	return true
 }
 
-// change takes a finding's change and its causes, moving their head
-// blocks: the head's own changes to the head's lines, Ref's to Ref's.
+// change takes a finding's change and its causes, moving the block each
+// is reported at to the lines of a commit: Ref's changes' new blocks to
+// Ref's lines (else the head's), the head's to the head's (else Ref's).
+// An old block is already in a commit's lines: the head's for Ref's
+// changes, Ref's for the head's.
 func (mp *merger) change(c *model.Change, theirs bool) {
 	for ; c != nil && !mp.changes[c]; c = c.Cause {
 		mp.changes[c] = true
-		c.Merged = &model.Merged{Ref: mp.m.Ref, Commit: mp.m.RefCommit, Theirs: theirs}
-		if b := c.New; b != nil && !mp.blocks[b] {
-			mp.blocks[b] = true
-			m := mp.head
+		mk := &model.Merged{Ref: mp.m.Ref, Commit: mp.m.RefCommit, Theirs: theirs}
+		c.Merged = mk
+		switch b := c.New; {
+		case b == nil && !theirs:
+			mk.Rev = mp.m.RefCommit
+		case b == nil:
+		case mp.blocks[b] != "":
+			mk.Rev = mp.blocks[b][1:]
+		default:
+			first, second := mp.head, mp.ref
 			if theirs {
-				m = mp.ref
+				first, second = mp.ref, mp.head
 			}
-			mp.block(m, b)
+			switch {
+			case mp.block(first, b):
+				mk.Rev = mp.revOf(first)
+			case mp.block(second, b):
+				mk.Rev = mp.revOf(second)
+			default:
+				mk.Rev = mp.m.Tree
+			}
+			mp.blocks[b] = "+" + mk.Rev
 		}
 		mp.m.Changes = append(mp.m.Changes, c)
 	}
 }
 
-// block moves a block of the merged tree through m, when m has its
-// lines.
-func (mp *merger) block(m *lineMap, b *model.Block) {
+// revOf is the commit a line map leads to ("" for the head).
+func (mp *merger) revOf(m *lineMap) string {
+	if m == mp.ref {
+		return mp.m.RefCommit
+	}
+	return ""
+}
+
+// block moves a block of the merged tree through m when m has its name's
+// line, and reports whether it did.
+func (mp *merger) block(m *lineMap, b *model.Block) bool {
 	p, n, ok := m.back(b.Path, b.NameLine)
+	if !ok {
+		return false
+	}
 	_, s, ok1 := m.back(b.Path, b.Span.StartLine)
 	_, e, ok2 := m.back(b.Path, b.Span.EndLine)
-	if !ok {
-		return
-	}
 	b.Path, b.NameLine = p, n
 	if ok1 && ok2 {
 		b.Span = model.Span{StartLine: s, EndLine: e}
 	}
+	return true
 }
 
 // Into adds a merge check's findings to the ordinary check's result:

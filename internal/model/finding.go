@@ -241,12 +241,15 @@ type Finding struct {
 
 // Merged names the branch a merge check merged the head with (Ref as the
 // user named it, "origin/main"; Commit its tip). On a change, Theirs says
-// the change is one that branch made after the fork (its declaration's
-// lines are Commit's); else the change is the head's own, as it lands.
+// the change is one that branch made after the fork; else it is the
+// head's own, as it lands. Rev, on a change, is the commit whose lines
+// the block it is reported at (the new one, else the old one) is at,
+// when not the head's: Commit for a declaration that branch changed.
 type Merged struct {
 	Ref    string `json:"ref"`
 	Commit string `json:"commit"`
 	Theirs bool   `json:"theirs,omitempty"`
+	Rev    string `json:"rev,omitempty"`
 }
 
 // MergeFixes combines the fixes of two uses on one line (f(x) + f(y)); nil
