@@ -161,7 +161,7 @@ type merger struct {
 	m         *MergeResult
 	head, ref *lineMap
 	blocks    map[*model.Block]string // blocks already moved: "+" and the commit of their lines
-	changes   map[*model.Change]bool // changes already taken
+	changes   map[*model.Change]bool  // changes already taken
 }
 
 // take keeps the reported findings of one check. theirs: the check of
