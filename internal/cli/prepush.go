@@ -98,10 +98,23 @@ func runPrePush(ctx context.Context, dir string, args []string, stdin io.Reader,
 	}
 	merged := &model.Result{}
 	var why []string
+	staleSaid := map[string]bool{}
 	for _, rg := range ranges {
-		res, err := check.Run(ctx, repo, check.Options{Base: rg.Base, Head: rg.Head, Config: cfg})
+		deadline := time.Now().Add(cfg.Budget) // the range's check and its merge check share it
+		res, err := check.Run(ctx, repo, check.Options{Base: rg.Base, Head: rg.Head, Config: cfg, Deadline: deadline})
 		if err != nil {
 			return fail(fmt.Errorf("%s: %w", rg.Ref, err))
+		}
+		if cfg.MergeCheck {
+			mr := &mergeRun{repo: repo, cfg: cfg, remote: remote, head: rg.Head, deadline: deadline}
+			stale, err := mr.run(ctx, res)
+			if err != nil {
+				return fail(fmt.Errorf("%s: %w", rg.Ref, err))
+			}
+			if stale != "" && !staleSaid[stale] {
+				staleSaid[stale] = true
+				fmt.Fprintln(stderr, stale)
+			}
 		}
 		merge(merged, res)
 		why = append(why, rg.Why)
