@@ -60,7 +60,10 @@ func (m *mergeRun) run(ctx context.Context, res *model.Result) (stale string, er
 // than StaleAfter ago: the merge check sees the branch as this clone
 // last fetched it.
 func (m *mergeRun) staleness(ctx context.Context, ref string) string {
-	out, err := m.repo.Git(ctx, "rev-parse", "--symbolic-full-name", "--end-of-options", ref)
+	if strings.HasPrefix(ref, "-") {
+		return ""
+	}
+	out, err := m.repo.Git(ctx, "rev-parse", "--symbolic-full-name", ref)
 	full := strings.TrimSpace(string(out))
 	if err != nil || !strings.HasPrefix(full, "refs/remotes/") {
 		return ""
