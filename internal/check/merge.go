@@ -16,8 +16,10 @@ import (
 // MergeOptions select a merge check: the head merged with Ref.
 type MergeOptions struct {
 	// Ref is the branch to merge with, as the user names it
-	// ("origin/main"); it is resolved to a commit.
-	Ref string
+	// ("origin/main"); it is resolved to a commit. Name, when set, is
+	// what the report calls it instead (the Action merges with a pull
+	// request's base commit and calls it by its branch).
+	Ref, Name string
 	// Head is the head commit; "" = HEAD.
 	Head   string
 	Config *config.Config
@@ -91,17 +93,21 @@ func Merge(ctx context.Context, repo *gitio.Repo, o MergeOptions) (*MergeResult,
 	if err != nil {
 		return nil, fmt.Errorf("merge check: head: %w", err)
 	}
-	m := &MergeResult{Ref: o.Ref, RefCommit: ref, Head: head}
+	name := o.Name
+	if name == "" {
+		name = o.Ref
+	}
+	m := &MergeResult{Ref: name, RefCommit: ref, Head: head}
 	if ok, err := repo.IsAncestor(ctx, ref, head); err != nil {
 		return nil, fmt.Errorf("merge check: %w", err)
 	} else if ok {
-		m.Skipped = fmt.Sprintf("%s (%s) is already merged into the head: nothing to merge", o.Ref, gitio.Short(ref))
+		m.Skipped = fmt.Sprintf("%s (%s) is already merged into the head: nothing to merge", name, gitio.Short(ref))
 		return m, nil
 	}
 	if ok, err := repo.IsAncestor(ctx, head, ref); err != nil {
 		return nil, fmt.Errorf("merge check: %w", err)
 	} else if ok {
-		m.Skipped = fmt.Sprintf("the head is already in %s (%s): nothing to merge", o.Ref, gitio.Short(ref))
+		m.Skipped = fmt.Sprintf("the head is already in %s (%s): nothing to merge", name, gitio.Short(ref))
 		return m, nil
 	}
 	scratch, discard, err := repo.Scratch(ctx)
@@ -111,13 +117,13 @@ func Merge(ctx context.Context, repo *gitio.Repo, o MergeOptions) (*MergeResult,
 	defer discard()
 	tree, conflicts, err := scratch.MergeTree(ctx, head, ref)
 	if err != nil {
-		return nil, fmt.Errorf("merge check with %s: %w", o.Ref, err)
+		return nil, fmt.Errorf("merge check with %s: %w", name, err)
 	}
 	m.Tree = tree
 	if len(conflicts) > 0 {
 		m.Conflicts = conflicts
 		m.Skipped = fmt.Sprintf("merging %s (%s) into the head conflicts in %s: merge check skipped (merge or rebase, resolve, and check again)",
-			o.Ref, gitio.Short(ref), someNames(conflicts, 3))
+			name, gitio.Short(ref), someNames(conflicts, 3))
 		return m, nil
 	}
 	run := func(base string) (*model.Result, error) {
@@ -126,19 +132,19 @@ func Merge(ctx context.Context, repo *gitio.Repo, o MergeOptions) (*MergeResult,
 	// the head's changes as they land, then Ref's
 	ours, err := run(ref)
 	if err != nil {
-		return nil, fmt.Errorf("merge check with %s: %w", o.Ref, err)
+		return nil, fmt.Errorf("merge check with %s: %w", name, err)
 	}
 	theirs, err := run(head)
 	if err != nil {
-		return nil, fmt.Errorf("merge check with %s: %w", o.Ref, err)
+		return nil, fmt.Errorf("merge check with %s: %w", name, err)
 	}
 	fromHead, err := newLineMap(ctx, scratch, head, tree)
 	if err != nil {
-		return nil, fmt.Errorf("merge check with %s: %w", o.Ref, err)
+		return nil, fmt.Errorf("merge check with %s: %w", name, err)
 	}
 	fromRef, err := newLineMap(ctx, scratch, ref, tree)
 	if err != nil {
-		return nil, fmt.Errorf("merge check with %s: %w", o.Ref, err)
+		return nil, fmt.Errorf("merge check with %s: %w", name, err)
 	}
 	mp := &merger{m: m, head: fromHead, ref: fromRef, blocks: map[*model.Block]string{}, changes: map[*model.Change]bool{}}
 	mp.take(ours, false)

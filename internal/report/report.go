@@ -340,27 +340,31 @@ func (t *tally) add(fs []*model.Finding) {
 func (t *tally) reported() int { return t.inconsistent + t.mayBe + t.noted }
 
 // summary is c.Summary(), safe for a change without blocks or a nil
-// change. A change only the merge check saw says so: "on origin/main:
-// ..." for a change that branch made, "once merged with origin/main:
-// ..." for one of the head's.
+// change.
 func summary(c *model.Change) string {
-	prefix := ""
-	if c != nil && c.Merged != nil {
-		prefix = "once merged with " + c.Merged.Ref + ": "
-		if c.Merged.Theirs {
-			prefix = "on " + c.Merged.Ref + ": "
-		}
-	}
 	switch {
 	case c == nil:
 		return "findings without a change"
 	case c.Old == nil && c.New == nil:
 		if len(c.Details) > 0 {
-			return prefix + strings.Join(c.Details, "; ")
+			return strings.Join(c.Details, "; ")
 		}
-		return prefix + c.Label.Describe()
+		return c.Label.Describe()
 	}
-	return prefix + c.Summary()
+	return c.Summary()
+}
+
+// heading is summary as a heading says it: a change only the merge check
+// saw says so, "on origin/main: ..." for a change that branch made,
+// "once merged with origin/main: ..." for one of the head's.
+func heading(c *model.Change) string {
+	switch {
+	case c == nil || c.Merged == nil:
+		return summary(c)
+	case c.Merged.Theirs:
+		return "on " + c.Merged.Ref + ": " + summary(c)
+	}
+	return "once merged with " + c.Merged.Ref + ": " + summary(c)
 }
 
 // seed returns the block a change is reported at: the new block, or the

@@ -115,7 +115,7 @@ func tags(ts ...string) []string {
 }
 
 func sarifResultOf(p *prepared, f *model.Finding, ruleIndex int) sarifResult {
-	sum := summary(f.Change)
+	sum := heading(f.Change)
 	b, base := seed(f.Change)
 	bRev := seedRev(f.Change)
 	res := sarifResult{

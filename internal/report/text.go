@@ -92,7 +92,7 @@ func (t *textWriter) paint(code, s string) string {
 func (t *textWriter) group(g group, verbose bool) {
 	var c tally
 	c.add(g.findings)
-	t.line(t.paint(ansiBold, summary(g.change)+"; "+headingCounts(g.findings, c)))
+	t.line(t.paint(ansiBold, heading(g.change)+"; "+headingCounts(g.findings, c)))
 
 	if b, base := seed(g.change); b != nil && b.Path != "" {
 		where := "declared at"
@@ -103,7 +103,7 @@ func (t *textWriter) group(g group, verbose bool) {
 	}
 	if g.change != nil {
 		if g.change.Derived && g.change.Cause != nil {
-			t.line(siteIndent + "derived from " + summary(g.change.Cause))
+			t.line(siteIndent + "derived from " + heading(g.change.Cause))
 		}
 		if len(g.change.Escapes) > 0 {
 			t.line(siteIndent + "reaches callers through " + strings.Join(g.change.Escapes, ", "))
