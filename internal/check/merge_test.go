@@ -2,6 +2,7 @@ package check_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -190,4 +191,43 @@ func repoState(t *testing.T, dir string) string {
 		testrepo.Git(t, dir, "ls-files", "-s"),
 		testrepo.Git(t, dir, "status", "--porcelain", "--untracked-files=all"),
 	}, "\n")
+}
+
+// TestMergeNothingOrUnrelated: a head already in the branch merged with
+// has nothing to merge (said, not an error); a branch with no history in
+// common with the head is an error that says so.
+func TestMergeNothingOrUnrelated(t *testing.T) {
+	testrepo.Hermetic(t)
+	dir := t.TempDir()
+	testrepo.Init(t, dir)
+	testrepo.WriteFiles(t, dir, map[string]string{"go.mod": "module m\n\ngo 1.22\n", "a.go": "package m\n\nfunc A() {}\n"})
+	testrepo.CommitAll(t, dir, "base")
+	testrepo.Git(t, dir, "checkout", "-q", "-b", "feature")
+	testrepo.WriteFiles(t, dir, map[string]string{"b.go": "package m\n\nfunc B() { A() }\n"})
+	testrepo.CommitAll(t, dir, "feature")
+	testrepo.Git(t, dir, "checkout", "-q", "main")
+	testrepo.Git(t, dir, "merge", "-q", "--ff-only", "feature")
+	testrepo.WriteFiles(t, dir, map[string]string{"c.go": "package m\n\nfunc C() {}\n"})
+	testrepo.CommitAll(t, dir, "main moves on")
+	testrepo.Git(t, dir, "checkout", "-q", "--orphan", "lone")
+	testrepo.CommitAll(t, dir, "unrelated")
+	testrepo.Git(t, dir, "checkout", "-q", "feature")
+
+	ctx := context.Background()
+	repo, err := gitio.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer repo.Close()
+	mr, err := check.Merge(ctx, repo, check.MergeOptions{Ref: "main", Config: config.Default()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(mr.Skipped, "the head is already in main (") {
+		t.Errorf("skipped %q, want the head already in main", mr.Skipped)
+	}
+	_, err = check.Merge(ctx, repo, check.MergeOptions{Ref: "lone", Config: config.Default()})
+	if !errors.Is(err, gitio.ErrUnrelated) || !strings.Contains(err.Error(), "merge check with lone") {
+		t.Errorf("unrelated histories: %v", err)
+	}
 }
