@@ -145,10 +145,12 @@ func (r *run) analyse(ctx context.Context, ev *event.Event) int {
 	r.logf("ripple: checking %s against %s (%s)", findings.Short(rg.Head), findings.Short(rg.Base), rg.Why)
 	cctx, cancel := context.WithTimeout(ctx, cfg.Budget+time.Minute)
 	defer cancel()
-	res, err := check.Run(cctx, repo, check.Options{Base: rg.Base, Head: rg.Head, Config: cfg})
+	deadline := time.Now().Add(cfg.Budget) // one budget for the check and the merge check
+	res, err := check.Run(cctx, repo, check.Options{Base: rg.Base, Head: rg.Head, Config: cfg, Deadline: deadline})
 	if err != nil {
 		return r.toolError(nil, err)
 	}
+	r.mergeCheck(cctx, repo, ev, rg, cfg, deadline, res)
 	rep, err := findings.FromResult(res)
 	if err != nil {
 		return r.toolError(nil, err)
@@ -210,6 +212,38 @@ func (r *run) analyse(ctx context.Context, ev *event.Event) int {
 		r.logf("ripple: %s; the step fails (fail_on: %s)", findings.Headline(rep), cfg.FailOn)
 	}
 	return code
+}
+
+// mergeCheck runs the merge check of a pull request: its head merged
+// with the base commit of the event (what GitHub would merge), on by
+// default, off with merge-check: false (or merge_check: false in the
+// repository's config). Its findings join res; a failure of the merge
+// check is a warning, never the job's failure: the ordinary check's
+// findings stand.
+func (r *run) mergeCheck(ctx context.Context, repo *gitio.Repo, ev *event.Event, rg *event.Range, cfg *config.Config, deadline time.Time, res *model.Result) {
+	on := ev.PR != nil
+	if cfg.Explicit("merge_check") {
+		on = cfg.MergeCheck
+	}
+	switch {
+	case !on:
+		return
+	case ev.PR == nil:
+		res.PrecisionNotes = append(res.PrecisionNotes, "merge check: not run: it runs on pull requests, against their base commit")
+		return
+	}
+	name := ev.PR.BaseRef
+	if name == "" {
+		name = findings.Short(ev.PR.BaseSHA)
+	}
+	r.logf("ripple: merge check: %s merged with %s (%s)", findings.Short(rg.Head), name, findings.Short(ev.PR.BaseSHA))
+	mr, err := check.Merge(ctx, repo, check.MergeOptions{Ref: ev.PR.BaseSHA, Name: name, Head: rg.Head, Config: cfg, Deadline: deadline})
+	if err != nil {
+		r.warningf("ripple: the merge check did not run: %v", err)
+		r.delivery = append(r.delivery, "Merge check: did not run: "+md.Text(err.Error())+".")
+		return
+	}
+	mr.Into(res)
 }
 
 func (r *run) setCounts(rep *findings.Report) {

@@ -12,7 +12,13 @@
 //     shallow checkout lacks.
 //  3. check.Run analyses it. Ripple reads git objects and parses and
 //     type-checks source; it never builds, tests or runs the code under
-//     review, so it is safe on a pull request from anyone.
+//     review, so it is safe on a pull request from anyone. On a pull
+//     request the merge check (check.Merge) follows, within the same
+//     budget: the head merged with the event's base commit, unless
+//     merge-check (merge_check) is false. Its sites on lines only the
+//     base branch has take no inline comment and are annotated at the
+//     change's declaration, naming the site; a failure of the merge
+//     check is a warning.
 //  4. The findings go out on every channel that works with the token at
 //     hand: the text report in a log group (workflow commands stopped
 //     while it prints, so a source line cannot issue one), annotations

@@ -16,7 +16,7 @@ import (
 // on_tool_error have no input: the action always writes every format it
 // needs, and a failure of Ripple always fails the step (exit 2, as `hook
 // check` does; use continue-on-error to let a job go on).
-var ConfigInputs = []string{"config", "ignore", "generated", "severity", "fail-on", "budget", "precision", "max-files", "verbose", "param-defaults"}
+var ConfigInputs = []string{"config", "ignore", "generated", "severity", "fail-on", "budget", "precision", "max-files", "verbose", "param-defaults", "merge-check"}
 
 // repeatable inputs take one value per line (ignore, generated and
 // severity also split on commas, as their flags do).

@@ -18,13 +18,19 @@ import (
 // Options selects what to compare.
 type Options struct {
 	Base string // revision; "" = default base
-	Head string // revision; "" = HEAD (ignored with WorkTree)
+	// Head is a revision, "" = HEAD (ignored with WorkTree); it may name
+	// a tree (a merged tree: Merge), and then Base must be given.
+	Head string
 	// WorkTree compares the work tree (uncommitted changes, untracked
 	// files included) with Base, by default HEAD.
 	WorkTree bool
 	Config   *config.Config
 	// Now is the clock, for tests; nil = time.Now.
 	Now func() time.Time
+	// Deadline, when set, ends the budget instead of the check's start
+	// plus Config.Budget: checks that share one budget (the merge
+	// check's) pass the same.
+	Deadline time.Time
 	// Frontends makes the front-ends of one check; nil =
 	// languages.Frontends (tests add a language without editing the list).
 	Frontends func() []lang.Frontend
@@ -77,9 +83,12 @@ func Run(ctx context.Context, repo *gitio.Repo, o Options) (*model.Result, error
 		if h == "" {
 			h = "HEAD"
 		}
-		sha, err := repo.Resolve(ctx, h)
+		sha, tree, err := repo.ResolveState(ctx, h)
 		if err != nil {
 			return nil, fmt.Errorf("head: %w", err)
+		}
+		if tree && o.Base == "" {
+			return nil, fmt.Errorf("head: %s is a tree, which has no history to find a base in: give a base", h)
 		}
 		headRev = sha
 		head = &gitio.RevTree{R: repo, SHA: sha}
@@ -157,7 +166,10 @@ func Run(ctx context.Context, repo *gitio.Repo, o Options) (*model.Result, error
 			mu.Unlock()
 		},
 	}
-	if cfg.Budget > 0 {
+	switch {
+	case !o.Deadline.IsZero():
+		env.Deadline = o.Deadline
+	case cfg.Budget > 0:
 		env.Deadline = start.Add(cfg.Budget)
 	}
 	out, err := propagate.Walk(ctx, propagate.Input{

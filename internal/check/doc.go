@@ -9,6 +9,17 @@
 // the merge-base of Head with the branch's upstream, else with the
 // default branch.
 //
+// States may also be trees: Merge checks the head merged with another
+// branch (a merged tree from git merge-tree, written to a scratch object
+// store, gitio.Repo.Scratch) with two ordinary checks, the head's changes
+// as they land on that branch and that branch's changes as they land on
+// the head, and moves their findings to lines of commits a developer can
+// open (the head's, or the other branch's for lines only it has).
+// MergeResult.Into adds them to the ordinary check's result, each marked
+// model.Finding.Merged, identical findings once. The merge check is a
+// composition of checks: nothing in internal/propagate or the front-ends
+// knows of it.
+//
 // Nothing here writes to the repository: files are read through git
 // objects or from disk, never checked out.
 package check

@@ -124,10 +124,11 @@ func runCheck(ctx context.Context, dir string, args []string, stdout, stderr io.
 	base := fs.String("base", "", "base `revision` (default: merge-base with the upstream, else with the default branch; HEAD with -worktree)")
 	head := fs.String("head", "", "head `revision` (default: HEAD)")
 	work := fs.Bool("worktree", false, "check the uncommitted work tree (untracked files included) against -base, default HEAD")
+	mergeRef := fs.String("merge", "", "also check the head merged with `branch` (e.g. origin/main): callers it gained since the fork of what the head changed, and the head's uses of what it changed (merge_check alone merges with origin/HEAD)")
 	preCommit := fs.Bool("pre-commit", false, "take the range from the pre-commit framework (PRE_COMMIT_FROM_REF, PRE_COMMIT_TO_REF)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the check to `file` (for reporting a slow check)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: hook check [-base REV] [-head REV | -worktree] [flags]")
+		fmt.Fprintln(stderr, "usage: hook check [-base REV] [-head REV | -worktree] [-merge BRANCH] [flags]")
 		fs.PrintDefaults()
 	}
 	repo, cfg, code := setUp(ctx, dir, fs, args, stderr)
@@ -154,9 +155,11 @@ func runCheck(ctx context.Context, dir string, args []string, stdout, stderr io.
 		}
 		defer stop()
 	}
+	merging := *mergeRef != "" || cfg.MergeCheck
 	ctx, cancel := context.WithTimeout(ctx, cfg.Budget+30*time.Second)
 	defer cancel()
-	res, err := check.Run(ctx, repo, check.Options{Base: *base, Head: *head, WorkTree: *work, Config: cfg})
+	deadline := time.Now().Add(cfg.Budget) // one budget for the check and the merge check
+	res, err := check.Run(ctx, repo, check.Options{Base: *base, Head: *head, WorkTree: *work, Config: cfg, Deadline: deadline})
 	if err != nil {
 		// HEAD is the head of the range, or with -worktree its default
 		// base: when it has no commit, say so rather than git's "unknown
@@ -168,6 +171,20 @@ func runCheck(ctx context.Context, dir string, args []string, stdout, stderr io.
 		}
 		fmt.Fprintln(stderr, "ripple:", err)
 		return ExitFailure
+	}
+	switch {
+	case merging && *work:
+		res.PrecisionNotes = append(res.PrecisionNotes, "merge check: not run with -worktree (uncommitted work cannot be merged); commit, then check with -merge")
+	case merging:
+		mr := &mergeRun{repo: repo, cfg: cfg, ref: *mergeRef, head: res.Head, deadline: deadline}
+		stale, err := mr.run(ctx, res)
+		if err != nil {
+			fmt.Fprintln(stderr, "ripple:", err)
+			return ExitFailure
+		}
+		if stale != "" {
+			res.PrecisionNotes = append(res.PrecisionNotes, strings.TrimPrefix(stale, "ripple: "))
+		}
 	}
 	opts := report.Options{Verbose: cfg.Verbose, Color: cfg.Format == "text" && isTerminal(stdout), ToolVersion: ToolVersion(), RepoRoot: repo.Top}
 	if err := report.Write(stdout, cfg.Format, res, opts); err != nil {

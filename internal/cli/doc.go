@@ -9,6 +9,12 @@
 //	1  findings at or above fail_on
 //	2  Ripple itself failed (bad arguments, unknown revision, git missing)
 //
+// The merge check (check -merge BRANCH, merge_check) runs beside the
+// ordinary check, within the same budget (merge.go). In the pre-push hook
+// it is off unless merge_check is set, and then merges each pushed head
+// with the pushed remote's default branch; a remote-tracking branch not
+// updated for StaleAfter is said in one line after the report.
+//
 // In the pre-push hook a failure of Ripple lets the push through by
 // default (on_tool_error: allow), saying why on stderr; with
 // on_tool_error: block it exits 2 and git stops the push.

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -98,10 +99,24 @@ func runPrePush(ctx context.Context, dir string, args []string, stdin io.Reader,
 	}
 	merged := &model.Result{}
 	var why []string
+	// a stale remote-tracking branch is said once, after the report (the
+	// first line says what blocked the push), or alone
+	var stale []string
 	for _, rg := range ranges {
-		res, err := check.Run(ctx, repo, check.Options{Base: rg.Base, Head: rg.Head, Config: cfg})
+		deadline := time.Now().Add(cfg.Budget) // the range's check and its merge check share it
+		res, err := check.Run(ctx, repo, check.Options{Base: rg.Base, Head: rg.Head, Config: cfg, Deadline: deadline})
 		if err != nil {
 			return fail(fmt.Errorf("%s: %w", rg.Ref, err))
+		}
+		if cfg.MergeCheck {
+			mr := &mergeRun{repo: repo, cfg: cfg, remote: remote, head: rg.Head, deadline: deadline}
+			line, err := mr.run(ctx, res)
+			if err != nil {
+				return fail(fmt.Errorf("%s: %w", rg.Ref, err))
+			}
+			if line != "" && !slices.Contains(stale, line) {
+				stale = append(stale, line)
+			}
 		}
 		merge(merged, res)
 		why = append(why, rg.Why)
@@ -114,7 +129,13 @@ func runPrePush(ctx context.Context, dir string, args []string, stdin io.Reader,
 			reportedAny = true
 		}
 	}
+	sayStale := func() {
+		for _, l := range stale {
+			fmt.Fprintln(stderr, l)
+		}
+	}
 	if !blocked && !reportedAny && !cfg.Verbose {
+		sayStale()
 		return ExitOK
 	}
 	fmt.Fprintln(stderr, report.Headline(merged, blocked))
@@ -122,6 +143,7 @@ func runPrePush(ctx context.Context, dir string, args []string, stdin io.Reader,
 	if err := report.Text(stderr, merged, opts); err != nil {
 		return fail(err)
 	}
+	sayStale()
 	if blocked {
 		fmt.Fprintln(stderr, "ripple: fix the sites above, or push with --no-verify to skip the check")
 		return ExitFindings

@@ -83,6 +83,14 @@ type Config struct {
 	// value the developer gives, which makes the fix of such calls
 	// mechanical.
 	ParamDefaults map[string]string `yaml:"param_defaults"`
+	// MergeCheck also checks the head merged with the branch it will be
+	// merged into (the remote's default branch, origin/HEAD): callers on
+	// that branch of what the head changed, and the head's uses of what
+	// that branch changed since the fork. Off by default in the hook (a
+	// push must stay fast, and must not depend on how fresh the
+	// remote-tracking ref is); the Action turns it on for pull requests
+	// unless told otherwise.
+	MergeCheck bool `yaml:"merge_check"`
 
 	// flags is set by RegisterFlags: the flag settings to re-apply when
 	// Reload replaces the file layer.

@@ -139,6 +139,7 @@ func TestParseKeyLine(t *testing.T) {
 		"format":         "xml",
 		"verbose":        "maybe",
 		"param_defaults": "ctx",
+		"merge_check":    "origin/main",
 	}
 	for _, k := range Keys() {
 		if k == "version" {

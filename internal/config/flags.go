@@ -56,6 +56,8 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	def("verbose", &boolValue{&c.Verbose}, "also show consistent sites and how the check went")
 	def("param_defaults", &defaultsValue{c},
 		"value passed for an added parameter, as `NAME=EXPR` (e.g. ctx=context.TODO()); makes fixing such calls mechanical (repeatable)")
+	def("merge_check", &boolValue{&c.MergeCheck},
+		"also check the head merged with the remote's default branch (origin/HEAD): what either side left inconsistent once merged")
 	if fs.Lookup("config") == nil {
 		fs.Var(&configValue{}, "config", "config file `path` to use instead of the repository's .ripple.yaml")
 	}

@@ -21,10 +21,10 @@ type catFile struct {
 	out *bufio.Reader
 }
 
-func startCatFile(dir string) (*catFile, error) {
+func startCatFile(dir string, env []string) (*catFile, error) {
 	cmd := exec.Command("git", append(append([]string{}, baseArgs...), "cat-file", "--batch")...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), baseEnv...)
+	cmd.Env = append(append(os.Environ(), baseEnv...), env...)
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -92,7 +92,7 @@ func (r *Repo) ReadBlob(ctx context.Context, rev, path string) ([]byte, error) {
 		return nil, errors.New("repository closed")
 	}
 	if r.cat == nil {
-		c, err := startCatFile(r.Top)
+		c, err := startCatFile(r.Top, r.env)
 		if err != nil {
 			return nil, err
 		}
@@ -132,7 +132,7 @@ func (r *Repo) readBlobs(ctx context.Context, ids []string) (map[string][]byte, 
 		return out, errors.New("repository closed")
 	}
 	if r.cat == nil {
-		c, err := startCatFile(r.Top)
+		c, err := startCatFile(r.Top, r.env)
 		if err != nil {
 			return out, fmt.Errorf("git cat-file: %w", err)
 		}

@@ -18,6 +18,12 @@
 //
 // Unified diffs from the CLI are parsed with sourcegraph/go-diff.
 //
+// A state may be a commit or a tree (RevTree reads either): a merged
+// tree (MergeTree, git merge-tree --write-tree) is written to a scratch
+// object store (Scratch: GIT_OBJECT_DIRECTORY on a temporary directory,
+// the repository's store as an alternate), so that a merge check leaves
+// no object behind.
+//
 // Errors name their cause in terms a developer can act on ("unknown
 // revision", "shallow clone: base is not in the history"). Nothing in this
 // package writes to the work tree, the index or the refs.

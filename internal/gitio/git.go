@@ -39,6 +39,10 @@ type Repo struct {
 
 	headOnce sync.Once
 	head     string
+
+	// env is added to every git process's environment: a scratch
+	// object store (Scratch) is one.
+	env []string
 }
 
 // HeadCommit is the commit HEAD points to, "" when there is none (an
@@ -61,7 +65,7 @@ func Open(ctx context.Context, dir string) (*Repo, error) {
 	if _, err := exec.LookPath("git"); err != nil {
 		return nil, fmt.Errorf("git is not installed or not on PATH: %w", err)
 	}
-	out, err := run(ctx, dir, nil, "rev-parse", "--show-toplevel", "--absolute-git-dir", "--is-shallow-repository")
+	out, err := run(ctx, dir, nil, nil, "rev-parse", "--show-toplevel", "--absolute-git-dir", "--is-shallow-repository")
 	if err != nil {
 		if strings.Contains(err.Error(), "not a git repository") {
 			return nil, fmt.Errorf("%s: %w", dir, ErrNotRepo)
@@ -100,12 +104,12 @@ func (r *Repo) goGit() (*gogit.Repository, error) {
 
 // Git runs a git command at the top level and returns its standard output.
 func (r *Repo) Git(ctx context.Context, args ...string) ([]byte, error) {
-	return run(ctx, r.Top, nil, args...)
+	return run(ctx, r.Top, r.env, nil, args...)
 }
 
 // GitIn is Git with standard input.
 func (r *Repo) GitIn(ctx context.Context, stdin []byte, args ...string) ([]byte, error) {
-	return run(ctx, r.Top, stdin, args...)
+	return run(ctx, r.Top, r.env, stdin, args...)
 }
 
 // baseEnv makes git's output stable whatever the user's configuration.
@@ -133,10 +137,10 @@ func (e *ExitError) Error() string {
 	return fmt.Sprintf("git %s: %s", strings.Join(e.Args, " "), msg)
 }
 
-func run(ctx context.Context, dir string, stdin []byte, args ...string) ([]byte, error) {
+func run(ctx context.Context, dir string, env []string, stdin []byte, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, "git", append(append([]string{}, baseArgs...), args...)...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), baseEnv...)
+	cmd.Env = append(append(os.Environ(), baseEnv...), env...)
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	}

@@ -12,10 +12,11 @@ import (
 	"sync/atomic"
 )
 
-// Tree is one state of the repository's files: a commit, or the work tree.
-// Front-ends read the head and base states only through it.
+// Tree is one state of the repository's files: a commit (or a tree
+// object), or the work tree. Front-ends read the head and base states
+// only through it.
 type Tree interface {
-	// Rev is the commit, or "" for the work tree.
+	// Rev is the commit or tree, or "" for the work tree.
 	Rev() string
 	// ReadFile returns a file's content; ErrNotExist if absent.
 	ReadFile(ctx context.Context, path string) ([]byte, error)
@@ -31,7 +32,8 @@ type Tree interface {
 	ReadFiles(ctx context.Context, paths []string) (map[string][]byte, error)
 }
 
-// RevTree is the tree of a commit.
+// RevTree is the tree of a commit, or a tree object itself (SHA names
+// either: ls-tree, cat-file, grep and diff take both).
 type RevTree struct {
 	R   *Repo
 	SHA string

@@ -184,6 +184,10 @@ type Site struct {
 	// Text is the site's whole source line, without the line terminator
 	// and untrimmed (Col indexes into it); writers trim it for display.
 	Text string `json:"text,omitempty"`
+	// Rev is the commit whose file Line is a line of, when it is not the
+	// result's head: a site the merge check found on the branch merged
+	// with (Finding.Merged), which the head does not have.
+	Rev string `json:"rev,omitempty"`
 }
 
 // Step is one block on the relation path from the seed to a site.
@@ -195,6 +199,9 @@ type Step struct {
 	Display string `json:"display"`
 	Path    string `json:"path"`
 	Line    int    `json:"line"`
+	// Rev is the commit Line is a line of when it is not the head's (as
+	// Site.Rev).
+	Rev string `json:"rev,omitempty"`
 }
 
 // Finding is one impacted site.
@@ -227,6 +234,22 @@ type Finding struct {
 	// with one rule, level and reason are reported once, at the first
 	// site, when there are many of them.
 	Also []Site `json:"also,omitempty"`
+	// Merged is set on what the merge check found: the site is
+	// inconsistent only once the head is merged with Merged.Ref.
+	Merged *Merged `json:"merged,omitempty"`
+}
+
+// Merged names the branch a merge check merged the head with (Ref as the
+// user named it, "origin/main"; Commit its tip). On a change, Theirs says
+// the change is one that branch made after the fork; else it is the
+// head's own, as it lands. Rev, on a change, is the commit whose lines
+// the block it is reported at (the new one, else the old one) is at,
+// when not the head's: Commit for a declaration that branch changed.
+type Merged struct {
+	Ref    string `json:"ref"`
+	Commit string `json:"commit"`
+	Theirs bool   `json:"theirs,omitempty"`
+	Rev    string `json:"rev,omitempty"`
 }
 
 // MergeFixes combines the fixes of two uses on one line (f(x) + f(y)); nil

@@ -119,6 +119,10 @@ type Change struct {
 	// of it; Overrides: the method it overrides).
 	Cause *Change  `json:"-"`
 	Via   Relation `json:"via,omitempty"`
+	// Merged is set on a change that only the merge check saw (the head
+	// merged with another branch): one that branch made (Theirs), or the
+	// head's own, classified otherwise once merged.
+	Merged *Merged `json:"merged,omitempty"`
 	// Tentative counts the may-impact steps on the derived change's trail:
 	// a change derived from a site that may be impacted (a base method that
 	// may have to follow an override's new signature) is tentative, and

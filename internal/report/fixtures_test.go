@@ -17,6 +17,7 @@ func fixtures() []fixture {
 		{"mixed", mixedResult},
 		{"clean", cleanResult},
 		{"warnings", warningsResult},
+		{"merged", mergedResult},
 	}
 }
 
@@ -197,5 +198,55 @@ func warningsResult() *model.Result {
 				Message: "calls API.Legacy, which was deleted"},
 		},
 		Stats: model.Stats{ChangedFiles: 1, ParsedFiles: 9, TypedPackages: 3, Millis: 85},
+	}
+}
+
+// mergedResult: a check with the merge check's findings added
+// (check.MergeResult.Into): one of the head's own sites; a caller
+// origin/main added of a function the head changed (a line only
+// origin/main has, with another such site aggregated); and a call the
+// head added to a function origin/main changed (a change origin/main
+// made, declared on its lines).
+func mergedResult() *model.Result {
+	const tip = "2f6c1a9e0b7d4c3f8e5a1b2c3d4e5f60718293a4"
+	mergedWith := &model.Merged{Ref: "origin/main", Commit: tip}
+	sum := &model.Change{
+		Label:   model.MMS,
+		Old:     goBlock(model.KindFunc, "calc/sum.go", "", "Sum", "func Sum", 3, 3),
+		New:     goBlock(model.KindFunc, "calc/sum.go", "", "Sum", "func Sum", 3, 3),
+		Details: []string{"parameter b int added"},
+	}
+	scale := &model.Change{
+		Label:   model.MMS,
+		Old:     goBlock(model.KindFunc, "calc/scale.go", "", "Scale", "func Scale", 5, 7),
+		New:     goBlock(model.KindFunc, "calc/scale.go", "", "Scale", "func Scale", 9, 11),
+		Details: []string{"parameter f float64 added"},
+		Merged:  &model.Merged{Ref: "origin/main", Commit: tip, Theirs: true, Rev: tip},
+	}
+	own := site("app/old.go", 5, "func Old", "func Old() int { return calc.Sum(9) }", "calc.Sum")
+	onMain := site("app/b.go", 5, "func B", "func B() int { return calc.Sum(2) }", "calc.Sum")
+	onMain.Rev = tip
+	alsoOnMain := site("app/c.go", 7, "func C", "	return calc.Sum(x)", "calc.Sum")
+	alsoOnMain.Rev = tip
+	headCall := site("app/new.go", 8, "func New", "	return calc.Scale(3)", "calc.Scale")
+	return &model.Result{
+		Base:    "1111111111111111111111111111111111111111",
+		Head:    "2222222222222222222222222222222222222222",
+		Changes: []*model.Change{sum, scale},
+		Findings: []*model.Finding{
+			{Change: sum, Relation: model.CalledBy, Verdict: model.Inconsistent, Level: model.LevelError, Precision: model.PrecisionTypes,
+				Site: own, Message: "call passes 1 argument; Sum now takes 2",
+				Trail: []model.Step{{Display: "func Sum", Path: "calc/sum.go", Line: 3}, {Relation: model.CalledBy, Display: "func Old", Path: "app/old.go", Line: 5}}},
+			{Change: sum, Relation: model.CalledBy, Verdict: model.Inconsistent, Level: model.LevelError, Precision: model.PrecisionTypes,
+				Site: onMain, Also: []model.Site{alsoOnMain}, Merged: mergedWith,
+				Message: "once merged with origin/main: call passes 1 argument; Sum now takes 2",
+				Trail:   []model.Step{{Display: "func Sum", Path: "calc/sum.go", Line: 3}, {Relation: model.CalledBy, Display: "func B", Path: "app/b.go", Line: 5, Rev: tip}}},
+			{Change: scale, Relation: model.CalledBy, Verdict: model.Inconsistent, Level: model.LevelError, Precision: model.PrecisionSyntax,
+				Site: headCall, Merged: mergedWith,
+				Message: "once merged with origin/main: call passes 1 argument; Scale now takes 2",
+				Trail:   []model.Step{{Display: "func Scale", Path: "calc/scale.go", Line: 9, Rev: tip}, {Relation: model.CalledBy, Display: "func New", Path: "app/new.go", Line: 7}}},
+		},
+		PrecisionNotes: []string{"merge check: the head merged with origin/main (2f6c1a9e0b7d) was checked: 2 findings appear only once merged"},
+		Stats:          model.Stats{ChangedFiles: 2, ParsedFiles: 9, Millis: 410},
 	}
 }

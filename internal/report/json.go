@@ -30,7 +30,9 @@ const JSONVersion = 1
 //	    "old": {"display", "path", "line"} | null,   // base state
 //	    "new": {"display", "path", "line"} | null,   // head state
 //	    "details": [...], "escapes": [...], "derived": false,
-//	    "cause": null             // id of the change a derived change follows
+//	    "cause": null,            // id of the change a derived change follows
+//	    "merged": null | {"ref", "commit", "theirs"},  // a change only the merge check saw; theirs: the merged branch made it
+//	    "rev": ""                 // the commit path and line are in when it is not the one side says ("" when it is)
 //	  }],
 //	  "findings": [{
 //	    "change": 0,              // change id, or null
@@ -41,9 +43,11 @@ const JSONVersion = 1
 //	    "message": "...",
 //	    "path": "cmd/get/main.go", "line": 17, "col": 15,  // col: 1-based UTF-8 byte column, 0 if unknown
 //	    "enclosing": "func main", "text": "<trimmed source line>",
-//	    "trail": [{"relation", "display", "path", "line"}],
+//	    "trail": [{"relation", "display", "path", "line", "rev"}],
 //	    "missing": "",            // what the verdict was established without ("" when nothing)
-//	    "also": [{"path", "line", "col", "enclosing", "text"}],  // the other sites of an aggregate
+//	    "also": [{"path", "line", "col", "enclosing", "text", "rev"}],  // the other sites of an aggregate
+//	    "merged": null | {"ref", "commit"},  // the site is inconsistent only once the head is merged with ref
+//	    "rev": "",                // the commit path and line are in, when not the head ("" for the head): a line only the merged branch has
 //	    "updated": false,         // the site's lines were edited by the diff
 //	    "fingerprint": "<hex>",   // as SARIF partialFingerprints rippleFingerprint/v1
 //	    "fix": {                  // present when the change determines the edit
@@ -101,6 +105,13 @@ func JSON(w io.Writer, r *model.Result, o Options) error {
 				jc.Cause = &id
 			}
 		}
+		if c.Merged != nil {
+			jc.Merged = &JSONMerged{Ref: c.Merged.Ref, Commit: c.Merged.Commit, Theirs: c.Merged.Theirs}
+			jc.Rev = c.Merged.Rev
+			if b != nil && jc.Rev == "" {
+				jc.Side = "head" // an old block the merge check saw is the head's
+			}
+		}
 		out.Changes = append(out.Changes, jc)
 	}
 
@@ -123,6 +134,10 @@ func JSON(w io.Writer, r *model.Result, o Options) error {
 			Updated:     f.Updated,
 			Fingerprint: p.fp[f],
 			Fix:         jsonFixOf(f),
+			Rev:         f.Site.Rev,
+		}
+		if f.Merged != nil {
+			jf.Merged = &JSONMerged{Ref: f.Merged.Ref, Commit: f.Merged.Commit}
 		}
 		if jf.Level == "" {
 			jf.Level = string(model.LevelNone)
@@ -131,10 +146,10 @@ func JSON(w io.Writer, r *model.Result, o Options) error {
 			jf.Change = &id
 		}
 		for _, s := range f.Trail {
-			jf.Trail = append(jf.Trail, JSONStep{string(s.Relation), s.Display, s.Path, s.Line})
+			jf.Trail = append(jf.Trail, JSONStep{string(s.Relation), s.Display, s.Path, s.Line, s.Rev})
 		}
 		for _, s := range f.Also {
-			jf.Also = append(jf.Also, JSONSite{s.Path, s.Line, s.Col, s.Enclosing, trimmed(s)})
+			jf.Also = append(jf.Also, JSONSite{s.Path, s.Line, s.Col, s.Enclosing, trimmed(s), s.Rev})
 		}
 		out.Findings = append(out.Findings, jf)
 	}
@@ -208,6 +223,18 @@ type JSONChange struct {
 	Derived bool       `json:"derived"`
 	// Cause is the ID of the change a derived change follows, or nil.
 	Cause *int `json:"cause"`
+	// Merged is set on a change only the merge check saw; Rev is then
+	// the commit Path and Line are in when it is not the one Side says.
+	Merged *JSONMerged `json:"merged"`
+	Rev    string      `json:"rev"`
+}
+
+// JSONMerged names the branch the merge check merged the head with: Ref
+// as named, Commit its tip; on a change, Theirs says that branch made it.
+type JSONMerged struct {
+	Ref    string `json:"ref"`
+	Commit string `json:"commit"`
+	Theirs bool   `json:"theirs,omitempty"`
 }
 
 // JSONBlock is a declaration in one state.
@@ -248,6 +275,11 @@ type JSONFinding struct {
 	Updated     bool       `json:"updated"`
 	Fingerprint string     `json:"fingerprint"`
 	Fix         *JSONFix   `json:"fix,omitempty"`
+	// Merged is set on a finding that appears only once the head is
+	// merged with Merged.Ref; Rev is the commit Path and Line are in
+	// when not the head ("" for the head).
+	Merged *JSONMerged `json:"merged"`
+	Rev    string      `json:"rev"`
 }
 
 // JSONFix is a finding's mechanical fix: its edits, and, when they all
@@ -295,6 +327,7 @@ type JSONSite struct {
 	Col       int    `json:"col"`
 	Enclosing string `json:"enclosing"`
 	Text      string `json:"text"`
+	Rev       string `json:"rev"`
 }
 
 // JSONStep is one block of the relation path from the change to a site.
@@ -303,6 +336,7 @@ type JSONStep struct {
 	Display  string `json:"display"`
 	Path     string `json:"path"`
 	Line     int    `json:"line"`
+	Rev      string `json:"rev"`
 }
 
 // JSONDiagnostic is a problem that lowered what the check could say.

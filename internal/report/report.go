@@ -354,9 +354,23 @@ func summary(c *model.Change) string {
 	return c.Summary()
 }
 
+// heading is summary as a heading says it: a change only the merge check
+// saw says so, "on origin/main: ..." for a change that branch made,
+// "once merged with origin/main: ..." for one of the head's.
+func heading(c *model.Change) string {
+	switch {
+	case c == nil || c.Merged == nil:
+		return summary(c)
+	case c.Merged.Theirs:
+		return "on " + c.Merged.Ref + ": " + summary(c)
+	}
+	return "once merged with " + c.Merged.Ref + ": " + summary(c)
+}
+
 // seed returns the block a change is reported at: the new block, or the
 // old one for a deletion (then base is true: its path and line refer to
-// the base state).
+// the base state). A change of the merge check may have its block in
+// another commit's lines: seedRev says which.
 func seed(c *model.Change) (b *model.Block, base bool) {
 	if c == nil {
 		return nil, false
@@ -364,7 +378,41 @@ func seed(c *model.Change) (b *model.Block, base bool) {
 	if c.New != nil {
 		return c.New, false
 	}
+	if c.Merged != nil {
+		return c.Old, false // its lines are the head's or Merged.Rev's
+	}
 	return c.Old, c.Old != nil
+}
+
+// seedRev is the commit whose lines seed's block is at when neither the
+// head's nor the base's (Merged.Rev): the merged branch's tip for a
+// declaration it changed.
+func seedRev(c *model.Change) string {
+	if c == nil || c.Merged == nil {
+		return ""
+	}
+	return c.Merged.Rev
+}
+
+// revName names a commit a site is at: the merged branch's name for its
+// tip, else the abbreviated commit.
+func revName(rev string, m *model.Merged) string {
+	if m != nil && rev == m.Commit {
+		return m.Ref
+	}
+	if len(rev) > 12 {
+		return rev[:12]
+	}
+	return rev
+}
+
+// at is a position in another commit than the head ("origin/main:a.go:12"),
+// or in the head ("a.go:12").
+func at(rev string, m *model.Merged, path string, line int) string {
+	if rev == "" {
+		return position(path, line)
+	}
+	return revName(rev, m) + ":" + position(path, line)
 }
 
 // displayBlock is the block that names the change, as in Summary: the old

@@ -115,12 +115,14 @@ func tags(ts ...string) []string {
 }
 
 func sarifResultOf(p *prepared, f *model.Finding, ruleIndex int) sarifResult {
-	sum := summary(f.Change)
+	sum := heading(f.Change)
+	b, base := seed(f.Change)
+	bRev := seedRev(f.Change)
 	res := sarifResult{
 		RuleID:    f.Rule(),
 		RuleIndex: ruleIndex,
 		Level:     string(f.Level),
-		Message:   sarifMessage{Text: f.Message + " (seed: " + sum + ")"},
+		Message:   sarifMessage{Text: f.Message + elsewhere(f.Site.Rev, f.Merged, f.Site.Path, f.Site.Line) + " (seed: " + sum + ")"},
 		Locations: []sarifLocation{{
 			PhysicalLocation: physical(f.Site.Path, f.Site.Line, f.Site.Col, f.Site.Text),
 		}},
@@ -130,6 +132,20 @@ func sarifResultOf(p *prepared, f *model.Finding, ruleIndex int) sarifResult {
 			Relation:  string(f.Relation),
 			Verdict:   f.Verdict.String(),
 		},
+	}
+	if f.Site.Rev != "" {
+		// Code scanning resolves a result's location against the head
+		// checkout, which does not have the site's line (it is a line of
+		// the branch merged with): the result stands at the change's
+		// declaration when the head has it, else at the first line of the
+		// site's file (the message says where the site is)
+		res.Locations[0].PhysicalLocation = physical(f.Site.Path, 1, 0, "")
+		if b != nil && !base && bRev == "" {
+			res.Locations[0].PhysicalLocation = physical(b.Path, b.NameLine, 0, "")
+		}
+	}
+	if f.Merged != nil {
+		res.Properties.MergedWith = f.Merged.Ref
 	}
 	if f.Change != nil {
 		res.Properties.Label = string(f.Change.Label)
@@ -141,10 +157,10 @@ func sarifResultOf(p *prepared, f *model.Finding, ruleIndex int) sarifResult {
 	// Related locations: the seed, then each step of the trail. The
 	// code flow walks the same locations and ends at the site.
 	var flow []sarifThreadFlowLocation
-	b, base := seed(f.Change)
 	if b != nil {
 		loc := sarifLocation{ID: len(res.RelatedLocations) + 1, Message: &sarifMessage{Text: "seed: " + sum}}
-		if base {
+		switch {
+		case base:
 			// Code scanning resolves every physical location against the
 			// head checkout, where a deleted declaration's file and line
 			// are gone or hold other code: name it logically and say
@@ -153,7 +169,12 @@ func sarifResultOf(p *prepared, f *model.Finding, ruleIndex int) sarifResult {
 			if ll, ok := logical(b.Display); ok {
 				loc.LogicalLocations = []sarifLogicalLocation{ll}
 			}
-		} else {
+		case bRev != "":
+			loc.Message.Text += elsewhere(bRev, f.Change.Merged, b.Path, b.NameLine)
+			if ll, ok := logical(b.Display); ok {
+				loc.LogicalLocations = []sarifLogicalLocation{ll}
+			}
+		default:
 			loc.PhysicalLocation = physical(b.Path, b.NameLine, 0, "")
 		}
 		res.RelatedLocations = append(res.RelatedLocations, loc)
@@ -164,13 +185,21 @@ func sarifResultOf(p *prepared, f *model.Finding, ruleIndex int) sarifResult {
 			continue // the trail starts at the seed itself
 		}
 		msg := s.Relation.Phrase() + " " + s.Display
-		loc := sarifLocation{ID: len(res.RelatedLocations) + 1, PhysicalLocation: physical(s.Path, s.Line, 0, ""), Message: &sarifMessage{Text: msg}}
+		loc := sarifLocation{ID: len(res.RelatedLocations) + 1, Message: &sarifMessage{Text: msg}}
+		if s.Rev == "" {
+			loc.PhysicalLocation = physical(s.Path, s.Line, 0, "")
+		} else {
+			loc.Message.Text += elsewhere(s.Rev, f.Merged, s.Path, s.Line)
+			if ll, ok := logical(s.Display); ok {
+				loc.LogicalLocations = []sarifLogicalLocation{ll}
+			}
+		}
 		res.RelatedLocations = append(res.RelatedLocations, loc)
 		flow = append(flow, sarifThreadFlowLocation{Location: withoutID(loc)})
 	}
 	if f.Missing != "" {
 		res.Properties.Missing = f.Missing
-		res.Message.Text = f.Message + " (without " + f.Missing + ") (seed: " + sum + ")"
+		res.Message.Text = f.Message + " (without " + f.Missing + ")" + elsewhere(f.Site.Rev, f.Merged, f.Site.Path, f.Site.Line) + " (seed: " + sum + ")"
 	}
 	if n := p.group[f]; n > 1 {
 		res.Properties.Also = n - 1
@@ -181,10 +210,24 @@ func sarifResultOf(p *prepared, f *model.Finding, ruleIndex int) sarifResult {
 			PhysicalLocation: res.Locations[0].PhysicalLocation,
 			Message:          &sarifMessage{Text: "impacted site (" + string(f.Relation) + "): " + f.Message},
 		}
+		if f.Site.Rev != "" {
+			site.PhysicalLocation = nil
+			site.Message.Text += elsewhere(f.Site.Rev, f.Merged, f.Site.Path, f.Site.Line)
+			site.LogicalLocations = res.Locations[0].LogicalLocations
+		}
 		flow = append(flow, sarifThreadFlowLocation{Location: site})
 		res.CodeFlows = []sarifCodeFlow{{ThreadFlows: []sarifThreadFlow{{Locations: flow}}}}
 	}
 	return res
+}
+
+// elsewhere says where a location is when the head does not have it
+// (" (at origin/main:a.go:12)"), "" when it does.
+func elsewhere(rev string, m *model.Merged, path string, line int) string {
+	if rev == "" {
+		return ""
+	}
+	return " (at " + at(rev, m, path, line) + ")"
 }
 
 func withoutID(l sarifLocation) sarifLocation {
@@ -319,6 +362,9 @@ type sarifProperties struct {
 	// result of its own: perSite).
 	Missing string `json:"missing,omitempty"`
 	Also    int    `json:"also,omitempty"`
+	// MergedWith names the branch the head must be merged with for the
+	// site to be inconsistent (the merge check).
+	MergedWith string `json:"mergedWith,omitempty"`
 }
 
 type sarifLocation struct {
@@ -394,7 +440,7 @@ func perSite(p *prepared, fs []*model.Finding) []*model.Finding {
 			if k := len(f.Trail); k > 0 {
 				g.Trail = append([]model.Step(nil), f.Trail...)
 				last := &g.Trail[k-1]
-				last.Display, last.Path, last.Line = a.Enclosing, a.Path, a.Line
+				last.Display, last.Path, last.Line, last.Rev = a.Enclosing, a.Path, a.Line, a.Rev
 				if last.Display == "" {
 					last.Display = "file scope"
 				}

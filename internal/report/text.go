@@ -92,18 +92,18 @@ func (t *textWriter) paint(code, s string) string {
 func (t *textWriter) group(g group, verbose bool) {
 	var c tally
 	c.add(g.findings)
-	t.line(t.paint(ansiBold, summary(g.change)+"; "+headingCounts(g.findings, c)))
+	t.line(t.paint(ansiBold, heading(g.change)+"; "+headingCounts(g.findings, c)))
 
 	if b, base := seed(g.change); b != nil && b.Path != "" {
 		where := "declared at"
 		if base {
 			where = "deleted from"
 		}
-		t.line(siteIndent + where + " " + t.paint(ansiBold, position(b.Path, b.NameLine)))
+		t.line(siteIndent + where + " " + t.paint(ansiBold, at(seedRev(g.change), g.change.Merged, b.Path, b.NameLine)))
 	}
 	if g.change != nil {
 		if g.change.Derived && g.change.Cause != nil {
-			t.line(siteIndent + "derived from " + summary(g.change.Cause))
+			t.line(siteIndent + "derived from " + heading(g.change.Cause))
 		}
 		if len(g.change.Escapes) > 0 {
 			t.line(siteIndent + "reaches callers through " + strings.Join(g.change.Escapes, ", "))
@@ -153,7 +153,7 @@ func position(path string, line int) string {
 }
 
 func (t *textWriter) site(f *model.Finding, verbose bool) {
-	pos := position(f.Site.Path, f.Site.Line)
+	pos := at(f.Site.Rev, f.Merged, f.Site.Path, f.Site.Line)
 	s := siteIndent + t.paint(ansiBold, pos)
 	if src := strings.ReplaceAll(trimmed(f.Site), "\t", " "); src != "" {
 		width := max(lineWidth-len(siteIndent)-len(pos)-2, minSnippet)
@@ -196,13 +196,13 @@ func (t *textWriter) site(f *model.Finding, verbose bool) {
 	}
 	t.line(levelIndent + tag + " " + msg)
 	if len(f.Also) > 0 {
-		t.line(levelIndent + "and " + model.Plural(len(f.Also), "more site", "more sites") + " for the same reason: " + alsoText(f.Also, verbose))
+		t.line(levelIndent + "and " + model.Plural(len(f.Also), "more site", "more sites") + " for the same reason: " + alsoText(f.Also, f.Merged, verbose))
 	}
 }
 
 // alsoText lists an aggregate's other sites: the first few, or all with
 // -verbose.
-func alsoText(sites []model.Site, verbose bool) string {
+func alsoText(sites []model.Site, m *model.Merged, verbose bool) string {
 	const shown = 5
 	var ps []string
 	for i, s := range sites {
@@ -210,7 +210,7 @@ func alsoText(sites []model.Site, verbose bool) string {
 			ps = append(ps, fmt.Sprintf("... (%d more; -verbose or -format json lists them)", len(sites)-shown))
 			break
 		}
-		ps = append(ps, position(s.Path, s.Line))
+		ps = append(ps, at(s.Rev, m, s.Path, s.Line))
 	}
 	return strings.Join(ps, ", ")
 }

@@ -129,6 +129,18 @@ func Plan(rep *findings.Report, lim Limits) *Result {
 func of(rep *findings.Report, f *findings.Finding, level string) Annotation {
 	a := Annotation{Level: level, File: f.Path, Line: f.Line, Col: f.Col}
 	c := rep.ChangeOf(f)
+	elsewhere := ""
+	if f.Rev != "" {
+		// the site is a line the head does not have (the merge check's,
+		// on the branch merged with): GitHub would show it at that line
+		// of the head's file. It stands at the change's declaration when
+		// the head has it, else on the run, and says where the site is.
+		a.File, a.Line, a.Col = "", 0, 0
+		if c != nil && c.Rev == "" && c.Side == "head" && c.Path != "" && c.Line > 0 {
+			a.File, a.Line = c.Path, c.Line
+		}
+		elsewhere = "at " + findings.Where(f) + ": "
+	}
 	verdict := f.Verdict
 	if verdict == "" {
 		verdict = f.Level
@@ -138,25 +150,29 @@ func of(rep *findings.Report, f *findings.Finding, level string) Annotation {
 		a.Title += " after " + c.Display
 	}
 	var b strings.Builder
-	b.WriteString(f.Message)
+	b.WriteString(elsewhere + f.Message)
 	if f.Missing != "" {
 		fmt.Fprintf(&b, " (without %s)", f.Missing)
 	}
 	if len(f.Also) > 0 {
 		var ps []string
-		for _, s := range f.Also {
-			ps = append(ps, fmt.Sprintf("%s:%d", s.Path, s.Line))
+		for i := range f.Also {
+			ps = append(ps, findings.WhereAlso(f, &f.Also[i]))
 		}
 		fmt.Fprintf(&b, "\nand %s for the same reason: %s", model.Plural(len(f.Also), "more site", "more sites"), strings.Join(ps, ", "))
 	}
 	if c != nil {
-		fmt.Fprintf(&b, "\n%s", c.Summary)
+		if findings.TheirChange(c) {
+			fmt.Fprintf(&b, "\n%s: %s", c.Display, findings.What(c))
+		} else {
+			fmt.Fprintf(&b, "\n%s", c.Summary)
+		}
 		if c.Path != "" {
 			where := "declared at"
 			if c.Side == "base" {
 				where = "was declared at"
 			}
-			fmt.Fprintf(&b, " (%s %s:%d)", where, c.Path, c.Line)
+			fmt.Fprintf(&b, " (%s %s)", where, findings.WhereSeed(c))
 		}
 	}
 	if len(f.Trail) >= 2 {

@@ -37,6 +37,8 @@ type (
 	Diagnostic = report.JSONDiagnostic
 	// Counts are the reported findings per level.
 	Counts = report.JSONCounts
+	// Merged names the branch the merge check merged the head with.
+	Merged = report.JSONMerged
 )
 
 // FromResult builds the report of a check through report.JSON.
@@ -115,9 +117,19 @@ func (r *Report) Validate() int {
 	dropped := 0
 	kept := r.Findings[:0]
 	for _, f := range r.Findings {
-		if !CleanPath(f.Path) || f.Line < 1 || f.Fingerprint == "" || !hexOnly(f.Fingerprint) {
+		if !CleanPath(f.Path) || f.Line < 1 || f.Fingerprint == "" || !hexOnly(f.Fingerprint) || !revOK(f.Rev) {
 			dropped++
 			continue
+		}
+		also := f.Also[:0]
+		for _, s := range f.Also {
+			if CleanPath(s.Path) && s.Line > 0 && revOK(s.Rev) {
+				also = append(also, s)
+			}
+		}
+		f.Also = also
+		if f.Merged != nil && !revOK(f.Merged.Commit) {
+			f.Merged = nil
 		}
 		if f.Change != nil && (*f.Change < 0 || *f.Change >= len(r.Changes)) {
 			f.Change = nil
@@ -129,8 +141,8 @@ func (r *Report) Validate() int {
 	}
 	r.Findings = kept
 	for i := range r.Changes {
-		if !CleanPath(r.Changes[i].Path) {
-			r.Changes[i].Path, r.Changes[i].Line = "", 0
+		if !CleanPath(r.Changes[i].Path) || !revOK(r.Changes[i].Rev) {
+			r.Changes[i].Path, r.Changes[i].Line, r.Changes[i].Rev = "", 0, ""
 		}
 	}
 	r.Counts = Counts{}
@@ -158,6 +170,12 @@ func CleanPath(p string) bool {
 		}
 	}
 	return true
+}
+
+// revOK accepts "" or a full object name (SHA-1 or SHA-256), the only
+// revisions a report names.
+func revOK(s string) bool {
+	return s == "" || (len(s) == 40 || len(s) == 64) && hexOnly(s)
 }
 
 func hexOnly(s string) bool {
@@ -191,20 +209,81 @@ func (l Links) Blob(sha, p string, line int) string {
 	return u
 }
 
-// Site links a finding's site in the head state.
-func (l Links) Site(r *Report, f *Finding) string { return l.Blob(r.Head, f.Path, f.Line) }
+// Site links a finding's site in the head state, or in the commit of
+// its line when the head does not have it (the merge check's site on a
+// line of the branch merged with).
+func (l Links) Site(r *Report, f *Finding) string {
+	if f.Rev != "" {
+		return l.Blob(f.Rev, f.Path, f.Line)
+	}
+	return l.Blob(r.Head, f.Path, f.Line)
+}
+
+// Also links another site of f's aggregate, as Site does.
+func (l Links) Also(r *Report, s *Site) string {
+	if s.Rev != "" {
+		return l.Blob(s.Rev, s.Path, s.Line)
+	}
+	return l.Blob(r.Head, s.Path, s.Line)
+}
 
 // Seed links a change's declaration: in the head state, or in the base
-// state for a deleted one.
+// state for a deleted one, or in the commit Rev names (a change of the
+// branch the merge check merged with).
 func (l Links) Seed(r *Report, c *Change) string {
-	if c == nil {
+	switch {
+	case c == nil:
 		return ""
-	}
-	if c.Side == "base" {
+	case c.Rev != "":
+		return l.Blob(c.Rev, c.Path, c.Line)
+	case c.Side == "base":
 		return l.Blob(r.Base, c.Path, c.Line)
 	}
 	return l.Blob(r.Head, c.Path, c.Line)
 }
+
+// Where names a finding's site: "path:line", or "origin/main:path:line"
+// for a line the head does not have (the merge check's).
+func Where(f *Finding) string { return at(f.Rev, f.Merged, f.Path, f.Line) }
+
+// WhereAlso names another site of f's aggregate, as Where does.
+func WhereAlso(f *Finding, s *Site) string { return at(s.Rev, f.Merged, s.Path, s.Line) }
+
+func at(rev string, m *Merged, path string, line int) string {
+	pos := fmt.Sprintf("%s:%d", path, line)
+	switch {
+	case rev == "":
+		return pos
+	case m != nil && rev == m.Commit:
+		return m.Ref + ":" + pos
+	}
+	return Short(rev) + ":" + pos
+}
+
+// What is what a change did, without its leading display name
+// ("parameter ctx context.Context added"), saying first where a change
+// only the merge check saw comes from ("on origin/main since the fork:
+// ...", "once merged with origin/main: ...").
+func What(c *Change) string {
+	s, ok := strings.CutPrefix(c.Summary, c.Display+": ")
+	if !ok {
+		s = c.Summary
+	}
+	switch {
+	case c.Merged == nil:
+		return s
+	case c.Merged.Theirs:
+		return "on " + c.Merged.Ref + " since the fork: " + s
+	}
+	return "once merged with " + c.Merged.Ref + ": " + s
+}
+
+// WhereSeed names a change's declaration as Where names a site.
+func WhereSeed(c *Change) string { return at(c.Rev, c.Merged, c.Path, c.Line) }
+
+// TheirChange reports whether c is a change of the branch the merge check
+// merged the head with, not one of the head's.
+func TheirChange(c *Change) bool { return c != nil && c.Merged != nil && c.Merged.Theirs }
 
 // Short abbreviates a commit name.
 func Short(sha string) string {

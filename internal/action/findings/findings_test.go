@@ -79,11 +79,17 @@ func TestValidate(t *testing.T) {
 	b.Line = 0
 	b.Fix = &Fix{StartLine: 3, EndLine: 1}
 	rep.Findings = append(rep.Findings, b)
+	// a revision that is no object name would go into permalinks
+	for _, rev := range []string{"main", "../../evil", "abc"} {
+		b := bad
+		b.Rev = rev
+		rep.Findings = append(rep.Findings, b)
+	}
 	ok := bad
 	ok.Fix = &Fix{StartLine: 3, EndLine: 1}
 	rep.Findings = append(rep.Findings, ok)
-	if n := rep.Validate(); n != 6 {
-		t.Errorf("dropped %d, want 6", n)
+	if n := rep.Validate(); n != 9 {
+		t.Errorf("dropped %d, want 9", n)
 	}
 	if len(rep.Findings) != 3 || rep.Findings[2].Fix != nil || rep.Counts.Error != 2 {
 		t.Errorf("kept %d (counts %+v); an impossible fix must be dropped", len(rep.Findings), rep.Counts)

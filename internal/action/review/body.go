@@ -82,11 +82,13 @@ func commentBody(rep *findings.Report, f *findings.Finding, s *Suggestion, links
 				ps = append(ps, fmt.Sprintf("and %d more in the job summary", len(f.Also)-maxAlso))
 				break
 			}
-			ps = append(ps, md.Link(md.Text(fmt.Sprintf("%s:%d", s.Path, s.Line)), links.Blob(rep.Head, s.Path, s.Line)))
+			ps = append(ps, md.Link(md.Text(findings.WhereAlso(f, &s)), links.Also(rep, &s)))
 		}
 		fmt.Fprintf(&b, "The same holds at %s: %s.\n", model.Plural(len(f.Also), "more site", "more sites"), strings.Join(ps, ", "))
 	}
-	if c := rep.ChangeOf(f); c != nil {
+	if c := rep.ChangeOf(f); findings.TheirChange(c) {
+		fmt.Fprintf(&b, "This site depends on %s, changed on %s since this pull request forked: %s.\n", seedLink(rep, c, links), md.Text(c.Merged.Ref), md.Text(findings.What(&findings.Change{Summary: c.Summary, Display: c.Display})))
+	} else if c != nil {
 		fmt.Fprintf(&b, "This site depends on %s, changed by this pull request: %s.\n", seedLink(rep, c, links), md.Text(changeWhat(c)))
 	}
 	if p := trailText(f); p != "" {
@@ -129,12 +131,7 @@ func seedLink(rep *findings.Report, c *findings.Change, links findings.Links) st
 }
 
 // changeWhat is the change's summary without its leading display name.
-func changeWhat(c *findings.Change) string {
-	if s, ok := strings.CutPrefix(c.Summary, c.Display+": "); ok {
-		return s
-	}
-	return c.Summary
-}
+func changeWhat(c *findings.Change) string { return findings.What(c) }
 
 // trailText is the relation path: `seed` → called by `wrapper` → ...
 func trailText(f *findings.Finding) string {
@@ -226,8 +223,7 @@ func reviewBody(rep *findings.Report, p *Plan, o Options) string {
 				}
 				cur, first = c, false
 			}
-			site := fmt.Sprintf("%s:%d", f.Path, f.Line)
-			line := fmt.Sprintf("- %s %s: %s", md.Text(f.Level), md.Link(md.Text(site), o.Links.Site(rep, f)), md.Text(f.Message))
+			line := fmt.Sprintf("- %s %s: %s", md.Text(f.Level), md.Link(md.Text(findings.Where(f)), o.Links.Site(rep, f)), md.Text(f.Message))
 			if code := md.Code(f.Text); code != "" {
 				line += " — " + code
 			}

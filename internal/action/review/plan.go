@@ -1,8 +1,6 @@
 package review
 
 import (
-	"fmt"
-
 	"github.com/ripple-dev/ripple/internal/action/findings"
 	"github.com/ripple-dev/ripple/internal/action/md"
 )
@@ -150,7 +148,7 @@ func MakePlan(rep *findings.Report, dm *DiffMap, comments []Existing, reviews []
 			continue
 		}
 		p.Comments = append(p.Comments, c)
-		where := md.Link(md.Text(fmt.Sprintf("%s:%d", f.Path, f.Line)), o.Links.Site(rep, f))
+		where := md.Link(md.Text(findings.Where(f)), o.Links.Site(rep, f))
 		for _, old := range outdated[f.Fingerprint] {
 			p.Updates = append(p.Updates, Update{ID: old.ID, Body: supersededBody(old.Body, where), Why: stateSuperseded})
 		}
@@ -186,7 +184,9 @@ func MakePlan(rep *findings.Report, dm *DiffMap, comments []Existing, reviews []
 
 // placeInline makes the inline comment of f, if GitHub can take one.
 func placeInline(rep *findings.Report, f *findings.Finding, dm *DiffMap, links findings.Links) (Comment, bool) {
-	if dm == nil {
+	if dm == nil || f.Rev != "" {
+		// a line the head does not have (the merge check's, on the base
+		// branch) takes no comment: it is listed in the body
 		return Comment{}, false
 	}
 	c := Comment{Finding: f, Path: f.Path, Line: f.Line}

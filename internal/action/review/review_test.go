@@ -166,6 +166,24 @@ func TestPlanPlacesFindings(t *testing.T) {
 	}
 }
 
+// TestPlanMergedElsewhere: a merge-check finding on a line the head does
+// not have (Rev: the base branch's tip) never takes an inline comment,
+// even where its path and line fall in the diff: that line of the head
+// holds other code. The body names it as main:p.go:5, linked in the
+// base branch's commit.
+func TestPlanMergedElsewhere(t *testing.T) {
+	tip := strings.Repeat("e", 40)
+	rep := report(findings.Finding{Path: "p.go", Line: 5, Message: "once merged with main: m", Fingerprint: fp("ee"),
+		Rev: tip, Merged: &findings.Merged{Ref: "main", Commit: tip}})
+	p := MakePlan(rep, diffMap(t), nil, nil, Options{Links: findings.Links{Server: "https://github.com", Repo: "o/r"}}, true)
+	if len(p.Comments) != 0 || len(p.InBody) != 1 {
+		t.Fatalf("comments %d, in body %d; want the site in the body only", len(p.Comments), len(p.InBody))
+	}
+	if !strings.Contains(p.Body, "[main:p.go:5](https://github.com/o/r/blob/"+tip+"/p.go#L5)") {
+		t.Errorf("body:\n%s", p.Body)
+	}
+}
+
 func TestPlanIdempotent(t *testing.T) {
 	rep := report(
 		findings.Finding{Path: "new.go", Line: 3, Message: "m", Fingerprint: fp("aa")},

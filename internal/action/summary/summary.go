@@ -120,7 +120,7 @@ func writeGroups(b *strings.Builder, rep *findings.Report, links findings.Links)
 				if c.Side == "base" {
 					where = "Was declared at"
 				}
-				label := md.Text(fmt.Sprintf("%s:%d", c.Path, c.Line))
+				label := md.Text(findings.WhereSeed(c))
 				fmt.Fprintf(b, "%s %s", where, md.Link(label, links.Seed(rep, c)))
 				if c.Derived {
 					b.WriteString(" (a change Ripple inferred: it must follow the one it wraps)")
@@ -136,7 +136,7 @@ func writeGroups(b *strings.Builder, rep *findings.Report, links findings.Links)
 				break
 			}
 			rows++
-			site := md.Link(md.Text(fmt.Sprintf("%s:%d", f.Path, f.Line)), links.Site(rep, f))
+			site := md.Link(md.Text(findings.Where(f)), links.Site(rep, f))
 			if code := md.Code(f.Text); code != "" {
 				site += "<br>" + code
 			}
@@ -150,12 +150,7 @@ func writeGroups(b *strings.Builder, rep *findings.Report, links findings.Links)
 	}
 }
 
-func whatChanged(c *findings.Change) string {
-	if s, ok := strings.CutPrefix(c.Summary, c.Display+": "); ok {
-		return s
-	}
-	return c.Summary
-}
+func whatChanged(c *findings.Change) string { return findings.What(c) }
 
 func trail(f *findings.Finding) string {
 	if len(f.Trail) == 0 {
