@@ -125,7 +125,10 @@ type location struct {
 }
 
 // loader type-checks imported packages from source, declarations only,
-// once per build configuration. What it cannot find, or finds too late,
+// once per build configuration. It holds two universes of packages:
+// this one, where each package is loaded complete, with its imports
+// (from source or whole from the export-data cache), and the checked
+// units' (lazy.go), read lazily from export data. What it cannot find, or finds too late,
 // becomes an empty stub: expressions using it are untyped and the checker
 // stays silent about them, so precision drops but nothing false is said.
 type loader struct {
@@ -139,8 +142,16 @@ type loader struct {
 	loading map[string]bool
 	stubbed map[string]bool
 	// loadMu serializes the imports of units checked in parallel (see
-	// importer.top)
+	// lazyImporter)
 	loadMu sync.Mutex
+	// the units' universe (lazy.go), guarded by loadMu: per build
+	// configuration, its packages by import path; the packages returned
+	// by location; the keys known without loading; how many packages
+	// were read from the cache into it
+	lazy     map[string]map[string]*types.Package
+	lazyPkgs map[string]*types.Package
+	keys     map[string]string
+	lazyRead int
 	// absent are the stubbed packages that were not found at all (not in
 	// the module cache, or not in the repository), as opposed to those
 	// stubbed for the time budget or an import cycle
@@ -173,23 +184,20 @@ func newLoader(a *analyzer, deadline time.Time) *loader {
 	return &loader{a: a, fset: a.ix.fset, deadline: deadline, env: env,
 		pkgs: map[string]*types.Package{}, loading: map[string]bool{}, stubbed: map[string]bool{}, absent: map[string]bool{},
 		dirty: map[string]bool{}, shared: map[string]map[string]*types.Package{}, cache: openExportCache(env.version),
-		ckey: map[*types.Package]string{}, inTests: map[string]bool{}, names: map[string]string{}}
+		ckey: map[*types.Package]string{}, inTests: map[string]bool{}, names: map[string]string{},
+		lazy: map[string]map[string]*types.Package{}, lazyPkgs: map[string]*types.Package{}, keys: map[string]string{}}
 }
 
 func (l *loader) late() bool { return !l.deadline.IsZero() && time.Now().After(l.deadline) }
 
-// importer resolves the imports of a package at loc under bc.
+// importer resolves the imports of a package loaded from source at loc
+// under bc (the checked units import through lazyImporter).
 type importer struct {
 	l    *loader
 	from location
 	bc   buildCtx
 	// dirty is set when an import could not be reproduced from disk.
 	dirty bool
-	// top marks the importer of a checked unit: units are checked in
-	// parallel, and their imports are loaded one at a time (loadMu), so
-	// that a package being loaded is met again only through an import
-	// cycle, which gives a stub.
-	top bool
 }
 
 func (im *importer) Import(p string) (*types.Package, error) {
@@ -199,10 +207,6 @@ func (im *importer) Import(p string) (*types.Package, error) {
 func (im *importer) ImportFrom(p, _ string, _ types.ImportMode) (*types.Package, error) {
 	if p == "unsafe" {
 		return types.Unsafe, nil
-	}
-	if im.top {
-		im.l.loadMu.Lock()
-		defer im.l.loadMu.Unlock()
 	}
 	loc, ok := im.l.locate(p, im.from)
 	if !ok {

@@ -82,7 +82,7 @@ func (a *analyzer) checkUnitsOf(ts []*target, refs []*ref, extra []*pfile) (map[
 
 // checkUnits checks the units of keys in parallel (words as in slim),
 // the largest first; their imports are loaded one at a time
-// (importer.top). The results are in key order; a unit skipped for the
+// (lazyImporter). The results are in key order; a unit skipped for the
 // context or the time budget has none.
 func (a *analyzer) checkUnits(ctx context.Context, l *loader, units map[string]*checkUnit, keys []string, words []string) (results [][]*unitResult, checked, skipped int) {
 	results = make([][]*unitResult, len(keys))
@@ -180,7 +180,7 @@ func (a *analyzer) checkUnit(u *checkUnit, l *loader, words []string) []*unitRes
 			Selections: map[*ast.SelectorExpr]*types.Selection{}, Types: map[ast.Expr]types.TypeAndValue{},
 		}
 		conf := types.Config{
-			Importer:    &importer{l: l, from: location{repo: true, dir: u.dir, withTests: true}, bc: bc, top: true},
+			Importer:    &lazyImporter{l: l, from: location{repo: true, dir: u.dir, withTests: true}, bc: bc},
 			Error:       func(err error) { res.errs = append(res.errs, err.(types.Error)) },
 			FakeImportC: true,
 		}
