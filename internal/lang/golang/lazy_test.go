@@ -19,12 +19,12 @@ import (
 // module cache of the test's own) and one required but absent
 // (example.com/gone).
 var lazyRepo = map[string]string{
-	"go.mod": "module example.com/m\n\ngo 1.22\n\nrequire (\n\texample.com/dep v1.0.0\n\texample.com/gone v1.0.0\n)\n",
-	"c/c.go": "package c\n\ntype T struct{ N int }\n\nfunc (T) Get() int { return 0 }\n",
+	"go.mod":         "module example.com/m\n\ngo 1.22\n\nrequire (\n\texample.com/dep v1.0.0\n\texample.com/gone v1.0.0\n)\n",
+	"c/c.go":         "package c\n\ntype T struct{ N int }\n\nfunc (T) Get() int { return 0 }\n",
 	"c/c_windows.go": "//go:build windows\n\npackage c\n\nfunc OnlyWindows() {}\n",
-	"b/b.go": "package b\n\nimport (\n\t\"example.com/dep\"\n\t\"example.com/m/c\"\n)\n\nfunc Make() c.T { return c.T{} }\n\nfunc D() dep.V { return dep.V{} }\n",
-	"e/e.go": "package e\n\nimport \"example.com/gone\"\n\nvar X = gone.Y\n",
-	"a/a.go": "package a\n\nimport (\n\t\"example.com/m/b\"\n\t\"example.com/m/e\"\n)\n\nfunc F() int { return b.Make().Get() }\n\nvar _ = e.X\n",
+	"b/b.go":         "package b\n\nimport (\n\t\"example.com/dep\"\n\t\"example.com/m/c\"\n)\n\nfunc Make() c.T { return c.T{} }\n\nfunc D() dep.V { return dep.V{} }\n",
+	"e/e.go":         "package e\n\nimport \"example.com/gone\"\n\nvar X = gone.Y\n",
+	"a/a.go":         "package a\n\nimport (\n\t\"example.com/m/b\"\n\t\"example.com/m/e\"\n)\n\nfunc F() int { return b.Make().Get() }\n\nvar _ = e.X\n",
 }
 
 type lazyFixture struct {
