@@ -1,7 +1,6 @@
 package golang
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
@@ -9,6 +8,7 @@ import (
 	"go/token"
 	"go/types"
 	"hash/crc32"
+	"io"
 	"os"
 	"path/filepath"
 	"sync"
@@ -191,11 +191,18 @@ func (c *exportCache) read(fset *token.FileSet, shared map[string]*types.Package
 	if pkg, ok := shared[p]; ok && pkg.Complete() {
 		return pkg
 	}
-	pkg, err := gcexportdata.Read(bufio.NewReader(bytes.NewReader(data)), fset, shared, p)
+	pkg, err := gcexportdata.Read(exportReader(data), fset, shared, p)
 	if err != nil {
 		return nil
 	}
 	return pkg
+}
+
+// exportReader reads data for gcexportdata.Read, which copies what it
+// reads: from a LimitedReader it allocates the copy once, at its size,
+// where a plain reader makes it grow by doubling.
+func exportReader(data []byte) io.Reader {
+	return &io.LimitedReader{R: bytes.NewReader(data), N: int64(len(data))}
 }
 
 // write stores a package's export data.

@@ -1,7 +1,6 @@
 package golang
 
 import (
-	"bufio"
 	"bytes"
 	"go/types"
 
@@ -118,7 +117,7 @@ func readInto(universe map[string]*types.Package, l *loader, p string, data []by
 	if variant {
 		delete(universe, p)
 	}
-	pkg, err := gcexportdata.Read(bufio.NewReader(bytes.NewReader(data)), l.fset, universe, p)
+	pkg, err := gcexportdata.Read(exportReader(data), l.fset, universe, p)
 	if variant {
 		if had {
 			universe[p] = plain

@@ -170,6 +170,8 @@ type loader struct {
 	// ckey is the cache key of each loaded package whose declarations
 	// are reproducible (see repocache.go)
 	ckey map[*types.Package]string
+	// locations remembers locate's answers
+	locations sync.Map
 	// inTests: whether a directory has in-package test files
 	inTests map[string]bool
 	// names: the package name of each import path outside the
@@ -221,8 +223,30 @@ func (im *importer) ImportFrom(p, _ string, _ types.ImportMode) (*types.Package,
 }
 
 // locate finds the sources of import path p imported from a package at
-// from.
+// from (remembered: the keys of a check's packages ask it for every
+// import of every package, and each answer costs file-system lookups).
 func (l *loader) locate(p string, from location) (location, bool) {
+	k := located{p: p, from: from}
+	if v, ok := l.locations.Load(k); ok {
+		r := v.(locatedAt)
+		return r.loc, r.ok
+	}
+	loc, ok := l.find(p, from)
+	l.locations.Store(k, locatedAt{loc, ok})
+	return loc, ok
+}
+
+type located struct {
+	p    string
+	from location
+}
+
+type locatedAt struct {
+	loc location
+	ok  bool
+}
+
+func (l *loader) find(p string, from location) (location, bool) {
 	mods := l.a.ix.mods
 	if from.repo {
 		if d, ok := l.a.ix.repoDir(p, from.dir); ok {

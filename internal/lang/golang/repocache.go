@@ -1,7 +1,6 @@
 package golang
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -242,7 +241,7 @@ func (c *exportCache) readRepo(fset *token.FileSet, deps []*types.Package, p, ke
 	if _, ok := imports[p]; ok {
 		return nil // an import cycle: leave it to the checker
 	}
-	pkg, err := gcexportdata.Read(bufio.NewReader(bytes.NewReader(data)), fset, imports, p)
+	pkg, err := gcexportdata.Read(exportReader(data), fset, imports, p)
 	if err != nil {
 		return nil
 	}
