@@ -151,7 +151,7 @@ func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*la
 			}
 		}
 	}
-	files := a.ix.parse(ctx, paths)
+	files := a.ix.parseHits(ctx, paths, a.partialWords(ts, words))
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -182,6 +182,32 @@ func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*la
 	fs := a.judge(ctx, ts, refs, a.interfaceUses(ctx, refs))
 	fs = append(fs, a.variantFindings(ctx, ts)...)
 	return append(fs, extra...), nil
+}
+
+// partialWords are the words a function of a file the search found must
+// name for its body to be parsed (partial.go): the words searched, and
+// the targets' names and containers, which the type check keeps the
+// bodies naming (slim). nil when every body is read: a changed or
+// removed interface method (the type check keeps every body), a field
+// (its struct literals may name no word).
+func (a *analyzer) partialWords(ts []*target, words map[string]bool) map[string]bool {
+	if words[""] {
+		return nil
+	}
+	keep := map[string]bool{}
+	for w := range words {
+		keep[w] = true
+	}
+	for _, t := range ts {
+		if t.iface && !isAddedMethod(t) || t.kind == model.KindField {
+			return nil
+		}
+		keep[t.name] = true
+		if t.container != "" {
+			keep[t.container] = true
+		}
+	}
+	return keep
 }
 
 // mentions is a cheap check that a parsed file contains one of the words

@@ -13,7 +13,16 @@ package golang
 // tokenizing with go/scanner (BenchmarkStrip), and held to the tokenizing
 // walk (stripTokens, in the tests) on every file of the standard library.
 func stripBodies(src []byte) []byte {
-	out := append([]byte(nil), src...)
+	out, _ := stripBodiesExcept(src, nil)
+	return out
+}
+
+// stripBodiesExcept is stripBodies keeping the bodies of the functions
+// whose declaration (from the func keyword to the closing brace) keep
+// accepts; keep nil accepts none. blanked are the offsets of the
+// opening braces of the bodies it blanked.
+func stripBodiesExcept(src []byte, keep func(decl []byte) bool) (out []byte, blanked []int) {
+	out = append([]byte(nil), src...)
 	n := len(src)
 	i := 0
 	isIdent := func(c byte) bool {
@@ -111,6 +120,7 @@ func stripBodies(src []byte) []byte {
 			i++
 			continue
 		}
+		start := i - len("func")
 		// a top-level func: find its body's opening brace
 		parens := 0
 		last := byte(0) // the last significant byte on the line
@@ -142,7 +152,7 @@ func stripBodies(src []byte) []byte {
 					}
 					if i < n && src[i] == '{' {
 						if group() < 0 {
-							return out
+							return out, blanked
 						}
 						last = '}'
 					}
@@ -155,13 +165,17 @@ func stripBodies(src []byte) []byte {
 				open := i
 				end := group()
 				if end < 0 {
-					return out
+					return out, blanked
+				}
+				if keep != nil && keep(src[start:end+1]) {
+					break sig
 				}
 				for k := open + 1; k < end; k++ {
 					if out[k] != '\n' {
 						out[k] = ' '
 					}
 				}
+				blanked = append(blanked, open)
 				break sig
 			case c == ';' && parens == 0:
 				break sig
@@ -172,7 +186,7 @@ func stripBodies(src []byte) []byte {
 			i++
 		}
 	}
-	return out
+	return out, blanked
 }
 
 // endsStatement reports whether a line whose last token ends with c gets

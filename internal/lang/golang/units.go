@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"go/types"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -93,6 +94,14 @@ func (a *analyzer) checkUnits(ctx context.Context, l *loader, units map[string]*
 	}
 	size := func(i int) int { return len(a.ix.byDir[units[keys[i]].dir]) }
 	sort.SliceStable(order, func(x, y int) bool { return size(order[x]) > size(order[y]) })
+	if words == nil {
+		// every body is checked: the files parsed in part are completed
+		// now, before the units are checked in parallel (completing
+		// changes their syntax trees)
+		for _, k := range keys {
+			a.ix.parse(ctx, a.ix.byDir[units[k].dir])
+		}
+	}
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), len(keys)) {
@@ -212,7 +221,9 @@ func (a *analyzer) slim(u *checkUnit, f *pfile, words []string, l *loader) *ast.
 	changed := false
 	for _, d := range f.ast.Decls {
 		fd, ok := d.(*ast.FuncDecl)
-		if !ok || fd.Body == nil || holds(fd, at) || off != nil && mentions(f.src, off, fd.Body, words) {
+		if ok && fd.Body != nil && slices.Contains(f.stripped, fd) {
+			// parsed without its body, which names no word: none to check
+		} else if !ok || fd.Body == nil || holds(fd, at) || off != nil && mentions(f.src, off, fd.Body, words) {
 			decls = append(decls, d)
 			continue
 		}
