@@ -57,7 +57,7 @@ func openExportCache(goVersion string) *exportCache {
 
 // cacheLayout names the folder of the entries: it changes with their
 // format (v2: entries carry a checksum). trim removes the folders of
-// earlier layouts.
+// earlier layouts once their entries are a week old.
 const cacheLayout = "v2"
 
 var oldLayouts = []string{"v1"}
@@ -111,21 +111,36 @@ func (c *exportCache) trim() {
 	}
 	now := time.Now()
 	_ = os.Chtimes(marker, now, now)
+	trimDir(c.dir, now)
+	// an earlier layout's folder goes once no build of Ripple that still
+	// uses it (another checkout, another hook) has for trimAge
 	for _, old := range oldLayouts {
-		os.RemoveAll(filepath.Join(filepath.Dir(c.dir), old))
+		d := filepath.Join(filepath.Dir(c.dir), old)
+		if trimDir(d, now) == 0 {
+			os.RemoveAll(d)
+		}
 	}
-	ents, err := os.ReadDir(c.dir)
+}
+
+// trimDir removes the entries of dir unused for trimAge and returns how
+// many are left (the marker aside).
+func trimDir(dir string, now time.Time) int {
+	ents, err := os.ReadDir(dir)
 	if err != nil {
-		return
+		return 0
 	}
+	left := 0
 	for _, e := range ents {
 		if e.Name() == "trimmed" || e.IsDir() {
 			continue
 		}
 		if info, err := e.Info(); err == nil && now.Sub(info.ModTime()) > trimAge {
-			os.Remove(filepath.Join(c.dir, e.Name()))
+			os.Remove(filepath.Join(dir, e.Name()))
+			continue
 		}
+		left++
 	}
+	return left
 }
 
 // used marks the entry at f as used (its mtime), at most once an hour.

@@ -3,6 +3,7 @@ package golang
 import (
 	"bytes"
 	"go/types"
+	"testing"
 
 	"golang.org/x/tools/go/gcexportdata"
 )
@@ -36,13 +37,17 @@ import (
 // refer to the plain one, as the loader's other universe has it.
 
 // lazyImporter imports for a checked unit. Units are checked in
-// parallel; their imports are read one at a time (loader.loadMu), and
-// only the import reads create or complete package objects, so a unit
-// being checked never sees one change.
+// parallel; their imports are read one at a time (loader.loadMu), before
+// the unit is checked and while no unit is (loader.universe: reading a
+// package may complete one a checker reaches through its imports), so
+// the checker's own imports find them read.
 type lazyImporter struct {
 	l    *loader
 	from location
 	bc   buildCtx
+	// checking: the unit is being checked; an import not read before
+	// is a bug, and gets a stub rather than a read racing other checks
+	checking bool
 }
 
 func (im *lazyImporter) Import(p string) (*types.Package, error) {
@@ -59,21 +64,39 @@ func (im *lazyImporter) ImportFrom(p, _ string, _ types.ImportMode) (*types.Pack
 	if !ok {
 		return im.l.absentStub(p), nil
 	}
+	if im.checking && !im.l.lazyRead(p, loc, im.bc) {
+		if testing.Testing() {
+			panic("golang: " + p + " imported by a unit being checked was not read before")
+		}
+		return im.l.stub(p), nil
+	}
 	return im.l.lazyLoad(p, loc, im.bc), nil
+}
+
+// lazyRead reports whether lazyLoad has p at loc under bc already.
+func (l *loader) lazyRead(p string, loc location, bc buildCtx) bool {
+	_, ok := l.lazyPkgs[lazyKey(p, loc, bc)]
+	return ok
+}
+
+func lazyKey(p string, loc location, bc buildCtx) string {
+	mk := bc.key() + "|" + loc.dir + "|" + p
+	if loc.withTests {
+		mk += "|tests"
+	}
+	return mk
 }
 
 // lazyLoad returns package p at loc under bc in the units' universe.
 // Called with loadMu held.
 func (l *loader) lazyLoad(p string, loc location, bc buildCtx) *types.Package {
-	mk := bc.key() + "|" + loc.dir + "|" + p
-	if loc.withTests {
-		mk += "|tests"
-	}
+	mk := lazyKey(p, loc, bc)
 	if pkg, ok := l.lazyPkgs[mk]; ok {
 		return pkg
 	}
 	if l.late() {
-		return l.stub(p)
+		l.lazyPkgs[mk] = l.stub(p)
+		return l.lazyPkgs[mk]
 	}
 	universe := l.lazy[bc.key()]
 	if universe == nil {
@@ -100,7 +123,7 @@ func (l *loader) lazyLoad(p string, loc location, bc buildCtx) *types.Package {
 			}
 		}
 	} else {
-		l.lazyRead++
+		l.read++
 	}
 	l.lazyPkgs[mk] = pkg
 	return pkg

@@ -162,8 +162,8 @@ func TestLazyUniverse(t *testing.T) {
 	if err != nil || !b.Complete() {
 		t.Fatalf("b: %v, complete %v", err, b != nil && b.Complete())
 	}
-	if l.loaded != 0 || l.lazyRead != 1 {
-		t.Errorf("warm: %d packages loaded from source, %d read; want 0 and 1", l.loaded, l.lazyRead)
+	if l.loaded != 0 || l.read != 1 {
+		t.Errorf("warm: %d packages loaded from source, %d read; want 0 and 1", l.loaded, l.read)
 	}
 	c := l.lazy[windows.key()]["example.com/m/c"]
 	if c == nil || c.Complete() || c.Scope().Lookup("OnlyWindows") != nil {
@@ -195,8 +195,8 @@ func TestLazyUniverse(t *testing.T) {
 	l = fx.loader(head)
 	im = &lazyImporter{l: l, from: location{repo: true, dir: "a"}, bc: windows}
 	b, _ = im.Import("example.com/m/b")
-	if b == nil || b.Scope().Lookup("Make") == nil || l.lazyRead != 0 || l.loaded == 0 {
-		t.Errorf("b with a corrupt entry: %v (%d read, %d loaded); want b from source", b, l.lazyRead, l.loaded)
+	if b == nil || b.Scope().Lookup("Make") == nil || l.read != 0 || l.loaded == 0 {
+		t.Errorf("b with a corrupt entry: %v (%d read, %d loaded); want b from source", b, l.read, l.loaded)
 	}
 	if data, err := os.ReadFile(f); err != nil {
 		t.Error(err)

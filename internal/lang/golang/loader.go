@@ -151,7 +151,10 @@ type loader struct {
 	lazy     map[string]map[string]*types.Package
 	lazyPkgs map[string]*types.Package
 	keys     map[string]string
-	lazyRead int
+	read     int
+	// universe is held to read packages into the units' universe, and
+	// shared while a unit is checked
+	universe sync.RWMutex
 	// absent are the stubbed packages that were not found at all (not in
 	// the module cache, or not in the repository), as opposed to those
 	// stubbed for the time budget or an import cycle
@@ -223,22 +226,34 @@ func (im *importer) ImportFrom(p, _ string, _ types.ImportMode) (*types.Package,
 }
 
 // locate finds the sources of import path p imported from a package at
-// from (remembered: the keys of a check's packages ask it for every
-// import of every package, and each answer costs file-system lookups).
+// from. Outside the repository the answer depends only on whether from
+// is in the standard library and on its module, and is remembered by
+// those (the keys of a check's packages ask for every import of every
+// package, and each answer costs file-system lookups).
 func (l *loader) locate(p string, from location) (location, bool) {
-	k := located{p: p, from: from}
+	modDir := from.modDir
+	if from.repo {
+		if d, ok := l.a.ix.repoDir(p, from.dir); ok {
+			return location{repo: true, dir: d, withTests: from.withTests && d == from.dir && l.inPackageTests(d)}, true
+		}
+		if r := l.a.ix.mods.root(from.dir); r != nil {
+			modDir = r.dir
+		}
+	}
+	k := located{p: p, std: from.std, modDir: modDir}
 	if v, ok := l.locations.Load(k); ok {
 		r := v.(locatedAt)
 		return r.loc, r.ok
 	}
-	loc, ok := l.find(p, from)
+	loc, ok := l.outside(p, from.std, modDir)
 	l.locations.Store(k, locatedAt{loc, ok})
 	return loc, ok
 }
 
 type located struct {
-	p    string
-	from location
+	p      string
+	std    bool
+	modDir string
 }
 
 type locatedAt struct {
@@ -246,19 +261,17 @@ type locatedAt struct {
 	ok  bool
 }
 
-func (l *loader) find(p string, from location) (location, bool) {
+// outside finds import path p outside the repository (or in it, through
+// a directory replacement), imported from the standard library (std) or
+// from the module at modDir.
+func (l *loader) outside(p string, std bool, modDir string) (location, bool) {
 	mods := l.a.ix.mods
-	if from.repo {
-		if d, ok := l.a.ix.repoDir(p, from.dir); ok {
-			return location{repo: true, dir: d, withTests: from.withTests && d == from.dir && l.inPackageTests(d)}, true
-		}
-	}
 	first, _, _ := strings.Cut(p, "/")
 	if !strings.Contains(first, ".") {
 		if l.env.goroot == "" {
 			return location{}, false
 		}
-		if from.std {
+		if std {
 			v := filepath.Join(l.env.goroot, "src", "vendor", filepath.FromSlash(p))
 			if isDir(v) {
 				return location{dir: v, std: true}, true
@@ -270,19 +283,13 @@ func (l *loader) find(p string, from location) (location, bool) {
 		}
 		return location{}, false
 	}
-	if from.std {
+	if std {
 		v := filepath.Join(l.env.goroot, "src", "vendor", filepath.FromSlash(p))
 		if isDir(v) {
 			return location{dir: v, std: true}, true
 		}
 	}
 	// an external module: the requirement of the repository's module
-	modDir := from.modDir
-	if from.repo {
-		if r := mods.root(from.dir); r != nil {
-			modDir = r.dir
-		}
-	}
 	var best module.Version
 	for _, r := range mods.requires[modDir] {
 		if (p == r.Path || strings.HasPrefix(p, r.Path+"/")) && len(r.Path) > len(best.Path) {

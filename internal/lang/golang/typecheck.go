@@ -45,7 +45,7 @@ func (a *analyzer) typecheck(ctx context.Context, ts []*target, refs []*ref, ext
 	t0 := time.Now()
 	defer func() {
 		if a.loader != nil {
-			trace("typecheck %d references in %v: %d packages read for the units, %d loaded from source, %d repository packages whole from the cache", len(refs), time.Since(t0), a.loader.lazyRead, a.loader.loaded, a.loader.cached)
+			trace("typecheck %d references in %v: %d packages read for the units, %d loaded from source, %d repository packages whole from the cache", len(refs), time.Since(t0), a.loader.read, a.loader.loaded, a.loader.cached)
 		}
 	}()
 	if toolchainEnv().goroot == "" {

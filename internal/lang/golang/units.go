@@ -188,15 +188,48 @@ func (a *analyzer) checkUnit(u *checkUnit, l *loader, words []string) []*unitRes
 			Uses: map[*ast.Ident]types.Object{}, Defs: map[*ast.Ident]types.Object{},
 			Selections: map[*ast.SelectorExpr]*types.Selection{}, Types: map[ast.Expr]types.TypeAndValue{},
 		}
+		im := &lazyImporter{l: l, from: location{repo: true, dir: u.dir, withTests: true}, bc: bc}
 		conf := types.Config{
-			Importer:    &lazyImporter{l: l, from: location{repo: true, dir: u.dir, withTests: true}, bc: bc},
+			Importer:    im,
 			Error:       func(err error) { res.errs = append(res.errs, err.(types.Error)) },
 			FakeImportC: true,
 		}
 		t0 := time.Now()
+		// the unit's imports are read before it is checked, while no
+		// unit is: reading one may complete a package another checker
+		// reaches (go/types walks the imports of imports to qualify
+		// names in its messages)
+		l.universe.Lock()
+		for _, p := range importPaths(sel) {
+			im.ImportFrom(p, u.dir, 0)
+		}
+		l.universe.Unlock()
+		l.universe.RLock()
+		im.checking = true
 		conf.Check(ip, a.ix.fset, sel, res.info)
+		l.universe.RUnlock()
 		trace("checked %s (%s) under %s: %d files, %d errors in %v", u.dir, u.name, bc, len(sel), len(res.errs), time.Since(t0).Round(time.Millisecond))
 		out = append(out, res)
+	}
+	return out
+}
+
+// importPaths are the packages files import, as the checker reads their
+// import declarations.
+func importPaths(files []*ast.File) []string {
+	var out []string
+	for _, f := range files {
+		for _, d := range f.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.IMPORT {
+				continue
+			}
+			for _, sp := range g.Specs {
+				if p, err := strconv.Unquote(sp.(*ast.ImportSpec).Path.Value); err == nil && p != "C" {
+					out = append(out, p)
+				}
+			}
+		}
 	}
 	return out
 }
