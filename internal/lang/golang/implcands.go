@@ -142,7 +142,7 @@ func (a *analyzer) implCandidates(ctx context.Context, t *target, ts []*target) 
 		return nil, false
 	}
 	seen := map[tref]bool{}
-	for _, f := range a.ix.parse(ctx, paths) {
+	for _, f := range a.ix.parseDecls(ctx, paths) {
 		for _, d := range f.ast.Decls {
 			fd, isFunc := d.(*ast.FuncDecl)
 			if !isFunc || fd.Recv == nil || len(fd.Recv.List) == 0 || fd.Name.Name != rarest {

@@ -66,6 +66,22 @@ func (ix *index) parseHits(ctx context.Context, paths []string, words map[string
 	return fs
 }
 
+// parseDecls returns the files at paths with their top-level
+// declarations whole, for readers of declarations alone (the symbol
+// index, the implementations of an interface): files parsed in part are
+// not completed, the others are parsed without their function bodies
+// (completed in turn when something needs them).
+func (ix *index) parseDecls(ctx context.Context, paths []string) []*pfile {
+	t0 := time.Now()
+	none := map[string]bool{}
+	fs, _ := ix.ParseWith(ctx, paths, func(p string, src []byte) (*pfile, bool, *model.Diagnostic) {
+		f := ix.parseFile(ctx, p, src, none)
+		return f, f != nil, nil
+	})
+	trace("parse %d files (declarations) in %v", len(paths), time.Since(t0))
+	return fs
+}
+
 // strippedNames reports whether a function f was parsed without names
 // one of words not among those it was parsed for.
 func (ix *index) strippedNames(f *pfile, words map[string]bool) bool {
