@@ -67,7 +67,7 @@ type index struct {
 	dirOfMemo sync.Map
 	// completeMu serializes the completion of files parsed in part
 	completeMu sync.Mutex
-	diag      func(model.Diagnostic)
+	diag       func(model.Diagnostic)
 }
 
 // usable is the Go front-end's own exclusion: testdata folders hold
