@@ -187,9 +187,10 @@ func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*la
 // partialWords are the words a function of a file the search found must
 // name for its body to be parsed (partial.go): the words searched, and
 // the targets' names and containers, which the type check keeps the
-// bodies naming (slim). nil when every body is read: a changed or
-// removed interface method (the type check keeps every body), a field
-// (its struct literals may name no word).
+// bodies naming (slim) and which a struct literal the walker matches to
+// a changed field's struct names (its type, or the outer literal's whose
+// elements it is, in the same function). nil when every body is read: a
+// changed or removed interface method (the type check keeps every body).
 func (a *analyzer) partialWords(ts []*target, words map[string]bool) map[string]bool {
 	if words[""] {
 		return nil
@@ -199,7 +200,7 @@ func (a *analyzer) partialWords(ts []*target, words map[string]bool) map[string]
 		keep[w] = true
 	}
 	for _, t := range ts {
-		if t.iface && !isAddedMethod(t) || t.kind == model.KindField {
+		if t.iface && !isAddedMethod(t) {
 			return nil
 		}
 		keep[t.name] = true
