@@ -68,41 +68,54 @@ func stripBodiesExcept(src []byte, keep func(decl []byte) bool) (out []byte, bla
 		return false, false
 	}
 	// word returns the identifier or keyword at i and moves past it
-	word := func() string {
+	word := func() []byte {
 		j := i
 		for i < n && isIdent(src[i]) {
 			i++
 		}
-		return string(src[j:i])
+		return src[j:i]
 	}
 	// group moves past the brackets opened at i (a '{'), returning the
-	// offset of the closing one, or -1
+	// offset of the closing one, or -1 (the loop every body's bytes go
+	// through: skip is called only where a comment or literal may start)
 	group := func() int {
 		depth := 0
-		for i < n {
-			if ok, _ := skip(); ok {
-				continue
+		j := i
+		for {
+			for j < n && !groupByte[src[j]] {
+				j++
 			}
-			switch src[i] {
+			if j >= n {
+				i = j
+				return -1
+			}
+			switch src[j] {
 			case '{':
 				depth++
 			case '}':
 				depth--
 				if depth == 0 {
-					i++
-					return i - 1
+					i = j + 1
+					return j
+				}
+			default:
+				i = j
+				if ok, _ := skip(); ok {
+					j = i
+					continue
 				}
 			}
-			i++
+			j++
 		}
-		return -1
 	}
 	braces := 0
 	for i < n {
-		if ok, _ := skip(); ok {
-			continue
-		}
 		c := src[i]
+		if c == '/' || c == '"' || c == '\'' || c == '`' {
+			if ok, _ := skip(); ok {
+				continue
+			}
+		}
 		switch {
 		case c == '{':
 			braces++
@@ -113,7 +126,7 @@ func stripBodiesExcept(src []byte, keep func(decl []byte) bool) (out []byte, bla
 			i++
 			continue
 		case isIdent(c):
-			if w := word(); w != "func" || braces != 0 {
+			if w := word(); string(w) != "func" || braces != 0 {
 				continue
 			}
 		default:
@@ -146,7 +159,7 @@ func stripBodiesExcept(src []byte, keep func(decl []byte) bool) (out []byte, bla
 			case isIdent(c):
 				w := word()
 				last = 'a'
-				if parens == 0 && (w == "struct" || w == "interface") {
+				if parens == 0 && (string(w) == "struct" || string(w) == "interface") {
 					for i < n && (src[i] == ' ' || src[i] == '\t') {
 						i++
 					}
@@ -188,6 +201,10 @@ func stripBodiesExcept(src []byte, keep func(decl []byte) bool) (out []byte, bla
 	}
 	return out, blanked
 }
+
+// groupByte marks the bytes a walk through a body stops at: brackets,
+// and where a comment or literal may start.
+var groupByte = [256]bool{'{': true, '}': true, '/': true, '"': true, '\'': true, '`': true}
 
 // endsStatement reports whether a line whose last token ends with c gets
 // a semicolon at its newline (the Go specification's rule, for what may
