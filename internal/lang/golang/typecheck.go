@@ -231,6 +231,25 @@ func (tv *typeVerdicts) fromStub(file, msg string) bool {
 	return tv.l.stubbed[ip]
 }
 
+// hasWord reports whether s holds w between characters that are not
+// ASCII letters, digits or underscores (regexp's \bw\b, for an
+// identifier w).
+func hasWord(s, w string) bool {
+	word := func(c byte) bool { return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+	for i := 0; w != ""; {
+		j := strings.Index(s[i:], w)
+		if j < 0 {
+			return false
+		}
+		at, end := i+j, i+j+len(w)
+		if (at == 0 || !word(s[at-1])) && (end == len(s) || !word(s[end])) {
+			return true
+		}
+		i = at + 1
+	}
+	return false
+}
+
 // cleanMsg makes a one-line message of a checker error.
 func cleanMsg(s string) string {
 	lines := strings.Split(s, "\n")
@@ -385,7 +404,7 @@ func (tv *typeVerdicts) relevantErrors(r *ref) []types.Error {
 	switch r.kind {
 	case rkCall:
 		fun := types.ExprString(r.call.Fun)
-		name := regexp.MustCompile(`\b` + regexp.QuoteMeta(r.id.Name) + `\b`)
+		name := r.id.Name
 		inArg := func(p token.Pos) bool {
 			for _, a := range r.call.Args {
 				if a.Pos() <= p && p < a.End() {
@@ -397,7 +416,7 @@ func (tv *typeVerdicts) relevantErrors(r *ref) []types.Error {
 		for _, e := range tv.errorsIn(file, r.call.Pos(), r.call.End()) {
 			// an error of the call itself (not of an argument's own
 			// expression), or one that names the callee
-			if !inArg(e.Pos) || strings.Contains(e.Msg, fun) || name.MatchString(e.Msg) && strings.Contains(e.Msg, "argument") {
+			if !inArg(e.Pos) || strings.Contains(e.Msg, fun) || hasWord(e.Msg, name) && strings.Contains(e.Msg, "argument") {
 				out = append(out, e)
 			}
 		}
@@ -475,9 +494,8 @@ func (tv *typeVerdicts) valueErrors(r *ref, expr ast.Node) []types.Error {
 	case *ast.ValueSpec:
 		return tv.flowErrors(r, expr)
 	case ast.Node:
-		name := regexp.MustCompile(`\b` + regexp.QuoteMeta(r.t.name) + `\b`)
 		for _, e := range tv.errorsIn(file, p.Pos(), p.End()) {
-			if name.MatchString(e.Msg) {
+			if hasWord(e.Msg, r.t.name) {
 				out = append(out, e)
 			}
 		}
@@ -607,7 +625,7 @@ func (tv *typeVerdicts) flowErrors(r *ref, value ast.Node) []types.Error {
 	})
 	for _, u := range uses {
 		for _, e := range tv.errorsIn(file, u.from, u.to) {
-			if regexp.MustCompile(`\b` + regexp.QuoteMeta(u.name) + `\b`).MatchString(e.Msg) {
+			if hasWord(e.Msg, u.name) {
 				e.Msg += fmt.Sprintf(" (line %d, where %s is used)", tv.a.ix.fset.PositionFor(e.Pos, false).Line, u.name)
 				out = append(out, e)
 			}
@@ -625,10 +643,9 @@ func (tv *typeVerdicts) typeUseErrors(r *ref) []types.Error {
 	if d == nil {
 		return nil
 	}
-	name := regexp.MustCompile(`\b` + regexp.QuoteMeta(r.t.name) + `\b`)
 	var out []types.Error
 	for _, e := range tv.errorsIn(r.f.path, d.Pos(), d.End()) {
-		if name.MatchString(e.Msg) {
+		if hasWord(e.Msg, r.t.name) {
 			out = append(out, e)
 		}
 	}
