@@ -235,7 +235,9 @@ func (tv *typeVerdicts) fromStub(file, msg string) bool {
 // ASCII letters, digits or underscores (regexp's \bw\b, for an
 // identifier w).
 func hasWord(s, w string) bool {
-	word := func(c byte) bool { return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+	word := func(c byte) bool {
+		return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+	}
 	for i := 0; w != ""; {
 		j := strings.Index(s[i:], w)
 		if j < 0 {
