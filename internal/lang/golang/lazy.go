@@ -38,9 +38,9 @@ import (
 
 // lazyImporter imports for a checked unit. Units are checked in
 // parallel; their imports are read one at a time (loader.loadMu), before
-// the unit is checked and while no unit is (loader.universe: reading a
-// package may complete one a checker reaches through its imports), so
-// the checker's own imports find them read.
+// any unit is checked (checkUnits: reading a package may complete one a
+// checker reaches through its imports), so the checker's own imports
+// find them read.
 type lazyImporter struct {
 	l    *loader
 	from location

@@ -152,9 +152,6 @@ type loader struct {
 	lazyPkgs map[string]*types.Package
 	keys     map[string]string
 	read     int
-	// universe is held to read packages into the units' universe, and
-	// shared while a unit is checked
-	universe sync.RWMutex
 	// absent are the stubbed packages that were not found at all (not in
 	// the module cache, or not in the repository), as opposed to those
 	// stubbed for the time budget or an import cycle

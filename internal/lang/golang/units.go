@@ -82,12 +82,16 @@ func (a *analyzer) checkUnitsOf(ts []*target, refs []*ref, extra []*pfile) (map[
 }
 
 // checkUnits checks the units of keys in parallel (words as in slim),
-// the largest first; their imports are loaded one at a time
-// (lazyImporter). The results are in key order; a unit skipped for the
-// context or the time budget has none.
+// the largest first, in two phases: the units are prepared in parallel
+// (their files parsed and slimmed, their build configurations chosen),
+// their imports read one unit at a time as each is ready (lazy.go), and
+// then they are type-checked in parallel, with every import already
+// read: reading a package may complete one that a checker reaches
+// through the imports of its imports (go/types walks them to qualify
+// names in its messages). The results are in key order; a unit skipped
+// for the context or the time budget has none.
 func (a *analyzer) checkUnits(ctx context.Context, l *loader, units map[string]*checkUnit, keys []string, words []string) (results [][]*unitResult, checked, skipped int) {
 	results = make([][]*unitResult, len(keys))
-	done := make([]bool, len(keys))
 	order := make([]int, len(keys))
 	for i := range order {
 		order[i] = i
@@ -96,15 +100,29 @@ func (a *analyzer) checkUnits(ctx context.Context, l *loader, units map[string]*
 	sort.SliceStable(order, func(x, y int) bool { return size(order[x]) > size(order[y]) })
 	if words == nil {
 		// every body is checked: the files parsed in part are completed
-		// now, before the units are checked in parallel (completing
+		// now, before the units are prepared in parallel (completing
 		// changes their syntax trees)
 		for _, k := range keys {
 			a.ix.parse(ctx, a.ix.byDir[units[k].dir])
 		}
 	}
+	workers := min(runtime.GOMAXPROCS(0), len(keys))
+	jobs := make([][]*unitJob, len(keys))
 	next := make(chan int)
+	ready := make(chan int, len(keys))
+	imported := make(chan struct{})
+	go func() {
+		defer close(imported)
+		for i := range ready {
+			for _, j := range jobs[i] {
+				for _, p := range importPaths(j.files) {
+					j.im.ImportFrom(p, j.im.from.dir, 0)
+				}
+			}
+		}
+	}()
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(keys)) {
+	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -112,7 +130,30 @@ func (a *analyzer) checkUnits(ctx context.Context, l *loader, units map[string]*
 				if ctx.Err() != nil || l.late() {
 					continue
 				}
-				results[i] = a.checkUnit(units[keys[i]], l, words)
+				jobs[i] = a.prepareUnit(units[keys[i]], l, words)
+				ready <- i
+			}
+		}()
+	}
+	for _, i := range order {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	close(ready)
+	<-imported
+
+	done := make([]bool, len(keys))
+	next = make(chan int)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				if jobs[i] == nil || ctx.Err() != nil || l.late() {
+					continue
+				}
+				results[i] = a.checkJobs(jobs[i], l)
 				done[i] = true
 			}
 		}()
@@ -132,9 +173,19 @@ func (a *analyzer) checkUnits(ctx context.Context, l *loader, units map[string]*
 	return results, checked, skipped
 }
 
-// checkUnit type-checks a package with bodies, under as many build
-// configurations as it takes to cover every file holding a reference.
-func (a *analyzer) checkUnit(u *checkUnit, l *loader, words []string) []*unitResult {
+// unitJob is one type check of a unit: its files as one build
+// configuration selects them, slimmed.
+type unitJob struct {
+	u     *checkUnit
+	res   *unitResult
+	files []*ast.File
+	im    *lazyImporter
+}
+
+// prepareUnit chooses the build configurations a unit is checked under,
+// as many as it takes to cover every file holding a reference, and
+// makes the files of each.
+func (a *analyzer) prepareUnit(u *checkUnit, l *loader, words []string) []*unitJob {
 	// the files that hold references were parsed whole for the syntactic
 	// tier; the bodies of the others hold no reference, so no error in
 	// them bears on a verdict (unless an interface changed: words is nil)
@@ -155,9 +206,9 @@ func (a *analyzer) checkUnit(u *checkUnit, l *loader, words []string) []*unitRes
 		}
 	}
 	covered := map[string]bool{}
-	var out []*unitResult
+	var out []*unitJob
 	for _, bc := range ctxs {
-		if len(covered) == len(u.cover) || l.late() {
+		if len(covered) == len(u.cover) {
 			break
 		}
 		var sel []*ast.File
@@ -180,6 +231,20 @@ func (a *analyzer) checkUnit(u *checkUnit, l *loader, words []string) []*unitRes
 				covered[f] = true
 			}
 		}
+		out = append(out, &unitJob{u: u, res: res, files: sel,
+			im: &lazyImporter{l: l, from: location{repo: true, dir: u.dir, withTests: true}, bc: bc}})
+	}
+	return out
+}
+
+// checkJobs type-checks a unit's jobs, their imports read before.
+func (a *analyzer) checkJobs(jobs []*unitJob, l *loader) []*unitResult {
+	var out []*unitResult
+	for _, j := range jobs {
+		if l.late() {
+			break
+		}
+		u, res := j.u, j.res
 		ip := a.ix.mods.importPath(u.dir)
 		if strings.HasSuffix(u.name, "_test") {
 			ip += "_test"
@@ -188,27 +253,15 @@ func (a *analyzer) checkUnit(u *checkUnit, l *loader, words []string) []*unitRes
 			Uses: map[*ast.Ident]types.Object{}, Defs: map[*ast.Ident]types.Object{},
 			Selections: map[*ast.SelectorExpr]*types.Selection{}, Types: map[ast.Expr]types.TypeAndValue{},
 		}
-		im := &lazyImporter{l: l, from: location{repo: true, dir: u.dir, withTests: true}, bc: bc}
+		j.im.checking = true
 		conf := types.Config{
-			Importer:    im,
+			Importer:    j.im,
 			Error:       func(err error) { res.errs = append(res.errs, err.(types.Error)) },
 			FakeImportC: true,
 		}
 		t0 := time.Now()
-		// the unit's imports are read before it is checked, while no
-		// unit is: reading one may complete a package another checker
-		// reaches (go/types walks the imports of imports to qualify
-		// names in its messages)
-		l.universe.Lock()
-		for _, p := range importPaths(sel) {
-			im.ImportFrom(p, u.dir, 0)
-		}
-		l.universe.Unlock()
-		l.universe.RLock()
-		im.checking = true
-		conf.Check(ip, a.ix.fset, sel, res.info)
-		l.universe.RUnlock()
-		trace("checked %s (%s) under %s: %d files, %d errors in %v", u.dir, u.name, bc, len(sel), len(res.errs), time.Since(t0).Round(time.Millisecond))
+		conf.Check(ip, a.ix.fset, j.files, res.info)
+		trace("checked %s (%s) under %s: %d files, %d errors in %v", u.dir, u.name, res.bc, len(j.files), len(res.errs), time.Since(t0).Round(time.Millisecond))
 		out = append(out, res)
 	}
 	return out
