@@ -93,9 +93,16 @@ func (a *analyzer) typecheck(ctx context.Context, ts []*target, refs []*ref, ext
 	tv := &typeVerdicts{a: a, l: l, byFile: map[string][]*unitResult{}}
 	units, keys := a.checkUnitsOf(ts, refs, extra)
 	trace("bodies kept: those holding a reference or naming %s", someOf(append([]string(nil), words...), 12))
+	var cands func() map[*target]implCands
+	if added && words != nil {
+		// the types that may have implemented the interface are found
+		// (a search, declarations parsed) while the units are checked:
+		// neither reads what the other writes
+		cands = a.startImplCandidates(ctx, ts)
+	}
 	results, checked, skipped := a.checkUnits(ctx, l, units, keys, words)
 	if added && words != nil {
-		if open, bounded := a.unsettled(ctx, ts, results); len(open) > 0 || !bounded {
+		if open, bounded := a.unsettled(ts, results, cands()); len(open) > 0 || !bounded {
 			// every body, and the packages that may hold values of the
 			// open types: theirs and their importers
 			trace("%d implementations of the changed interface not settled by the bodies naming it: checking every body", len(open))
