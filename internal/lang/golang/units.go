@@ -107,6 +107,7 @@ func (a *analyzer) checkUnits(ctx context.Context, l *loader, units map[string]*
 		}
 	}
 	workers := min(runtime.GOMAXPROCS(0), len(keys))
+	t0 := time.Now()
 	jobs := make([][]*unitJob, len(keys))
 	next := make(chan int)
 	ready := make(chan int, len(keys))
@@ -140,8 +141,10 @@ func (a *analyzer) checkUnits(ctx context.Context, l *loader, units map[string]*
 	}
 	close(next)
 	wg.Wait()
+	t1 := time.Now()
 	close(ready)
 	<-imported
+	trace("%d units prepared in %v, their imports read %v later", len(keys), t1.Sub(t0), time.Since(t1))
 
 	done := make([]bool, len(keys))
 	next = make(chan int)
