@@ -214,12 +214,12 @@ func (a *analyzer) prepareUnit(u *checkUnit, l *loader, words []string) []*unitJ
 		if len(covered) == len(u.cover) {
 			break
 		}
-		var sel []*ast.File
+		var slims []slimFile
 		res := &unitResult{bc: bc, files: map[string]bool{}}
 		adds := false
 		for _, f := range files {
 			if matchFile(bc, f) {
-				sel = append(sel, a.slim(u, f, words, l))
+				slims = append(slims, a.slim(u, f, words))
 				res.files[f.path] = true
 				if u.cover[f.path] && !covered[f.path] {
 					adds = true
@@ -229,6 +229,7 @@ func (a *analyzer) prepareUnit(u *checkUnit, l *loader, words []string) []*unitJ
 		if !adds {
 			continue
 		}
+		sel := slimFiles(slims, func(ip string) string { return l.importName(ip, location{repo: true, dir: u.dir}) })
 		for f := range res.files {
 			if u.cover[f] {
 				covered[f] = true
@@ -296,13 +297,14 @@ func importPaths(files []*ast.File) []string {
 // target,
 // since nothing they contain bears on a verdict (a package of 120 files
 // is checked in a fraction of the time). Function signatures, types and
-// package-level declarations stay: they are what the kept bodies see.
+// package-level declarations stay: they are what the kept bodies see
+// (slimFiles then drops the functions nothing kept names).
 // Nothing is slimmed when words is nil (a changed or removed interface
 // method, or an added one left unsettled: see typecheck).
 // The syntax trees are not modified: a slim file is a shallow copy.
-func (a *analyzer) slim(u *checkUnit, f *pfile, words []string, l *loader) *ast.File {
+func (a *analyzer) slim(u *checkUnit, f *pfile, words []string) slimFile {
 	if u.whole[f.path] || words == nil {
-		return f.ast
+		return slimFile{file: f.ast, decls: f.ast.Decls, whole: true}
 	}
 	at := u.at[f.path]
 	off := a.ix.fset.File(f.ast.Pos())
@@ -321,12 +323,67 @@ func (a *analyzer) slim(u *checkUnit, f *pfile, words []string, l *loader) *ast.
 		decls = append(decls, &c)
 		changed = true
 	}
-	if !changed {
-		return f.ast
+	return slimFile{file: f.ast, decls: decls, changed: changed}
+}
+
+// slimFile is a file of a unit as slim leaves it: its declarations, some
+// functions without their bodies (changed); whole files keep everything.
+type slimFile struct {
+	file    *ast.File
+	decls   []ast.Decl
+	changed bool
+	whole   bool
+}
+
+// slimFiles makes the files of one type check of a unit. A function (not
+// a method) whose body slim removed, and whose name no declaration kept
+// mentions, is left out: no kept code can call it, and its signature is
+// only more imports to load (a function's signature names types, never
+// another function, so one pass finds them all). Methods stay, for the
+// method sets. The imports only what was removed used are dropped.
+func slimFiles(slims []slimFile, nameOf func(ip string) string) []*ast.File {
+	used := map[string]bool{}
+	unused := map[ast.Decl]bool{}
+	for _, sf := range slims {
+		for _, d := range sf.decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && !sf.whole && fd.Recv == nil && fd.Body == nil && fd.Name.Name != "init" && fd.Name.Name != "_" {
+				unused[d] = true
+				continue
+			}
+			ast.Inspect(d, func(n ast.Node) bool {
+				if id, ok := n.(*ast.Ident); ok {
+					used[id.Name] = true
+				}
+				return true
+			})
+		}
 	}
-	c := *f.ast
-	c.Decls = slimImports(decls, func(ip string) string { return l.importName(ip, location{repo: true, dir: u.dir}) })
-	return &c
+	for d := range unused {
+		if used[d.(*ast.FuncDecl).Name.Name] {
+			delete(unused, d)
+		}
+	}
+	out := make([]*ast.File, 0, len(slims))
+	for _, sf := range slims {
+		if sf.whole {
+			out = append(out, sf.file)
+			continue
+		}
+		decls := sf.decls[:0:0]
+		for _, d := range sf.decls {
+			if !unused[d] {
+				decls = append(decls, d)
+			}
+		}
+		if !sf.changed && len(decls) == len(sf.decls) {
+			out = append(out, sf.file)
+			continue
+		}
+		c := *sf.file
+		c.Decls = slimImports(decls, nameOf)
+		out = append(out, &c)
+	}
+	return out
 }
 
 // slimImports drops the imports that only the removed bodies used: each
@@ -377,6 +434,9 @@ func slimImports(decls []ast.Decl, nameOf func(ip string) string) []ast.Decl {
 		if len(specs) == len(g.Specs) {
 			out = append(out, d)
 			continue
+		}
+		if len(specs) == 0 && !g.Rparen.IsValid() {
+			continue // import "x", unused: a declaration with no spec has no end
 		}
 		c := *g
 		c.Specs = specs
