@@ -310,8 +310,15 @@ func (a *analyzer) slim(u *checkUnit, f *pfile, words []string) slimFile {
 	off := a.ix.fset.File(f.ast.Pos())
 	var decls []ast.Decl
 	changed := false
+	var pinned map[ast.Decl]bool
 	for _, d := range f.ast.Decls {
 		fd, ok := d.(*ast.FuncDecl)
+		if ok && holds(fd, at) {
+			if pinned == nil {
+				pinned = map[ast.Decl]bool{}
+			}
+			pinned[d] = true // a function without a body holding one
+		}
 		if ok && fd.Body != nil && slices.Contains(f.stripped, fd) {
 			// parsed without its body, which names no word: none to check
 		} else if !ok || fd.Body == nil || holds(fd, at) || off != nil && mentions(f.src, off, fd.Body, words) {
@@ -323,7 +330,7 @@ func (a *analyzer) slim(u *checkUnit, f *pfile, words []string) slimFile {
 		decls = append(decls, &c)
 		changed = true
 	}
-	return slimFile{file: f.ast, decls: decls, changed: changed}
+	return slimFile{file: f.ast, decls: decls, changed: changed, pinned: pinned}
 }
 
 // slimFile is a file of a unit as slim leaves it: its declarations, some
@@ -333,34 +340,56 @@ type slimFile struct {
 	decls   []ast.Decl
 	changed bool
 	whole   bool
+	// pinned are the declarations that hold a reference
+	pinned map[ast.Decl]bool
 }
 
 // slimFiles makes the files of one type check of a unit. A function (not
 // a method) whose body slim removed, and whose name no declaration kept
 // mentions, is left out: no kept code can call it, and its signature is
-// only more imports to load (a function's signature names types, never
-// another function, so one pass finds them all). Methods stay, for the
-// method sets. The imports only what was removed used are dropped.
+// only more imports to load. Only kept bodies and variable declarations
+// can name a function (signatures, types and constants cannot call
+// one), so they are all that is read, and one pass finds them all.
+// Methods stay, for the method sets. The imports only what was removed
+// used are dropped.
 func slimFiles(slims []slimFile, nameOf func(ip string) string) []*ast.File {
-	used := map[string]bool{}
-	unused := map[ast.Decl]bool{}
+	unused := map[string][]ast.Decl{}
 	for _, sf := range slims {
 		for _, d := range sf.decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && !sf.whole && fd.Recv == nil && fd.Body == nil && fd.Name.Name != "init" && fd.Name.Name != "_" {
-				unused[d] = true
-				continue
+			if fd, ok := d.(*ast.FuncDecl); ok && !sf.whole && !sf.pinned[d] && fd.Recv == nil && fd.Body == nil && fd.Name.Name != "init" && fd.Name.Name != "_" {
+				unused[fd.Name.Name] = append(unused[fd.Name.Name], d)
 			}
-			ast.Inspect(d, func(n ast.Node) bool {
-				if id, ok := n.(*ast.Ident); ok {
-					used[id.Name] = true
-				}
-				return true
-			})
 		}
 	}
-	for d := range unused {
-		if used[d.(*ast.FuncDecl).Name.Name] {
-			delete(unused, d)
+	use := func(n ast.Node) {
+		ast.Inspect(n, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				delete(unused, id.Name)
+			}
+			return len(unused) > 0
+		})
+	}
+	for _, sf := range slims {
+		for _, d := range sf.decls {
+			if len(unused) == 0 {
+				break
+			}
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Body != nil {
+					use(d.Body)
+				}
+			case *ast.GenDecl:
+				if d.Tok == token.VAR {
+					use(d)
+				}
+			}
+		}
+	}
+	drop := map[ast.Decl]bool{}
+	for _, ds := range unused {
+		for _, d := range ds {
+			drop[d] = true
 		}
 	}
 	out := make([]*ast.File, 0, len(slims))
@@ -371,7 +400,7 @@ func slimFiles(slims []slimFile, nameOf func(ip string) string) []*ast.File {
 		}
 		decls := sf.decls[:0:0]
 		for _, d := range sf.decls {
-			if !unused[d] {
+			if !drop[d] {
 				decls = append(decls, d)
 			}
 		}
