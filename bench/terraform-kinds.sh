@@ -28,7 +28,8 @@
 # while it is timed, as when a developer pushes the branch they are on;
 # the search then reads the work tree. 0: HEAD stays elsewhere, as when
 # pushing another branch, and the search inflates the commit's blobs;
-# the summary states which).
+# the summary states which), HOOK_BIN (a hook binary to time instead of
+# building this checkout's: for timing two versions back to back).
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -97,7 +98,11 @@ make_branch() {
 	G -C "$TF" update-ref "$ref" HEAD
 }
 
-build_hook
+if [ -n "${HOOK_BIN:-}" ]; then
+	HOOK=$HOOK_BIN RIPPLE_REV=$(basename "$HOOK_BIN")
+else
+	build_hook
+fi
 if [ "$MODDOWNLOAD" = 1 ]; then
 	G -C "$TF" checkout -q -f --detach "$BASE_COMMIT"
 	(cd "$TF" && go mod download) || die "go mod download failed (module proxy unreachable? run with MODDOWNLOAD=0)"
@@ -106,7 +111,7 @@ else
 	CACHE="as found ($(du -sh "$(go env GOMODCACHE)" 2>/dev/null | cut -f1) in $(go env GOMODCACHE))"
 fi
 
-printf "%-7s %7s %7s %7s %8s %6s %6s %6s\n" kind min_s med_s max_s rss_MB errors warns notes
+printf "%-7s %7s %7s %7s %7s %8s %8s %6s %6s %6s %6s\n" kind min_s med_s max_s cpu_s inner_s rss_MB errors warns notes typed
 medians="" peak=0
 for kind in $KINDS; do
 	make_branch "$kind"
@@ -117,21 +122,26 @@ for kind in $KINDS; do
 		G -C "$TF" checkout -q -f --detach "$BASE_COMMIT"
 	fi
 	# the pre-push range: what the branch adds over the base
-	: >"$OUT/$kind.ms"; : >"$OUT/$kind.rss"
+	: >"$OUT/$kind.ms"; : >"$OUT/$kind.rss"; : >"$OUT/$kind.cpu"; : >"$OUT/$kind.inner"
 	timed "$OUT/$kind.warm" "$HOOK" -C "$TF" check --base "$BASE_COMMIT" --head "$head" --format json
 	for i in $(seq 1 "$N"); do
 		timed "$OUT/$kind.$i" "$HOOK" -C "$TF" check --base "$BASE_COMMIT" --head "$head" --format json
 		[ "$T_RC" -le 1 ] || die "$kind: hook check exited $T_RC: $(head -c 400 "$OUT/$kind.$i.err")"
 		echo "$T_MS" >>"$OUT/$kind.ms"
 		echo "${T_RSS:-0}" >>"$OUT/$kind.rss"
+		echo "${T_CPU:-0}" >>"$OUT/$kind.cpu"
+		jq -r '.stats.millis // 0' "$OUT/$kind.$i.out" >>"$OUT/$kind.inner"
 	done
 	read -r min med max < <(stats <"$OUT/$kind.ms")
+	read -r _ cmed _ < <(stats <"$OUT/$kind.cpu")
+	read -r _ imed _ < <(stats <"$OUT/$kind.inner")
 	rss=$(sort -n "$OUT/$kind.rss" | tail -n 1)
 	last="$OUT/$kind.$N.out"
 	errs=$(jq '[.findings[]? | select(.level=="error")] | length' "$last")
 	warns=$(jq '[.findings[]? | select(.level=="warning")] | length' "$last")
 	notes=$(jq '[.findings[]? | select(.level=="note")] | length' "$last")
-	printf "%-7s %7s %7s %7s %8s %6s %6s %6s\n" "$kind" "$(secs "$min")" "$(secs "$med")" "$(secs "$max")" "$(mb "$rss")" "$errs" "$warns" "$notes"
+	typed=$(jq '.stats.typed_packages // 0' "$last")
+	printf "%-7s %7s %7s %7s %7s %8s %8s %6s %6s %6s %6s\n" "$kind" "$(secs "$min")" "$(secs "$med")" "$(secs "$max")" "$(secs "$cmed")" "$(secs "$imed")" "$(mb "$rss")" "$errs" "$warns" "$notes" "$typed"
 	medians="$medians$med"$'\n'
 	[ "$rss" -gt "$peak" ] && peak=$rss
 done

@@ -3,6 +3,7 @@
 //
 //	go run ./bench/prof -C REPO -base B -head H [-n 3] [-precision auto] -cpuprofile cpu.pprof
 //	go tool pprof -top -cum cpu.pprof
+//	go run ./bench/prof ... -memprofile mem.pprof   # then: go tool pprof -sample_index=alloc_space -top mem.pprof
 //
 // It profiles -n runs (default 1), each opening the repository and
 // checking the range as one hook run does, and prints each run's wall
@@ -35,6 +36,7 @@ func main() {
 	precision := flag.String("precision", config.PrecisionAuto, "auto | syntax | types")
 	budget := flag.Duration("budget", 0, "time budget (0: the default)")
 	cpu := flag.String("cpuprofile", "cpu.pprof", "CPU profile output")
+	mem := flag.String("memprofile", "", "allocation profile output (every allocation of the profiled runs, sampled)")
 	flag.Parse()
 
 	cfg := config.Default()
@@ -84,6 +86,18 @@ func main() {
 	pprof.StopCPUProfile()
 	if err := f.Close(); err != nil {
 		fail(err)
+	}
+	if *mem != "" {
+		mf, err := os.Create(*mem)
+		if err != nil {
+			fail(err)
+		}
+		if err := pprof.Lookup("allocs").WriteTo(mf, 0); err != nil {
+			fail(err)
+		}
+		if err := mf.Close(); err != nil {
+			fail(err)
+		}
 	}
 }
 

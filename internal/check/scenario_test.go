@@ -60,7 +60,7 @@ func TestScenarios(t *testing.T) {
 			}
 		})
 	}
-	if ents, err := os.ReadDir(filepath.Join(cache, "types", "v1")); err != nil || len(ents) == 0 {
+	if ents, err := os.ReadDir(filepath.Join(cache, "types", "v2")); err != nil || len(ents) == 0 {
 		t.Errorf("the scenarios cached no declarations in %s (%v)", cache, err)
 	}
 }

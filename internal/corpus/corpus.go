@@ -122,6 +122,13 @@ func (c *Corpus[F]) Find(ctx context.Context, words []string) ([]F, error) {
 // cannot be read or used are left out (and reported, see the package
 // documentation).
 func (c *Corpus[F]) Parse(ctx context.Context, paths []string) ([]F, error) {
+	return c.ParseWith(ctx, paths, c.c.Parse)
+}
+
+// ParseWith is Parse with another parser for the files not parsed yet
+// (a front-end that parses some files in part, for one question, and
+// completes them when asked more). What it parses is kept as Parse's.
+func (c *Corpus[F]) ParseWith(ctx context.Context, paths []string, parse Parser[F]) ([]F, error) {
 	var todo []string
 	c.mu.Lock()
 	seen := map[string]bool{}
@@ -133,7 +140,7 @@ func (c *Corpus[F]) Parse(ctx context.Context, paths []string) ([]F, error) {
 	}
 	c.mu.Unlock()
 	if len(todo) > 0 {
-		if err := c.parseAll(ctx, todo); err != nil {
+		if err := c.parseAll(ctx, todo, parse); err != nil {
 			return nil, err
 		}
 	}
@@ -150,7 +157,7 @@ func (c *Corpus[F]) Parse(ctx context.Context, paths []string) ([]F, error) {
 	return out, nil
 }
 
-func (c *Corpus[F]) parseAll(ctx context.Context, todo []string) error {
+func (c *Corpus[F]) parseAll(ctx context.Context, todo []string, parse Parser[F]) error {
 	data, rerr := c.c.Tree.ReadFiles(ctx, todo)
 	if err := ctx.Err(); err != nil {
 		return err
@@ -171,7 +178,7 @@ func (c *Corpus[F]) parseAll(ctx context.Context, todo []string) error {
 		go func() {
 			defer wg.Done()
 			for p := range work {
-				f, ok, d := c.c.Parse(p, data[p])
+				f, ok, d := parse(p, data[p])
 				if d != nil {
 					c.diag(*d)
 				}

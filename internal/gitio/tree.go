@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -42,12 +43,21 @@ type RevTree struct {
 	listed   atomic.Bool
 	list     []string
 	blobs    map[string]string // path -> blob id
+	links    map[string]bool   // symbolic links (their blob is the target)
 	listErr  error
+
+	// the work tree, when the commit is the one checked out (workTree)
+	wtOnce  sync.Once
+	wtDirty map[string]bool
+	wtFiles bool // its unchanged files hold the blobs' bytes
 }
 
 func (t *RevTree) Rev() string { return t.SHA }
 
 func (t *RevTree) ReadFile(ctx context.Context, path string) ([]byte, error) {
+	if b, ok := t.fromWorkTree(ctx, path); ok {
+		return b, nil
+	}
 	if !t.listed.Load() {
 		// a few files of a tree not listed (the base of a check): resolve
 		// the path in git rather than listing the whole tree
@@ -62,21 +72,31 @@ func (t *RevTree) ReadFile(ctx context.Context, path string) ([]byte, error) {
 	return t.R.ReadBlob(ctx, t.SHA, path)
 }
 
-// ReadFiles reads several files in one pipelined round trip to git.
+// ReadFiles reads several files in one pipelined round trip to git, or,
+// when the commit is the one checked out, those the work tree did not
+// change from disk (see workTree).
 func (t *RevTree) ReadFiles(ctx context.Context, paths []string) (map[string][]byte, error) {
 	if err := t.load(ctx); err != nil {
 		return nil, err
 	}
+	out := make(map[string][]byte, len(paths))
 	ids := make([]string, 0, len(paths))
 	for _, p := range paths {
-		if id, ok := t.blobs[p]; ok {
+		if b, ok := t.fromWorkTree(ctx, p); ok {
+			out[p] = b
+		} else if id, ok := t.blobs[p]; ok {
 			ids = append(ids, id)
 		}
 	}
+	if len(ids) == 0 {
+		return out, nil
+	}
 	data, rerr := t.R.readBlobs(ctx, ids)
-	out := make(map[string][]byte, len(paths))
 	var missing []string
 	for _, p := range paths {
+		if _, ok := out[p]; ok {
+			continue
+		}
 		if b, ok := data[t.blobs[p]]; ok {
 			out[p] = b
 		} else {
@@ -84,6 +104,68 @@ func (t *RevTree) ReadFiles(ctx context.Context, paths []string) (map[string][]b
 		}
 	}
 	return out, unreadable(missing, short(t.SHA), rerr)
+}
+
+// workTree returns the files the work tree changed from the commit, when
+// the commit is the one checked out; ok is false otherwise. files says
+// whether the unchanged files hold the blobs' very bytes: git compares
+// them after its conversions (line endings, filters), so a repository
+// with attributes or core.autocrlf set is read from git.
+func (t *RevTree) workTree(ctx context.Context) (dirty map[string]bool, files, ok bool) {
+	t.wtOnce.Do(func() {
+		if t.R.HeadCommit(ctx) != t.SHA {
+			return
+		}
+		var crlf []byte
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			crlf, _ = t.R.Git(ctx, "config", "--get", "core.autocrlf")
+		}()
+		out, err := t.R.Git(ctx, "diff", "--name-only", "-z", "--no-renames", "HEAD", "--")
+		<-done
+		if err != nil {
+			return
+		}
+		t.wtDirty = map[string]bool{}
+		for _, p := range splitZ(out) {
+			t.wtDirty[p] = true
+		}
+		switch strings.TrimSpace(string(crlf)) {
+		case "true", "input":
+			return
+		}
+		if _, err := os.Stat(filepath.Join(t.R.GitDir, "info", "attributes")); err == nil {
+			return
+		}
+		if t.load(ctx) != nil {
+			return
+		}
+		for _, p := range t.list {
+			if p == ".gitattributes" || strings.HasSuffix(p, "/.gitattributes") {
+				return
+			}
+		}
+		t.wtFiles = true
+	})
+	return t.wtDirty, t.wtFiles, t.wtDirty != nil
+}
+
+// fromWorkTree reads a file of the commit from disk when the work tree
+// holds it unchanged.
+func (t *RevTree) fromWorkTree(ctx context.Context, p string) ([]byte, bool) {
+	dirty, files, ok := t.workTree(ctx)
+	if !ok || !files || dirty[p] || t.load(ctx) != nil || t.links[p] {
+		return nil, false
+	}
+	if _, tracked := t.blobs[p]; !tracked {
+		return nil, false
+	}
+	b, err := os.ReadFile(filepath.Join(t.R.Top, filepath.FromSlash(p)))
+	if err != nil {
+		return nil, false // a sparse checkout, a file removed since
+	}
+	return b, true
 }
 
 // load lists the tree once: paths and blob ids. ls-tree takes literal
@@ -95,7 +177,7 @@ func (t *RevTree) load(ctx context.Context) error {
 			t.listErr = err
 			return
 		}
-		t.blobs = map[string]string{}
+		t.blobs, t.links = map[string]string{}, map[string]bool{}
 		for _, rec := range splitZ(out) {
 			meta, p, ok := strings.Cut(rec, "\t")
 			f := strings.Fields(meta)
@@ -104,6 +186,9 @@ func (t *RevTree) load(ctx context.Context) error {
 			}
 			t.list = append(t.list, p)
 			t.blobs[p] = f[2]
+			if f[0] == "120000" {
+				t.links[p] = true
+			}
 		}
 		t.listed.Store(true)
 	})
@@ -143,6 +228,28 @@ func (t *RevTree) List(ctx context.Context, pathspecs ...string) ([]string, erro
 		}
 	}
 	return out, nil
+}
+
+// matchSpecs reports whether p may be selected by pathspecs: by one of
+// the plain ones (MatchPathspec) or one of another magic, and by none of
+// the exclusions (":(exclude)PATTERN", ":(exclude,glob)PATTERN", where
+// '*' crossing '/' matches what "**" does).
+func matchSpecs(pathspecs []string, p string) bool {
+	in := false
+	for _, ps := range pathspecs {
+		if rest, ok := strings.CutPrefix(ps, ":("); ok {
+			magic, pat, _ := strings.Cut(rest, ")")
+			switch {
+			case magic != "exclude" && magic != "exclude,glob":
+				in = true // magic not known here: the search in the commit decides
+			case MatchPathspec(pat, p):
+				return false
+			}
+			continue
+		}
+		in = in || MatchPathspec(ps, p)
+	}
+	return in
 }
 
 // MatchPathspec matches a path against a git pathspec with the default
@@ -230,25 +337,27 @@ func (t *RevTree) grepWorkTree(ctx context.Context, words []string, pathspecs []
 	}
 	// which files the work tree changed, found while grep runs: both
 	// walk the whole tree (terraform: 20 ms and 60 ms), on two cores
-	var out []byte
-	var diffErr error
+	var dirty map[string]bool
+	var wtOK bool
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		out, diffErr = t.R.Git(ctx, append([]string{"diff", "--name-only", "-z", "--no-renames", "HEAD", "--"}, pathspecs...)...)
+		dirty, _, wtOK = t.workTree(ctx)
 	}()
 	wt, err := grepIn(ctx, t.R, words, grepScope{}, pathspecs) // tracked files, as on disk
 	<-done
-	if err != nil || diffErr != nil {
+	if err != nil || !wtOK {
 		return nil, false
 	}
-	changed := splitZ(out)
+	var changed []string
+	for p := range dirty {
+		if matchSpecs(pathspecs, p) {
+			changed = append(changed, p)
+		}
+	}
+	sort.Strings(changed)
 	if len(changed) == 0 {
 		return wt, true
-	}
-	dirty := map[string]bool{}
-	for _, p := range changed {
-		dirty[p] = true
 	}
 	var paths []string
 	for _, p := range wt {

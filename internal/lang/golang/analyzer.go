@@ -155,7 +155,7 @@ func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*la
 			}
 		}
 	}
-	files := a.ix.parse(ctx, paths)
+	files := a.ix.parseHits(ctx, paths, a.partialWords(ts, words))
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -187,6 +187,33 @@ func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*la
 	fs := a.judge(ctx, ts, refs, a.interfaceUses(ctx, refs))
 	fs = append(fs, a.variantFindings(ctx, ts)...)
 	return append(fs, extra...), nil
+}
+
+// partialWords are the words a function of a file the search found must
+// name for its body to be parsed (partial.go): the words searched, and
+// the targets' names and containers, which the type check keeps the
+// bodies naming (slim) and which a struct literal the walker matches to
+// a changed field's struct names (its type, or the outer literal's whose
+// elements it is, in the same function). nil when every body is read: a
+// changed or removed interface method (the type check keeps every body).
+func (a *analyzer) partialWords(ts []*target, words map[string]bool) map[string]bool {
+	if words[""] {
+		return nil
+	}
+	keep := map[string]bool{}
+	for w := range words {
+		keep[w] = true
+	}
+	for _, t := range ts {
+		if t.iface && !isAddedMethod(t) {
+			return nil
+		}
+		keep[t.name] = true
+		if t.container != "" {
+			keep[t.container] = true
+		}
+	}
+	return keep
 }
 
 // mentions is a cheap check that a parsed file contains one of the words

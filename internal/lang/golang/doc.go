@@ -18,7 +18,10 @@
 //
 // Candidates: a whole-word git grep of the head state for the names
 // dependents would use (the old name of a renamed declaration), plus the
-// seed packages in full. Each candidate file is parsed once.
+// seed packages in full. Each candidate file is parsed once, in part:
+// the bodies of top-level functions whose declarations name none of the
+// words (nor a target's name or container) are left out, and the file
+// is completed in place when something needs every body (partial.go).
 //
 // Fast tier (resolve.go, symbols.go, verdict.go): identifiers are
 // resolved through the file's scopes (scope.go: a scope walk of our own,
@@ -48,14 +51,20 @@
 // over their files and their imports' keys (repocache.go), so a check
 // loads from source only the imported packages that changed since an
 // earlier one (the packages holding references are always checked from
-// source, with their bodies). An import that cannot be found becomes an empty
+// source, with their bodies). The checked packages import from a
+// universe of their own, read lazily from those entries (lazy.go): their
+// direct imports whole, the deeper packages only as far as the entries
+// that refer to them need; entry keys are computed from file heads
+// without loading, and entries carry a checksum (a corrupt one is
+// ignored). An import that cannot be found becomes an empty
 // stub: the checker is silent about code using it, and that silence is
 // no evidence (evidence.go): a site is consistent only when everything
 // around it was typed, else it keeps its syntactic verdict and names what
 // was missing; an error that only shows an unknown method set is
 // dropped. The packages not found are named once per check. The
-// checked packages are checked in parallel, largest first, their
-// imports loaded one at a time; in each, only the bodies holding a
+// checked packages are prepared in parallel, largest first, while their
+// imports are read one package at a time, then checked in parallel; in
+// each, only the bodies holding a
 // reference or naming a judged target (a whole word) are kept, and the
 // imports only the removed bodies used are dropped with them (each is a
 // package to load). A changed

@@ -1,12 +1,14 @@
 package golang
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"go/token"
 	"go/types"
+	"hash/crc32"
+	"io"
 	"os"
 	"path/filepath"
 	"sync"
@@ -22,8 +24,10 @@ import (
 // in $RIPPLE_CACHE, else the user cache directory (ripple/types); setting
 // RIPPLE_CACHE=off disables it. Entries are keyed by Go version, build
 // configuration, import path and directory; writes are atomic renames,
-// so concurrent hooks share it safely. A corrupt entry is ignored and
-// rewritten. Entries unused for a week are removed (trim), once a day.
+// so concurrent hooks share it safely. Each entry carries a checksum of
+// its export data, verified before anything is decoded: a corrupt or
+// truncated entry is ignored (and rewritten), never half read. Entries
+// unused for a week are removed (trim), once a day.
 type exportCache struct {
 	dir     string
 	version string
@@ -42,13 +46,46 @@ func openExportCache(goVersion string) *exportCache {
 		}
 		dir = filepath.Join(base, "ripple")
 	}
-	dir = filepath.Join(dir, "types", "v1")
+	dir = filepath.Join(dir, "types", cacheLayout)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil
 	}
 	c := &exportCache{dir: dir, version: goVersion, heads: newHeadStore(dir)}
 	go c.trim()
 	return c
+}
+
+// cacheLayout names the folder of the entries: it changes with their
+// format (v2: entries carry a checksum). trim removes the folders of
+// earlier layouts once their entries are a week old.
+const cacheLayout = "v2"
+
+var oldLayouts = []string{"v1"}
+
+// entryMagic starts every entry; a CRC-32C (Castagnoli) of the export
+// data follows it, then the export data.
+const entryMagic = "ripple-types\x00"
+
+var crcTable = crc32.MakeTable(crc32.Castagnoli)
+
+func encodeEntry(data []byte) []byte {
+	out := make([]byte, 0, len(entryMagic)+4+len(data))
+	out = append(out, entryMagic...)
+	out = binary.LittleEndian.AppendUint32(out, crc32.Checksum(data, crcTable))
+	return append(out, data...)
+}
+
+// decodeEntry returns the export data of an entry whose checksum holds.
+func decodeEntry(b []byte) ([]byte, bool) {
+	n := len(entryMagic)
+	if len(b) < n+4 || string(b[:n]) != entryMagic {
+		return nil, false
+	}
+	data := b[n+4:]
+	if binary.LittleEndian.Uint32(b[n:]) != crc32.Checksum(data, crcTable) {
+		return nil, false
+	}
+	return data, true
 }
 
 // trimAge is how long an entry may go unused before trim removes it;
@@ -74,18 +111,36 @@ func (c *exportCache) trim() {
 	}
 	now := time.Now()
 	_ = os.Chtimes(marker, now, now)
-	ents, err := os.ReadDir(c.dir)
-	if err != nil {
-		return
+	trimDir(c.dir, now)
+	// an earlier layout's folder goes once no build of Ripple that still
+	// uses it (another checkout, another hook) has for trimAge
+	for _, old := range oldLayouts {
+		d := filepath.Join(filepath.Dir(c.dir), old)
+		if trimDir(d, now) == 0 {
+			os.RemoveAll(d)
+		}
 	}
+}
+
+// trimDir removes the entries of dir unused for trimAge and returns how
+// many are left (the marker aside).
+func trimDir(dir string, now time.Time) int {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return 0
+	}
+	left := 0
 	for _, e := range ents {
 		if e.Name() == "trimmed" || e.IsDir() {
 			continue
 		}
 		if info, err := e.Info(); err == nil && now.Sub(info.ModTime()) > trimAge {
-			os.Remove(filepath.Join(c.dir, e.Name()))
+			os.Remove(filepath.Join(dir, e.Name()))
+			continue
 		}
+		left++
 	}
+	return left
 }
 
 // used marks the entry at f as used (its mtime), at most once an hour.
@@ -96,9 +151,44 @@ func used(f string) {
 	}
 }
 
+// file is the entry of a package whose sources cannot change, by
+// directory.
 func (c *exportCache) file(p, dir string, bc buildCtx) string {
 	h := sha256.Sum256([]byte(c.version + "\x00" + bc.key() + "\x00" + p + "\x00" + dir))
 	return filepath.Join(c.dir, hex.EncodeToString(h[:16]))
+}
+
+// keyFile is the entry of a package cached by content key.
+func (c *exportCache) keyFile(key string) string { return filepath.Join(c.dir, key[:32]) }
+
+// has reports whether the entry at f exists, marking it used: a package
+// read only through the export data of its importers (lazy.go) must
+// stay for as long as they are used.
+func (c *exportCache) has(f string) bool {
+	st, err := os.Stat(f)
+	if err != nil || !st.Mode().IsRegular() {
+		return false
+	}
+	if time.Since(st.ModTime()) > time.Hour {
+		now := time.Now()
+		_ = os.Chtimes(f, now, now)
+	}
+	return true
+}
+
+// entry returns the export data of the entry at f, nil when it is
+// missing or its checksum fails.
+func (c *exportCache) entry(f string) []byte {
+	b, err := os.ReadFile(f)
+	if err != nil {
+		return nil
+	}
+	data, ok := decodeEntry(b)
+	if !ok {
+		return nil
+	}
+	used(f)
+	return data
 }
 
 // read returns the cached package, registering it and the packages it
@@ -107,22 +197,27 @@ func (c *exportCache) read(fset *token.FileSet, shared map[string]*types.Package
 	if c == nil {
 		return nil
 	}
-	f := c.file(p, dir, bc)
-	data, err := os.ReadFile(f)
-	if err != nil {
+	data := c.entry(c.file(p, dir, bc))
+	if data == nil {
 		return nil
 	}
-	used(f)
 	mu.Lock()
 	defer mu.Unlock()
 	if pkg, ok := shared[p]; ok && pkg.Complete() {
 		return pkg
 	}
-	pkg, err := gcexportdata.Read(bufio.NewReader(bytes.NewReader(data)), fset, shared, p)
+	pkg, err := gcexportdata.Read(exportReader(data), fset, shared, p)
 	if err != nil {
 		return nil
 	}
 	return pkg
+}
+
+// exportReader reads data for gcexportdata.Read, which copies what it
+// reads: from a LimitedReader it allocates the copy once, at its size,
+// where a plain reader makes it grow by doubling.
+func exportReader(data []byte) io.Reader {
+	return &io.LimitedReader{R: bytes.NewReader(data), N: int64(len(data))}
 }
 
 // write stores a package's export data.
@@ -139,7 +234,7 @@ func (c *exportCache) writeRepo(fset *token.FileSet, pkg *types.Package, key str
 	if c == nil {
 		return
 	}
-	c.writeFile(fset, pkg, filepath.Join(c.dir, key[:32]))
+	c.writeFile(fset, pkg, c.keyFile(key))
 }
 
 func (c *exportCache) writeFile(fset *token.FileSet, pkg *types.Package, dst string) {
@@ -151,7 +246,7 @@ func (c *exportCache) writeFile(fset *token.FileSet, pkg *types.Package, dst str
 	if err != nil {
 		return
 	}
-	_, werr := tmp.Write(buf.Bytes())
+	_, werr := tmp.Write(encodeEntry(buf.Bytes()))
 	cerr := tmp.Close()
 	if werr != nil || cerr != nil || os.Rename(tmp.Name(), dst) != nil {
 		os.Remove(tmp.Name())

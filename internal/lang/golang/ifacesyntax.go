@@ -139,7 +139,7 @@ func (a *analyzer) indexPackage(f *pfile) {
 		return
 	}
 	a.indexedDirs[f.dir] = true
-	for _, g := range a.ix.parse(a.ctx, a.ix.byDir[f.dir]) {
+	for _, g := range a.ix.parseDecls(a.ctx, a.ix.byDir[f.dir]) {
 		if g.pkgName == f.pkgName {
 			a.syms.add(g)
 		}

@@ -31,11 +31,41 @@ func isAddedMethod(t *target) bool {
 	return t.kind == model.KindInterface && t.ch.Label == model.AM
 }
 
+// implCands are the types that may have implemented the interface of an
+// added-method target (implCandidates); ok is false when they cannot be
+// bounded.
+type implCands struct {
+	types []tref
+	ok    bool
+}
+
+// startImplCandidates finds the candidates of every added-method target
+// in the background; the function returned waits for them. Only the
+// symbol index and the parsed files change meanwhile (declarations
+// parsed, never completed), which the units' checks do not read.
+func (a *analyzer) startImplCandidates(ctx context.Context, ts []*target) func() map[*target]implCands {
+	out := map[*target]implCands{}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for _, t := range ts {
+			if isAddedMethod(t) && t.ch.New != nil {
+				cs, ok := a.implCandidates(ctx, t, ts)
+				out[t] = implCands{cs, ok}
+			}
+		}
+	}()
+	return func() map[*target]implCands {
+		<-done
+		return out
+	}
+}
+
 // unsettled returns the types that may have implemented an interface
 // that gained a method and that the checks in results did not settle
 // (see above); bounded is false when such types cannot be known (an
 // interface with no method of its own before the change).
-func (a *analyzer) unsettled(ctx context.Context, ts []*target, results [][]*unitResult) (open []tref, bounded bool) {
+func (a *analyzer) unsettled(ts []*target, results [][]*unitResult, cands map[*target]implCands) (open []tref, bounded bool) {
 	used := map[[2]string]bool{} // {interface, type} of "does not implement"
 	for _, rs := range results {
 		for _, u := range rs {
@@ -51,13 +81,13 @@ func (a *analyzer) unsettled(ctx context.Context, ts []*target, results [][]*uni
 		if !isAddedMethod(t) || t.ch.New == nil {
 			continue
 		}
-		cands, ok := a.implCandidates(ctx, t, ts)
-		if !ok {
+		cs := cands[t]
+		if !cs.ok {
 			trace("%s: the implementations before the change cannot be bounded", t.name)
 			bounded = false
 			continue
 		}
-		for _, c := range cands {
+		for _, c := range cs.types {
 			if used[[2]string{t.name, c.name}] {
 				continue
 			}
@@ -142,7 +172,7 @@ func (a *analyzer) implCandidates(ctx context.Context, t *target, ts []*target) 
 		return nil, false
 	}
 	seen := map[tref]bool{}
-	for _, f := range a.ix.parse(ctx, paths) {
+	for _, f := range a.ix.parseDecls(ctx, paths) {
 		for _, d := range f.ast.Decls {
 			fd, isFunc := d.(*ast.FuncDecl)
 			if !isFunc || fd.Recv == nil || len(fd.Recv.List) == 0 || fd.Name.Name != rarest {

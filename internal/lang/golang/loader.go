@@ -125,7 +125,10 @@ type location struct {
 }
 
 // loader type-checks imported packages from source, declarations only,
-// once per build configuration. What it cannot find, or finds too late,
+// once per build configuration. It holds two universes of packages:
+// this one, where each package is loaded complete, with its imports
+// (from source or whole from the export-data cache), and the checked
+// units' (lazy.go), read lazily from export data. What it cannot find, or finds too late,
 // becomes an empty stub: expressions using it are untyped and the checker
 // stays silent about them, so precision drops but nothing false is said.
 type loader struct {
@@ -139,8 +142,16 @@ type loader struct {
 	loading map[string]bool
 	stubbed map[string]bool
 	// loadMu serializes the imports of units checked in parallel (see
-	// importer.top)
+	// lazyImporter)
 	loadMu sync.Mutex
+	// the units' universe (lazy.go), guarded by loadMu: per build
+	// configuration, its packages by import path; the packages returned
+	// by location; the keys known without loading; how many packages
+	// were read from the cache into it
+	lazy     map[string]map[string]*types.Package
+	lazyPkgs map[string]*types.Package
+	keys     map[string]string
+	read     int
 	// absent are the stubbed packages that were not found at all (not in
 	// the module cache, or not in the repository), as opposed to those
 	// stubbed for the time budget or an import cycle
@@ -159,6 +170,8 @@ type loader struct {
 	// ckey is the cache key of each loaded package whose declarations
 	// are reproducible (see repocache.go)
 	ckey map[*types.Package]string
+	// locations remembers locate's answers
+	locations sync.Map
 	// inTests: whether a directory has in-package test files
 	inTests map[string]bool
 	// names: the package name of each import path outside the
@@ -173,23 +186,20 @@ func newLoader(a *analyzer, deadline time.Time) *loader {
 	return &loader{a: a, fset: a.ix.fset, deadline: deadline, env: env,
 		pkgs: map[string]*types.Package{}, loading: map[string]bool{}, stubbed: map[string]bool{}, absent: map[string]bool{},
 		dirty: map[string]bool{}, shared: map[string]map[string]*types.Package{}, cache: openExportCache(env.version),
-		ckey: map[*types.Package]string{}, inTests: map[string]bool{}, names: map[string]string{}}
+		ckey: map[*types.Package]string{}, inTests: map[string]bool{}, names: map[string]string{},
+		lazy: map[string]map[string]*types.Package{}, lazyPkgs: map[string]*types.Package{}, keys: map[string]string{}}
 }
 
 func (l *loader) late() bool { return !l.deadline.IsZero() && time.Now().After(l.deadline) }
 
-// importer resolves the imports of a package at loc under bc.
+// importer resolves the imports of a package loaded from source at loc
+// under bc (the checked units import through lazyImporter).
 type importer struct {
 	l    *loader
 	from location
 	bc   buildCtx
 	// dirty is set when an import could not be reproduced from disk.
 	dirty bool
-	// top marks the importer of a checked unit: units are checked in
-	// parallel, and their imports are loaded one at a time (loadMu), so
-	// that a package being loaded is met again only through an import
-	// cycle, which gives a stub.
-	top bool
 }
 
 func (im *importer) Import(p string) (*types.Package, error) {
@@ -199,10 +209,6 @@ func (im *importer) Import(p string) (*types.Package, error) {
 func (im *importer) ImportFrom(p, _ string, _ types.ImportMode) (*types.Package, error) {
 	if p == "unsafe" {
 		return types.Unsafe, nil
-	}
-	if im.top {
-		im.l.loadMu.Lock()
-		defer im.l.loadMu.Unlock()
 	}
 	loc, ok := im.l.locate(p, im.from)
 	if !ok {
@@ -217,20 +223,52 @@ func (im *importer) ImportFrom(p, _ string, _ types.ImportMode) (*types.Package,
 }
 
 // locate finds the sources of import path p imported from a package at
-// from.
+// from. Outside the repository the answer depends only on whether from
+// is in the standard library and on its module, and is remembered by
+// those (the keys of a check's packages ask for every import of every
+// package, and each answer costs file-system lookups).
 func (l *loader) locate(p string, from location) (location, bool) {
-	mods := l.a.ix.mods
+	modDir := from.modDir
 	if from.repo {
 		if d, ok := l.a.ix.repoDir(p, from.dir); ok {
 			return location{repo: true, dir: d, withTests: from.withTests && d == from.dir && l.inPackageTests(d)}, true
 		}
+		if r := l.a.ix.mods.root(from.dir); r != nil {
+			modDir = r.dir
+		}
 	}
+	k := located{p: p, std: from.std, modDir: modDir}
+	if v, ok := l.locations.Load(k); ok {
+		r := v.(locatedAt)
+		return r.loc, r.ok
+	}
+	loc, ok := l.outside(p, from.std, modDir)
+	l.locations.Store(k, locatedAt{loc, ok})
+	return loc, ok
+}
+
+type located struct {
+	p      string
+	std    bool
+	modDir string
+}
+
+type locatedAt struct {
+	loc location
+	ok  bool
+}
+
+// outside finds import path p outside the repository (or in it, through
+// a directory replacement), imported from the standard library (std) or
+// from the module at modDir.
+func (l *loader) outside(p string, std bool, modDir string) (location, bool) {
+	mods := l.a.ix.mods
 	first, _, _ := strings.Cut(p, "/")
 	if !strings.Contains(first, ".") {
 		if l.env.goroot == "" {
 			return location{}, false
 		}
-		if from.std {
+		if std {
 			v := filepath.Join(l.env.goroot, "src", "vendor", filepath.FromSlash(p))
 			if isDir(v) {
 				return location{dir: v, std: true}, true
@@ -242,19 +280,13 @@ func (l *loader) locate(p string, from location) (location, bool) {
 		}
 		return location{}, false
 	}
-	if from.std {
+	if std {
 		v := filepath.Join(l.env.goroot, "src", "vendor", filepath.FromSlash(p))
 		if isDir(v) {
 			return location{dir: v, std: true}, true
 		}
 	}
 	// an external module: the requirement of the repository's module
-	modDir := from.modDir
-	if from.repo {
-		if r := mods.root(from.dir); r != nil {
-			modDir = r.dir
-		}
-	}
 	var best module.Version
 	for _, r := range mods.requires[modDir] {
 		if (p == r.Path || strings.HasPrefix(p, r.Path+"/")) && len(r.Path) > len(best.Path) {

@@ -1,7 +1,6 @@
 package golang
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -95,8 +94,22 @@ func matchHead(bc buildCtx, h *fileHead) bool {
 // by its directory, which is immutable. ok is false when the package
 // cannot be cached.
 func (l *loader) contentKey(p string, loc location, bc buildCtx) (key string, deps []*types.Package, ok bool) {
+	key, ok = l.keyWith(p, loc, bc, func(ip string) string {
+		dep, ck := l.resolve(ip, loc, bc)
+		if ck != "" {
+			deps = append(deps, dep)
+		}
+		return ck
+	})
+	return key, deps, ok
+}
+
+// keyWith is the content key of package p at loc under bc given the keys
+// of its imports (depKey: "" for an import that has none, which makes p
+// uncacheable).
+func (l *loader) keyWith(p string, loc location, bc buildCtx, depKey func(ip string) string) (string, bool) {
 	if l.cache == nil || loc.withTests || loc.std {
-		return "", nil, false
+		return "", false
 	}
 	h := sha256.New()
 	w := func(s string) { h.Write([]byte(s)); h.Write([]byte{0}) }
@@ -140,14 +153,13 @@ func (l *loader) contentKey(p string, loc location, bc buildCtx) (key string, de
 			w(ip)
 			continue
 		}
-		dep, ck := l.resolve(ip, loc, bc)
+		ck := depKey(ip)
 		if ck == "" {
-			return "", nil, false
+			return "", false
 		}
 		w(ip + "=" + ck)
-		deps = append(deps, dep)
 	}
-	return hex.EncodeToString(h.Sum(nil)), deps, true
+	return hex.EncodeToString(h.Sum(nil)), true
 }
 
 // diskHeads reads the headers of the files of the package in directory
@@ -207,9 +219,9 @@ func (c *exportCache) readRepo(fset *token.FileSet, deps []*types.Package, p, ke
 	if c == nil {
 		return nil
 	}
-	f := filepath.Join(c.dir, key[:32])
-	data, err := os.ReadFile(f)
-	if err != nil {
+	f := c.keyFile(key)
+	data := c.entry(f)
+	if data == nil {
 		return nil
 	}
 	imports := map[string]*types.Package{}
@@ -229,10 +241,9 @@ func (c *exportCache) readRepo(fset *token.FileSet, deps []*types.Package, p, ke
 	if _, ok := imports[p]; ok {
 		return nil // an import cycle: leave it to the checker
 	}
-	pkg, err := gcexportdata.Read(bufio.NewReader(bytes.NewReader(data)), fset, imports, p)
+	pkg, err := gcexportdata.Read(exportReader(data), fset, imports, p)
 	if err != nil {
 		return nil
 	}
-	used(f)
 	return pkg
 }

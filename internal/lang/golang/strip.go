@@ -13,7 +13,16 @@ package golang
 // tokenizing with go/scanner (BenchmarkStrip), and held to the tokenizing
 // walk (stripTokens, in the tests) on every file of the standard library.
 func stripBodies(src []byte) []byte {
-	out := append([]byte(nil), src...)
+	out, _ := stripBodiesExcept(src, nil)
+	return out
+}
+
+// stripBodiesExcept is stripBodies keeping the bodies of the functions
+// whose declaration (from the func keyword to the closing brace) keep
+// accepts; keep nil accepts none. blanked are the offsets of the
+// opening braces of the bodies it blanked.
+func stripBodiesExcept(src []byte, keep func(decl []byte) bool) (out []byte, blanked []int) {
+	out = append([]byte(nil), src...)
 	n := len(src)
 	i := 0
 	isIdent := func(c byte) bool {
@@ -59,41 +68,54 @@ func stripBodies(src []byte) []byte {
 		return false, false
 	}
 	// word returns the identifier or keyword at i and moves past it
-	word := func() string {
+	word := func() []byte {
 		j := i
 		for i < n && isIdent(src[i]) {
 			i++
 		}
-		return string(src[j:i])
+		return src[j:i]
 	}
 	// group moves past the brackets opened at i (a '{'), returning the
-	// offset of the closing one, or -1
+	// offset of the closing one, or -1 (the loop every body's bytes go
+	// through: skip is called only where a comment or literal may start)
 	group := func() int {
 		depth := 0
-		for i < n {
-			if ok, _ := skip(); ok {
-				continue
+		j := i
+		for {
+			for j < n && !groupByte[src[j]] {
+				j++
 			}
-			switch src[i] {
+			if j >= n {
+				i = j
+				return -1
+			}
+			switch src[j] {
 			case '{':
 				depth++
 			case '}':
 				depth--
 				if depth == 0 {
-					i++
-					return i - 1
+					i = j + 1
+					return j
+				}
+			default:
+				i = j
+				if ok, _ := skip(); ok {
+					j = i
+					continue
 				}
 			}
-			i++
+			j++
 		}
-		return -1
 	}
 	braces := 0
 	for i < n {
-		if ok, _ := skip(); ok {
-			continue
-		}
 		c := src[i]
+		if c == '/' || c == '"' || c == '\'' || c == '`' {
+			if ok, _ := skip(); ok {
+				continue
+			}
+		}
 		switch {
 		case c == '{':
 			braces++
@@ -104,13 +126,14 @@ func stripBodies(src []byte) []byte {
 			i++
 			continue
 		case isIdent(c):
-			if w := word(); w != "func" || braces != 0 {
+			if w := word(); string(w) != "func" || braces != 0 {
 				continue
 			}
 		default:
 			i++
 			continue
 		}
+		start := i - len("func")
 		// a top-level func: find its body's opening brace
 		parens := 0
 		last := byte(0) // the last significant byte on the line
@@ -136,13 +159,13 @@ func stripBodies(src []byte) []byte {
 			case isIdent(c):
 				w := word()
 				last = 'a'
-				if parens == 0 && (w == "struct" || w == "interface") {
+				if parens == 0 && (string(w) == "struct" || string(w) == "interface") {
 					for i < n && (src[i] == ' ' || src[i] == '\t') {
 						i++
 					}
 					if i < n && src[i] == '{' {
 						if group() < 0 {
-							return out
+							return out, blanked
 						}
 						last = '}'
 					}
@@ -155,13 +178,17 @@ func stripBodies(src []byte) []byte {
 				open := i
 				end := group()
 				if end < 0 {
-					return out
+					return out, blanked
+				}
+				if keep != nil && keep(src[start:end+1]) {
+					break sig
 				}
 				for k := open + 1; k < end; k++ {
 					if out[k] != '\n' {
 						out[k] = ' '
 					}
 				}
+				blanked = append(blanked, open)
 				break sig
 			case c == ';' && parens == 0:
 				break sig
@@ -172,8 +199,12 @@ func stripBodies(src []byte) []byte {
 			i++
 		}
 	}
-	return out
+	return out, blanked
 }
+
+// groupByte marks the bytes a walk through a body stops at: brackets,
+// and where a comment or literal may start.
+var groupByte = [256]bool{'{': true, '}': true, '/': true, '"': true, '\'': true, '`': true}
 
 // endsStatement reports whether a line whose last token ends with c gets
 // a semicolon at its newline (the Go specification's rule, for what may

@@ -45,7 +45,7 @@ func (a *analyzer) typecheck(ctx context.Context, ts []*target, refs []*ref, ext
 	t0 := time.Now()
 	defer func() {
 		if a.loader != nil {
-			trace("typecheck %d references in %v: %d packages loaded from source, %d repository packages from the cache", len(refs), time.Since(t0), a.loader.loaded, a.loader.cached)
+			trace("typecheck %d references in %v: %d packages read for the units, %d loaded from source, %d repository packages whole from the cache", len(refs), time.Since(t0), a.loader.read, a.loader.loaded, a.loader.cached)
 		}
 	}()
 	if toolchainEnv().goroot == "" {
@@ -93,9 +93,16 @@ func (a *analyzer) typecheck(ctx context.Context, ts []*target, refs []*ref, ext
 	tv := &typeVerdicts{a: a, l: l, byFile: map[string][]*unitResult{}}
 	units, keys := a.checkUnitsOf(ts, refs, extra)
 	trace("bodies kept: those holding a reference or naming %s", someOf(append([]string(nil), words...), 12))
+	var cands func() map[*target]implCands
+	if added && words != nil {
+		// the types that may have implemented the interface are found
+		// (a search, declarations parsed) while the units are checked:
+		// neither reads what the other writes
+		cands = a.startImplCandidates(ctx, ts)
+	}
 	results, checked, skipped := a.checkUnits(ctx, l, units, keys, words)
 	if added && words != nil {
-		if open, bounded := a.unsettled(ctx, ts, results); len(open) > 0 || !bounded {
+		if open, bounded := a.unsettled(ts, results, cands()); len(open) > 0 || !bounded {
 			// every body, and the packages that may hold values of the
 			// open types: theirs and their importers
 			trace("%d implementations of the changed interface not settled by the bodies naming it: checking every body", len(open))
@@ -229,6 +236,27 @@ func (tv *typeVerdicts) fromStub(file, msg string) bool {
 	tv.l.mu.Lock()
 	defer tv.l.mu.Unlock()
 	return tv.l.stubbed[ip]
+}
+
+// hasWord reports whether s holds w between characters that are not
+// ASCII letters, digits or underscores (regexp's \bw\b, for an
+// identifier w).
+func hasWord(s, w string) bool {
+	word := func(c byte) bool {
+		return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+	}
+	for i := 0; w != ""; {
+		j := strings.Index(s[i:], w)
+		if j < 0 {
+			return false
+		}
+		at, end := i+j, i+j+len(w)
+		if (at == 0 || !word(s[at-1])) && (end == len(s) || !word(s[end])) {
+			return true
+		}
+		i = at + 1
+	}
+	return false
 }
 
 // cleanMsg makes a one-line message of a checker error.
@@ -388,7 +416,7 @@ func (tv *typeVerdicts) relevantErrors(r *ref) []types.Error {
 	switch r.kind {
 	case rkCall:
 		fun := types.ExprString(r.call.Fun)
-		name := regexp.MustCompile(`\b` + regexp.QuoteMeta(r.id.Name) + `\b`)
+		name := r.id.Name
 		inArg := func(p token.Pos) bool {
 			for _, a := range r.call.Args {
 				if a.Pos() <= p && p < a.End() {
@@ -400,7 +428,7 @@ func (tv *typeVerdicts) relevantErrors(r *ref) []types.Error {
 		for _, e := range tv.errorsIn(file, r.call.Pos(), r.call.End()) {
 			// an error of the call itself (not of an argument's own
 			// expression), or one that names the callee
-			if !inArg(e.Pos) || strings.Contains(e.Msg, fun) || name.MatchString(e.Msg) && strings.Contains(e.Msg, "argument") {
+			if !inArg(e.Pos) || strings.Contains(e.Msg, fun) || hasWord(e.Msg, name) && strings.Contains(e.Msg, "argument") {
 				out = append(out, e)
 			}
 		}
@@ -494,9 +522,8 @@ func (tv *typeVerdicts) valueErrors(r *ref, expr ast.Node) []types.Error {
 	case *ast.RangeStmt:
 		return append(out, tv.flowErrors(r, expr)...)
 	case ast.Node:
-		name := regexp.MustCompile(`\b` + regexp.QuoteMeta(r.t.name) + `\b`)
 		for _, e := range tv.errorsIn(file, p.Pos(), p.End()) {
-			if name.MatchString(e.Msg) {
+			if hasWord(e.Msg, r.t.name) {
 				out = append(out, e)
 			}
 		}
@@ -657,7 +684,7 @@ func (tv *typeVerdicts) flowErrors(r *ref, value ast.Node) []types.Error {
 	})
 	for _, u := range uses {
 		for _, e := range tv.errorsIn(file, u.from, u.to) {
-			if regexp.MustCompile(`\b` + regexp.QuoteMeta(u.name) + `\b`).MatchString(e.Msg) {
+			if hasWord(e.Msg, u.name) {
 				e.Msg += fmt.Sprintf(" (line %d, where %s is used)", tv.a.ix.fset.PositionFor(e.Pos, false).Line, u.name)
 				out = append(out, e)
 			}
@@ -675,10 +702,9 @@ func (tv *typeVerdicts) typeUseErrors(r *ref) []types.Error {
 	if d == nil {
 		return nil
 	}
-	name := regexp.MustCompile(`\b` + regexp.QuoteMeta(r.t.name) + `\b`)
 	var out []types.Error
 	for _, e := range tv.errorsIn(r.f.path, d.Pos(), d.End()) {
-		if name.MatchString(e.Msg) {
+		if hasWord(e.Msg, r.t.name) {
 			out = append(out, e)
 		}
 	}

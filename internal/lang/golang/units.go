@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"go/types"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -81,21 +82,48 @@ func (a *analyzer) checkUnitsOf(ts []*target, refs []*ref, extra []*pfile) (map[
 }
 
 // checkUnits checks the units of keys in parallel (words as in slim),
-// the largest first; their imports are loaded one at a time
-// (importer.top). The results are in key order; a unit skipped for the
-// context or the time budget has none.
+// the largest first, in two phases: the units are prepared in parallel
+// (their files parsed and slimmed, their build configurations chosen),
+// their imports read one unit at a time as each is ready (lazy.go), and
+// then they are type-checked in parallel, with every import already
+// read: reading a package may complete one that a checker reaches
+// through the imports of its imports (go/types walks them to qualify
+// names in its messages). The results are in key order; a unit skipped
+// for the context or the time budget has none.
 func (a *analyzer) checkUnits(ctx context.Context, l *loader, units map[string]*checkUnit, keys []string, words []string) (results [][]*unitResult, checked, skipped int) {
 	results = make([][]*unitResult, len(keys))
-	done := make([]bool, len(keys))
 	order := make([]int, len(keys))
 	for i := range order {
 		order[i] = i
 	}
 	size := func(i int) int { return len(a.ix.byDir[units[keys[i]].dir]) }
 	sort.SliceStable(order, func(x, y int) bool { return size(order[x]) > size(order[y]) })
+	if words == nil {
+		// every body is checked: the files parsed in part are completed
+		// now, before the units are prepared in parallel (completing
+		// changes their syntax trees)
+		for _, k := range keys {
+			a.ix.parse(ctx, a.ix.byDir[units[k].dir])
+		}
+	}
+	workers := min(runtime.GOMAXPROCS(0), len(keys))
+	t0 := time.Now()
+	jobs := make([][]*unitJob, len(keys))
 	next := make(chan int)
+	ready := make(chan int, len(keys))
+	imported := make(chan struct{})
+	go func() {
+		defer close(imported)
+		for i := range ready {
+			for _, j := range jobs[i] {
+				for _, p := range importPaths(j.files) {
+					j.im.ImportFrom(p, j.im.from.dir, 0)
+				}
+			}
+		}
+	}()
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(keys)) {
+	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -103,7 +131,32 @@ func (a *analyzer) checkUnits(ctx context.Context, l *loader, units map[string]*
 				if ctx.Err() != nil || l.late() {
 					continue
 				}
-				results[i] = a.checkUnit(units[keys[i]], l, words)
+				jobs[i] = a.prepareUnit(units[keys[i]], l, words)
+				ready <- i
+			}
+		}()
+	}
+	for _, i := range order {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	t1 := time.Now()
+	close(ready)
+	<-imported
+	trace("%d units prepared in %v, their imports read %v later", len(keys), t1.Sub(t0), time.Since(t1))
+
+	done := make([]bool, len(keys))
+	next = make(chan int)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				if jobs[i] == nil || ctx.Err() != nil || l.late() {
+					continue
+				}
+				results[i] = a.checkJobs(jobs[i], l)
 				done[i] = true
 			}
 		}()
@@ -123,9 +176,19 @@ func (a *analyzer) checkUnits(ctx context.Context, l *loader, units map[string]*
 	return results, checked, skipped
 }
 
-// checkUnit type-checks a package with bodies, under as many build
-// configurations as it takes to cover every file holding a reference.
-func (a *analyzer) checkUnit(u *checkUnit, l *loader, words []string) []*unitResult {
+// unitJob is one type check of a unit: its files as one build
+// configuration selects them, slimmed.
+type unitJob struct {
+	u     *checkUnit
+	res   *unitResult
+	files []*ast.File
+	im    *lazyImporter
+}
+
+// prepareUnit chooses the build configurations a unit is checked under,
+// as many as it takes to cover every file holding a reference, and
+// makes the files of each.
+func (a *analyzer) prepareUnit(u *checkUnit, l *loader, words []string) []*unitJob {
 	// the files that hold references were parsed whole for the syntactic
 	// tier; the bodies of the others hold no reference, so no error in
 	// them bears on a verdict (unless an interface changed: words is nil)
@@ -146,17 +209,17 @@ func (a *analyzer) checkUnit(u *checkUnit, l *loader, words []string) []*unitRes
 		}
 	}
 	covered := map[string]bool{}
-	var out []*unitResult
+	var out []*unitJob
 	for _, bc := range ctxs {
-		if len(covered) == len(u.cover) || l.late() {
+		if len(covered) == len(u.cover) {
 			break
 		}
-		var sel []*ast.File
+		var slims []slimFile
 		res := &unitResult{bc: bc, files: map[string]bool{}}
 		adds := false
 		for _, f := range files {
 			if matchFile(bc, f) {
-				sel = append(sel, a.slim(u, f, words, l))
+				slims = append(slims, a.slim(u, f, words))
 				res.files[f.path] = true
 				if u.cover[f.path] && !covered[f.path] {
 					adds = true
@@ -166,11 +229,26 @@ func (a *analyzer) checkUnit(u *checkUnit, l *loader, words []string) []*unitRes
 		if !adds {
 			continue
 		}
+		sel := slimFiles(slims, func(ip string) string { return l.importName(ip, location{repo: true, dir: u.dir}) })
 		for f := range res.files {
 			if u.cover[f] {
 				covered[f] = true
 			}
 		}
+		out = append(out, &unitJob{u: u, res: res, files: sel,
+			im: &lazyImporter{l: l, from: location{repo: true, dir: u.dir, withTests: true}, bc: bc}})
+	}
+	return out
+}
+
+// checkJobs type-checks a unit's jobs, their imports read before.
+func (a *analyzer) checkJobs(jobs []*unitJob, l *loader) []*unitResult {
+	var out []*unitResult
+	for _, j := range jobs {
+		if l.late() {
+			break
+		}
+		u, res := j.u, j.res
 		ip := a.ix.mods.importPath(u.dir)
 		if strings.HasSuffix(u.name, "_test") {
 			ip += "_test"
@@ -179,15 +257,36 @@ func (a *analyzer) checkUnit(u *checkUnit, l *loader, words []string) []*unitRes
 			Uses: map[*ast.Ident]types.Object{}, Defs: map[*ast.Ident]types.Object{},
 			Selections: map[*ast.SelectorExpr]*types.Selection{}, Types: map[ast.Expr]types.TypeAndValue{},
 		}
+		j.im.checking = true
 		conf := types.Config{
-			Importer:    &importer{l: l, from: location{repo: true, dir: u.dir, withTests: true}, bc: bc, top: true},
+			Importer:    j.im,
 			Error:       func(err error) { res.errs = append(res.errs, err.(types.Error)) },
 			FakeImportC: true,
 		}
 		t0 := time.Now()
-		conf.Check(ip, a.ix.fset, sel, res.info)
-		trace("checked %s (%s) under %s: %d files, %d errors in %v", u.dir, u.name, bc, len(sel), len(res.errs), time.Since(t0).Round(time.Millisecond))
+		conf.Check(ip, a.ix.fset, j.files, res.info)
+		trace("checked %s (%s) under %s: %d files, %d errors in %v", u.dir, u.name, res.bc, len(j.files), len(res.errs), time.Since(t0).Round(time.Millisecond))
 		out = append(out, res)
+	}
+	return out
+}
+
+// importPaths are the packages files import, as the checker reads their
+// import declarations.
+func importPaths(files []*ast.File) []string {
+	var out []string
+	for _, f := range files {
+		for _, d := range f.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.IMPORT {
+				continue
+			}
+			for _, sp := range g.Specs {
+				if p, err := strconv.Unquote(sp.(*ast.ImportSpec).Path.Value); err == nil && p != "C" {
+					out = append(out, p)
+				}
+			}
+		}
 	}
 	return out
 }
@@ -198,21 +297,31 @@ func (a *analyzer) checkUnit(u *checkUnit, l *loader, words []string) []*unitRes
 // target,
 // since nothing they contain bears on a verdict (a package of 120 files
 // is checked in a fraction of the time). Function signatures, types and
-// package-level declarations stay: they are what the kept bodies see.
+// package-level declarations stay: they are what the kept bodies see
+// (slimFiles then drops the functions nothing kept names).
 // Nothing is slimmed when words is nil (a changed or removed interface
 // method, or an added one left unsettled: see typecheck).
 // The syntax trees are not modified: a slim file is a shallow copy.
-func (a *analyzer) slim(u *checkUnit, f *pfile, words []string, l *loader) *ast.File {
+func (a *analyzer) slim(u *checkUnit, f *pfile, words []string) slimFile {
 	if u.whole[f.path] || words == nil {
-		return f.ast
+		return slimFile{file: f.ast, decls: f.ast.Decls, whole: true}
 	}
 	at := u.at[f.path]
 	off := a.ix.fset.File(f.ast.Pos())
 	var decls []ast.Decl
 	changed := false
+	var pinned map[ast.Decl]bool
 	for _, d := range f.ast.Decls {
 		fd, ok := d.(*ast.FuncDecl)
-		if !ok || fd.Body == nil || holds(fd, at) || off != nil && mentions(f.src, off, fd.Body, words) {
+		if ok && holds(fd, at) {
+			if pinned == nil {
+				pinned = map[ast.Decl]bool{}
+			}
+			pinned[d] = true // a function without a body holding one
+		}
+		if ok && fd.Body != nil && slices.Contains(f.stripped, fd) {
+			// parsed without its body, which names no word: none to check
+		} else if !ok || fd.Body == nil || holds(fd, at) || off != nil && mentions(f.src, off, fd.Body, words) {
 			decls = append(decls, d)
 			continue
 		}
@@ -221,12 +330,89 @@ func (a *analyzer) slim(u *checkUnit, f *pfile, words []string, l *loader) *ast.
 		decls = append(decls, &c)
 		changed = true
 	}
-	if !changed {
-		return f.ast
+	return slimFile{file: f.ast, decls: decls, changed: changed, pinned: pinned}
+}
+
+// slimFile is a file of a unit as slim leaves it: its declarations, some
+// functions without their bodies (changed); whole files keep everything.
+type slimFile struct {
+	file    *ast.File
+	decls   []ast.Decl
+	changed bool
+	whole   bool
+	// pinned are the declarations that hold a reference
+	pinned map[ast.Decl]bool
+}
+
+// slimFiles makes the files of one type check of a unit. A function (not
+// a method) whose body slim removed, and whose name no declaration kept
+// mentions, is left out: no kept code can call it, and its signature is
+// only more imports to load. Only kept bodies and variable declarations
+// can name a function (signatures, types and constants cannot call
+// one), so they are all that is read, and one pass finds them all.
+// Methods stay, for the method sets. The imports only what was removed
+// used are dropped.
+func slimFiles(slims []slimFile, nameOf func(ip string) string) []*ast.File {
+	unused := map[string][]ast.Decl{}
+	for _, sf := range slims {
+		for _, d := range sf.decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && !sf.whole && !sf.pinned[d] && fd.Recv == nil && fd.Body == nil && fd.Name.Name != "init" && fd.Name.Name != "_" {
+				unused[fd.Name.Name] = append(unused[fd.Name.Name], d)
+			}
+		}
 	}
-	c := *f.ast
-	c.Decls = slimImports(decls, func(ip string) string { return l.importName(ip, location{repo: true, dir: u.dir}) })
-	return &c
+	use := func(n ast.Node) {
+		ast.Inspect(n, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				delete(unused, id.Name)
+			}
+			return len(unused) > 0
+		})
+	}
+	for _, sf := range slims {
+		for _, d := range sf.decls {
+			if len(unused) == 0 {
+				break
+			}
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Body != nil {
+					use(d.Body)
+				}
+			case *ast.GenDecl:
+				if d.Tok == token.VAR {
+					use(d)
+				}
+			}
+		}
+	}
+	drop := map[ast.Decl]bool{}
+	for _, ds := range unused {
+		for _, d := range ds {
+			drop[d] = true
+		}
+	}
+	out := make([]*ast.File, 0, len(slims))
+	for _, sf := range slims {
+		if sf.whole {
+			out = append(out, sf.file)
+			continue
+		}
+		decls := sf.decls[:0:0]
+		for _, d := range sf.decls {
+			if !drop[d] {
+				decls = append(decls, d)
+			}
+		}
+		if !sf.changed && len(decls) == len(sf.decls) {
+			out = append(out, sf.file)
+			continue
+		}
+		c := *sf.file
+		c.Decls = slimImports(decls, nameOf)
+		out = append(out, &c)
+	}
+	return out
 }
 
 // slimImports drops the imports that only the removed bodies used: each
@@ -277,6 +463,9 @@ func slimImports(decls []ast.Decl, nameOf func(ip string) string) []ast.Decl {
 		if len(specs) == len(g.Specs) {
 			out = append(out, d)
 			continue
+		}
+		if len(specs) == 0 && !g.Rparen.IsValid() {
+			continue // import "x", unused: a declaration with no spec has no end
 		}
 		c := *g
 		c.Specs = specs

@@ -34,7 +34,7 @@ func (a *analyzer) variantFindings(ctx context.Context, ts []*target) []*lang.Re
 			continue
 		}
 		dir := t.new.Package
-		for _, f := range a.ix.parse(ctx, a.ix.byDir[dir]) {
+		for _, f := range a.ix.parseDecls(ctx, a.ix.byDir[dir]) { // signatures only
 			if f.pkgName != t.new.Unit || f.path == t.new.Path || t.old != nil && f.path == t.old.Path {
 				continue
 			}
