@@ -259,7 +259,7 @@ func bindError(c *ast.CallExpr, nf *funcInfo, name string) string {
 			return fmt.Sprintf("call passes a slice with ... but %s is no longer variadic", name)
 		}
 		if nargs != np {
-			return fmt.Sprintf("call passes %d arguments; %s now takes %d", nargs, name, np)
+			return fmt.Sprintf("call passes %s; %s now takes %d", model.Plural(nargs, "argument", "arguments"), name, np)
 		}
 		return ""
 	}
@@ -269,9 +269,9 @@ func bindError(c *ast.CallExpr, nf *funcInfo, name string) string {
 	}
 	switch {
 	case nargs < required:
-		return fmt.Sprintf("call passes %d arguments; %s now takes %s", nargs, name, arity(nf))
+		return fmt.Sprintf("call passes %s; %s now takes %s", model.Plural(nargs, "argument", "arguments"), name, arity(nf))
 	case !nf.Variadic && nargs > np:
-		return fmt.Sprintf("call passes %d arguments; %s now takes %s", nargs, name, arity(nf))
+		return fmt.Sprintf("call passes %s; %s now takes %s", model.Plural(nargs, "argument", "arguments"), name, arity(nf))
 	}
 	return ""
 }
