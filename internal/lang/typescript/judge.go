@@ -20,11 +20,18 @@ type judge struct {
 	// subIfaces are the file's interfaces and aliases that are an
 	// interface member's container under another name (subtypes.go)
 	subIfaces []string
+	// comps are the file's components whose props are an interface
+	// member's container (jsx.go)
+	comps []component
+	// canRename caches renameUses (fixes.go)
+	canRename *bool
 }
 
 func (j *judge) run() {
 	t := j.t
 	switch {
+	case t.comp != "":
+		j.jsxElements()
 	case !t.member:
 		locals, nss := j.bindings(t.name)
 		j.topLevel(locals, nss)
@@ -46,7 +53,13 @@ func (j *judge) exportNames(name string) []string {
 	d := j.t.d
 	if j.t.member {
 		d = nil
-		for _, x := range j.t.d.file.decls {
+		file := j.t.d.file
+		if j.t.comp != "" {
+			if file = j.a.file(j.t.path); file == nil {
+				return []string{name}
+			}
+		}
+		for _, x := range file.decls {
 			if n, c := x.names(); c == "" && n == name {
 				d = x
 			}
@@ -99,6 +112,7 @@ func (j *judge) bindings(name string) (locals map[string]bool, nss map[string]bo
 			locals[b.local] = true
 			j.emit(b.node, model.ImportedBy, model.Inconsistent, model.PrecisionSyntax,
 				fmt.Sprintf("imports %s from %s, which no longer exports it (%s %s)", b.name, b.spec, t.display(), j.what()))
+			j.withFix(j.importFix(b))
 		}
 	}
 	if gone {
@@ -110,6 +124,7 @@ func (j *judge) bindings(name string) (locals map[string]bool, nss map[string]bo
 			if _, last, ok := j.a.exportOf(mod, r.name, 0); !ok && j.lost(mod, last) {
 				j.emit(r.node, model.ImportedBy, model.Inconsistent, model.PrecisionSyntax,
 					fmt.Sprintf("re-exports %s from %s, which no longer exports it (%s %s)", r.name, r.spec, t.display(), j.what()))
+				j.withFix(j.reexportFix(r))
 			}
 		}
 	}
@@ -246,6 +261,7 @@ func (j *judge) topLevel(locals, nss map[string]bool) {
 		case tGone:
 			rel, verb := goneRel(t, k)
 			j.emit(ref, rel, model.Inconsistent, model.PrecisionSyntax, fmt.Sprintf("%s %s, which %s", verb, ref.Text(), j.what()))
+			j.withFix(j.useFix(ref))
 		case tCall:
 			switch k {
 			case rCall, rNew:
@@ -374,6 +390,7 @@ func (j *judge) call(at, call *treesit.Node, rel model.Relation, prec model.Prec
 			return // it did not bind before either: not this change's doing
 		}
 		j.emit(at, rel, model.Inconsistent, prec, fmt.Sprintf("the call %s (%s)", newErr, details))
+		j.withFix(j.argsFix(call))
 		return
 	}
 	if oldErr != "" {
@@ -415,6 +432,7 @@ func (j *judge) call(at, call *treesit.Node, rel model.Relation, prec model.Prec
 	switch {
 	case len(bad) > 0:
 		j.emit(at, rel, model.Inconsistent, prec, fmt.Sprintf("the call of %s binds, but %s (%s)", name, strings.Join(bad, "; "), details))
+		j.withFix(j.argsFix(call))
 	case len(warn) > 0:
 		j.emit(at, rel, model.MayBeImpacted, prec, fmt.Sprintf("the call of %s binds, but %s", name, strings.Join(warn, "; ")))
 	case od.fn.ret != nd.fn.ret && call.Parent != nil && call.Parent.Kind != "expression_statement":
