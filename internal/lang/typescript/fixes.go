@@ -169,6 +169,13 @@ func (j *judge) renameUses() bool {
 	if b := j.f.imports[o]; b != nil && b.name != o {
 		return false // the old name binds something else (`import { x as old }`)
 	}
+	if j.f.path != j.t.path {
+		for _, local := range j.f.exports {
+			if local == o {
+				return false // `export { old }`: the file's own export keeps the name
+			}
+		}
+	}
 	ok = true
 	locals := map[string]bool{o: true}
 	j.refs(locals, nil, nil, func(ref *treesit.Node) {
