@@ -279,15 +279,17 @@ func (j *judge) argsFix(call *treesit.Node) *model.Fix {
 	if list.KindOr() != "arguments" || list.Line != list.EndLine {
 		return nil
 	}
+	for _, k := range list.Kids {
+		if k.Kind == "comment" {
+			return nil // between arguments: it would be lost (inside one it is kept)
+		}
+	}
 	var vals []string
 	for _, a := range list.NamedKids() {
-		if a.Kind == "comment" || a.Kind == "spread_element" {
+		if a.Kind == "spread_element" {
 			return nil
 		}
 		vals = append(vals, a.Text())
-	}
-	if strings.Contains(list.Text(), "//") || strings.Contains(list.Text(), "/*") {
-		return nil // a comment the grammar kept out of the list's kids
 	}
 	if len(vals) > len(of.params) || len(vals) < of.required() {
 		return nil // it did not bind to the old list
