@@ -266,8 +266,10 @@ func (j *judge) topLevel(locals, nss map[string]bool) {
 			switch k {
 			case rCall, rNew:
 				j.call(ref, call, model.CalledBy, model.PrecisionSyntax, false)
+			case rJSX:
+				j.inlineElement(call) // an element of a component (jsxinline.go)
 			case rValue:
-				if commonJSExport(ref) {
+				if commonJSExport(ref) || ref.Parent.KindOr() == "jsx_closing_element" {
 					return
 				}
 				j.emit(ref, model.CalledBy, model.MayBeImpacted, model.PrecisionSyntax,
