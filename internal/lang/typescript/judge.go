@@ -294,7 +294,10 @@ func goneRel(t *target, k refKind) (model.Relation, string) {
 	case rExtends:
 		return model.EmbeddedBy, "extends"
 	case rJSX:
-		return model.InstantiatedBy, "renders"
+		if t.d.kind == dClass {
+			return model.InstantiatedBy, "renders"
+		}
+		return model.CalledBy, "renders" // a function component: rendering calls it
 	}
 	switch t.d.kind {
 	case dClass, dInterface, dType, dEnum:
