@@ -143,12 +143,14 @@ func (j *judge) inlineElement(el *treesit.Node) {
 	if hasChildren(el) {
 		attrs["children"] = true
 	}
-	var missing, excess, retyped []string
+	var missing, excess, retyped, optional []string
 	for name, m := range nm {
 		o, had := om[name]
 		switch {
 		case !m.optional && (!had || o.optional) && !attrs[name]:
 			missing = append(missing, name)
+		case m.optional && !had && !attrs[name]:
+			optional = append(optional, name)
 		case had && o.typ != m.typ && attrs[name] && name != "children":
 			retyped = append(retyped, fmt.Sprintf("%s (%s → %s)", name, orNone(o.typ), orNone(m.typ)))
 		}
@@ -161,6 +163,7 @@ func (j *judge) inlineElement(el *treesit.Node) {
 	sort.Strings(missing)
 	sort.Strings(excess)
 	sort.Strings(retyped)
+	sort.Strings(optional)
 	rel := model.CalledBy
 	switch {
 	case len(missing) > 0 && spread:
@@ -177,5 +180,11 @@ func (j *judge) inlineElement(el *treesit.Node) {
 	if len(retyped) > 0 {
 		j.emit(el, rel, model.MayBeImpacted, model.PrecisionSyntax,
 			fmt.Sprintf("passes %s to <%s>, whose props changed their type", strings.Join(retyped, ", "), tag))
+	}
+	if len(optional) > 0 {
+		// the frontier, as a call that does not pass a new optional
+		// parameter: it binds, but may have to pass it
+		j.emit(el, rel, model.MayFollow, model.PrecisionSyntax,
+			fmt.Sprintf("renders <%s> without %s, which its props gained as optional", tag, strings.Join(optional, ", ")))
 	}
 }
