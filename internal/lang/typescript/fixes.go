@@ -187,10 +187,26 @@ func (j *judge) renameUses() bool {
 }
 
 // useFix renames a use of a renamed top-level declaration: a name
-// bound under the old name, or ns.old through a namespace import.
+// bound under the old name, or ns.old through a namespace import. An
+// element's opening tag takes its closing tag along.
 func (j *judge) useFix(ref *treesit.Node) *model.Fix {
+	f := j.useFixAt(ref)
+	if f == nil || ref.Parent.KindOr() != "jsx_opening_element" {
+		return f
+	}
+	if cl := ref.Parent.Parent.Child("close_tag"); cl != nil {
+		c := j.useFixAt(cl.Child("name"))
+		if c == nil || c.Edits[0].NewText != f.Edits[0].NewText {
+			return nil // the tags would disagree
+		}
+		f.Edits = append(f.Edits, c.Edits...)
+	}
+	return f
+}
+
+func (j *judge) useFixAt(ref *treesit.Node) *model.Fix {
 	o, nw, ok := j.renaming()
-	if !ok {
+	if !ok || ref == nil {
 		return nil
 	}
 	desc := fmt.Sprintf("rename %s to %s", o, nw)

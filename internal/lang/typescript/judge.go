@@ -183,6 +183,9 @@ func (j *judge) refs(locals, nss map[string]bool, exps []string, visit func(ref 
 			if p := n.Parent; p != nil && p.Kind == "variable_declarator" && n.Field == "name" {
 				return true
 			}
+			if intrinsicTag(n) {
+				return true
+			}
 			visit(n)
 		case "member_expression", "nested_type_identifier":
 			o := n.Child("object")
@@ -197,6 +200,17 @@ func (j *judge) refs(locals, nss map[string]bool, exps []string, visit func(ref 
 		}
 		return true
 	})
+}
+
+// intrinsicTag reports the name of a JSX element written in lower case
+// (<div>, <slugify>): an intrinsic element, not a reference to a value.
+func intrinsicTag(n *treesit.Node) bool {
+	switch n.Parent.KindOr() {
+	case "jsx_opening_element", "jsx_self_closing_element", "jsx_closing_element":
+		t := n.Text()
+		return n.Field == "name" && t != "" && t[0] >= 'a' && t[0] <= 'z'
+	}
+	return false
 }
 
 // declaration reports an identifier that is the name a declaration
@@ -259,6 +273,9 @@ func (j *judge) topLevel(locals, nss map[string]bool) {
 		k, call := refKindOf(ref)
 		switch t.kind {
 		case tGone:
+			if ref.Parent.KindOr() == "jsx_closing_element" {
+				return // the element's opening tag is the use (its fix renames both)
+			}
 			rel, verb := goneRel(t, k)
 			j.emit(ref, rel, model.Inconsistent, model.PrecisionSyntax, fmt.Sprintf("%s %s, which %s", verb, ref.Text(), j.what()))
 			j.withFix(j.useFix(ref))
