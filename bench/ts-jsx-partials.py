@@ -65,7 +65,7 @@ def main():
     commits = a.commits or git(repo, 'log', '--since=' + a.since, '--format=%h', '--no-merges',
                                '-G', r'FC<\{|Props', '--', a.paths).split()[:a.max]
     index = os.path.join(work, 'jsx-index')
-    totals = dict(commits=0, jsx_errors=0, jsx_errors_in_changed=0, jsx_warnings=0, notes=0, real_errors=0)
+    totals = dict(commits=0, jsx_errors=0, jsx_errors_in_changed=0, jsx_warnings=0, notes=0, real_errors=0, tool_failures=0)
     for c in commits:
         changed = set(git(repo, 'diff', '--name-only', c + '^', c).split())
         seeds = [f for f in changed if f.endswith('.tsx') and PROPS.search(git(repo, 'diff', '-U0', c + '^', c, '--', f))]
@@ -74,11 +74,21 @@ def main():
         env = dict(os.environ, GIT_INDEX_FILE=index)
         git(repo, 'read-tree', c + '^', env=env)
         for f in seeds:
-            git(repo, 'update-index', '--cacheinfo', '100644,%s,%s' % (git(repo, 'rev-parse', c + ':' + f).strip(), f), env=env)
+            try:
+                blob = git(repo, 'rev-parse', c + ':' + f).strip()
+            except RuntimeError:  # deleted by the commit
+                git(repo, 'update-index', '--force-remove', f, env=env)
+                continue
+            git(repo, 'update-index', '--add', '--cacheinfo', '100644,%s,%s' % (blob, f), env=env)
         tree = git(repo, 'write-tree', env=env).strip()
         partial = git(repo, 'commit-tree', tree, '-p', c + '^', '-m', 'partial').strip()
-        fs = check(a.hook, repo, c + '^', partial)
-        real = [f for f in check(a.hook, repo, c + '^', c) if f['level'] == 'error']
+        try:
+            fs = check(a.hook, repo, c + '^', partial)
+            real = [f for f in check(a.hook, repo, c + '^', c) if f['level'] == 'error']
+        except RuntimeError as e:
+            totals['tool_failures'] += 1
+            print('%s tool failure: %s' % (c, str(e)[-160:]))
+            continue
         jsx = [f for f in fs if re.search(r'<[A-Za-z][\w.]*>', f['message'])]
         totals['commits'] += 1
         totals['real_errors'] += len(real)
