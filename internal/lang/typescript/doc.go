@@ -176,7 +176,13 @@
 //     InstantiatedBy). Inside the component, a removed member read from
 //     its props (destructured, props.x, this.props.x) is inconsistent
 //     (UsedBy). An intersection with a type the analysis does not read
-//     makes a removed member's sites warnings.
+//     makes a removed member's sites warnings. Props written inline
+//     (`PropsWithChildren<{...}>`, `React.FC<{...}>`, a const's
+//     annotation being part of its Sig) change the component's signature:
+//     its elements are calls (CalledBy), judged member by member against
+//     the old and new inline types (jsxinline.go). Lower-case tags are
+//     intrinsic elements, never uses; a closing tag is no finding of its
+//     own.
 //
 // Over-approximation policy: an error needs a resolved reference and a
 // rule of the language; a receiver whose type syntax cannot tell gives a
