@@ -49,6 +49,10 @@
 // loop stops when the oracle passes or a budget (rounds, tokens, time) is
 // spent.
 //
+// An oracle's pass proves only the files whose front-end has an oracle
+// (lang.Provable): an edit of a file of any other language leaves the
+// run unproven, and the result says which files nothing judged.
+//
 // All edits happen in a scratch worktree (git worktree add --detach); the
 // developer's work tree is written only by Apply, on request, after the
 // plan is shown. Nothing is delivered unless the oracle passed, unless

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 
 	"github.com/ripple-dev/ripple/internal/check"
@@ -150,6 +151,11 @@ func Run(ctx context.Context, repo *gitio.Repo, o Options) (*Result, error) {
 		}
 		e.res.Oracle = or
 		if or.Pass {
+			if files := e.unjudged(); len(files) > 0 {
+				// passing says nothing of files no oracle reads
+				e.note(fmt.Sprintf("no oracle judges %s (its language has none here): the edits are not proven", strings.Join(files, ", ")))
+				break
+			}
 			e.res.Proven = true
 			e.logf("round %d: the oracle passes", round)
 			break
@@ -260,6 +266,21 @@ func (e *engine) frontendFor(p string) lang.Frontend {
 		}
 	}
 	return nil
+}
+
+// unjudged are the files the engine edited whose front-end has no
+// oracle (lang.Provable): an oracle's pass does not prove them.
+func (e *engine) unjudged() []string {
+	var out []string
+	for p := range e.sc.written {
+		if fe := e.frontendFor(p); fe != nil {
+			if _, ok := fe.(lang.Provable); !ok {
+				out = append(out, p)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 func (e *engine) note(s string) {

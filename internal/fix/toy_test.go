@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -246,5 +247,39 @@ func TestToyLanguage(t *testing.T) {
 	}
 	if got := fres.Oracle.Ran; len(got) != 1 || got[0] != "toycheck" {
 		t.Errorf("oracle ran %v, want the toy's own", got)
+	}
+}
+
+// TestToyWithoutOracle: a language without an oracle of its own (no
+// lang.Provable) is not proven by the others passing: the toy's edit is
+// made, the oracle (of no language of the change) passes, and the run
+// says that nothing judged the toy file.
+func TestToyWithoutOracle(t *testing.T) {
+	repo, sc := setup(t, toyRepo)
+	// the toy's front-end and block editor, without its oracle
+	type unprovable struct {
+		lang.Frontend
+		lang.BlockEditor
+	}
+	withToy := func() []lang.Frontend {
+		return append(languages.Frontends(), unprovable{toyFrontend{}, toyFrontend{}})
+	}
+	s := &scripted{t: t, answer: func(string, string, int) (int, string, time.Duration) {
+		return 200, "```\nfn main()\n  add(1, 2, 0)\n  print(3)\n```", 0
+	}}
+	fres, err := Run(context.Background(), repo, Options{Base: sc.Base, Head: sc.Head, Model: modelFor(t, s, 5*time.Second, 0),
+		Frontends: withToy, Oracle: oracle.All{}, Rounds: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fres.ByModel != 1 || !strings.Contains(fres.Patch, "+  add(1, 2, 0)") {
+		logPlan(t, fres)
+		t.Fatalf("%d by the model, patch:\n%s", fres.ByModel, fres.Patch)
+	}
+	if fres.Proven {
+		t.Errorf("proven by an oracle that judged no toy file")
+	}
+	if !slices.ContainsFunc(fres.Notes, func(n string) bool { return strings.Contains(n, "no oracle judges app.toy") }) {
+		t.Errorf("notes %q: none says app.toy was not judged", fres.Notes)
 	}
 }

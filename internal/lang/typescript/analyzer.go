@@ -86,6 +86,11 @@ type target struct {
 	// the sub-interfaces and aliases one file declares, judged together
 	// (one search and one walk for a hierarchy of them)
 	alts []string
+	// comp is a component of path whose props the member's container
+	// types: its JSX elements are judged (jsx.go); compExact is false
+	// when its props type has parts the analysis cannot read
+	comp      string
+	compExact bool
 }
 
 func (t *target) display() string {
@@ -178,6 +183,11 @@ func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*la
 	var sites []*tscSite
 	ts := a.targets(changes)
 	seenSub := map[string]bool{}
+	type compKey struct {
+		ch         *model.Change
+		path, comp string
+	}
+	seenComp := map[compKey]bool{}
 	for i := 0; i < len(ts) && i < 500; i++ {
 		t := ts[i]
 		words := []string{t.name}
@@ -189,6 +199,12 @@ func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*la
 		}
 		if !t.member {
 			words = append(words, moduleWords(t.path)...)
+		}
+		if t.comp != "" {
+			words = []string{t.comp}
+			if f := a.file(t.path); t.comp == "default" || f != nil && f.exports["default"] == t.comp {
+				words = append(words, moduleWords(t.path)...)
+			}
 		}
 		paths, err := a.c.Search(ctx, words)
 		if err != nil {
@@ -225,6 +241,15 @@ func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*la
 				st := *t
 				st.container, st.alts, st.path, st.sub = fresh[0], fresh[1:], f.path, true
 				ts = append(ts, &st)
+			}
+			for _, c := range j.comps {
+				k := compKey{t.ch, f.path, c.name}
+				if !seenComp[k] {
+					seenComp[k] = true
+					st := *t
+					st.comp, st.compExact, st.path, st.alts = c.name, c.exact, f.path, nil
+					ts = append(ts, &st)
+				}
 			}
 			for _, sub := range j.subs {
 				// a subclass inheriting a changed constructor: its

@@ -45,7 +45,7 @@ func (*Frontend) Details(old, new *lang.Decl) []string {
 			out = append(out, fmt.Sprintf("overloads %d → %d", len(od.overloads)+1, len(nd.overloads)+1))
 		}
 	}
-	if od.typ != nd.typ && (od.kind == dField || od.kind == dIMember || od.kind == dVar) {
+	if od.typ != nd.typ && (od.kind == dField || od.kind == dIMember || od.kind == dVar || od.kind == dFunc) {
 		out = append(out, fmt.Sprintf("type %s → %s", orNone(od.typ), orNone(nd.typ)))
 	}
 	if strings.Join(od.heritage, ",") != strings.Join(nd.heritage, ",") {

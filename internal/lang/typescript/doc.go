@@ -163,6 +163,27 @@
 //     top-level const: its annotation, or the declared return type of the
 //     call initializing it (`export default ky` of `const ky =
 //     createInstance()`).
+//   - JSX elements (jsx.go): a top-level component whose props the
+//     container of a changed interface member types (`function C(p:
+//     Props)`, `({a}: Props) =>`, `React.FC<Props>`, `forwardRef<R,
+//     Props>`, `memo(...)`, `extends React.Component<Props>`, default
+//     exports; through PropsWithChildren, Readonly, the standard mapped
+//     types and intersections with inline object types) is a target of
+//     its own, searched for by its name: its elements, imported through
+//     any resolution above, are judged as tsc checks JSX attributes (a
+//     required member missing: inconsistent, may be impacted with a
+//     spread attribute; an attribute of a removed member: inconsistent,
+//     the excess-property check; of a retyped one: may be impacted;
+//     InstantiatedBy). Inside the component, a removed member read from
+//     its props (destructured, props.x, this.props.x) is inconsistent
+//     (UsedBy). An intersection with a type the analysis does not read
+//     makes a removed member's sites warnings. Props written inline
+//     (`PropsWithChildren<{...}>`, `React.FC<{...}>`, a const's
+//     annotation being part of its Sig) change the component's signature:
+//     its elements are calls (CalledBy), judged member by member against
+//     the old and new inline types (jsxinline.go). Lower-case tags are
+//     intrinsic elements, never uses; a closing tag is no finding of its
+//     own.
 //
 // # The type-precise tier (tsc.go, tscsettle.go, internal/oracle/tsc*.go)
 //
@@ -220,4 +241,22 @@
 // warning at most. Not seen: calls through values stored in containers,
 // destructured methods, dependency injection, types inferred from
 // returns, decorators that change signatures.
+//
+// # Fixes (fixes.go, edit.go)
+//
+// Inconsistent sites carry the mechanical fix the seed alone decides
+// (model.Fix): renamed declarations at named imports (aliases kept),
+// re-exports, require destructuring, namespace uses and every use of a
+// binding of the old name (the import aliases the new name to the old
+// one where the new name is taken or the file re-exports the binding);
+// renamed members at uses through known receivers, literal keys, JSX
+// attributes and destructured props; calls rebuilt for removed,
+// reordered and added parameters (param_defaults). None with spread
+// arguments, rest parameters, overloads, comments or line breaks in the
+// argument list. The front-end is a lang.BlockEditor: a model's block
+// must parse (errors the file already had elsewhere are tolerated: the
+// grammar has gaps) and hold exactly the planned declaration; import
+// declarations a reply opens with are added after the file's imports.
+// Not provided: lang.ImportPruner (tsc reports unused imports only under
+// noUnusedLocals, in the same words as unused locals) and lang.Declarer.
 package typescript

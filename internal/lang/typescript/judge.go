@@ -22,11 +22,18 @@ type judge struct {
 	// subIfaces are the file's interfaces and aliases that are an
 	// interface member's container under another name (subtypes.go)
 	subIfaces []string
+	// comps are the file's components whose props are an interface
+	// member's container (jsx.go)
+	comps []component
+	// canRename caches renameUses (fixes.go)
+	canRename *bool
 }
 
 func (j *judge) run() {
 	t := j.t
 	switch {
+	case t.comp != "":
+		j.jsxElements()
 	case !t.member:
 		locals, nss := j.bindings(t.name)
 		j.topLevel(locals, nss)
@@ -48,7 +55,13 @@ func (j *judge) exportNames(name string) []string {
 	d := j.t.d
 	if j.t.member {
 		d = nil
-		for _, x := range j.t.d.file.decls {
+		file := j.t.d.file
+		if j.t.comp != "" {
+			if file = j.a.file(j.t.path); file == nil {
+				return []string{name}
+			}
+		}
+		for _, x := range file.decls {
 			if n, c := x.names(); c == "" && n == name {
 				d = x
 			}
@@ -101,6 +114,7 @@ func (j *judge) bindings(name string) (locals map[string]bool, nss map[string]bo
 			locals[b.local] = true
 			j.emit(b.node, model.ImportedBy, model.Inconsistent, model.PrecisionSyntax,
 				fmt.Sprintf("imports %s from %s, which no longer exports it (%s %s)", b.name, b.spec, t.display(), j.what()))
+			j.withFix(j.importFix(b))
 		}
 	}
 	if gone {
@@ -112,6 +126,7 @@ func (j *judge) bindings(name string) (locals map[string]bool, nss map[string]bo
 			if _, last, ok := j.a.exportOf(mod, r.name, 0); !ok && j.lost(mod, last) {
 				j.emit(r.node, model.ImportedBy, model.Inconsistent, model.PrecisionSyntax,
 					fmt.Sprintf("re-exports %s from %s, which no longer exports it (%s %s)", r.name, r.spec, t.display(), j.what()))
+				j.withFix(j.reexportFix(r))
 			}
 		}
 	}
@@ -170,6 +185,9 @@ func (j *judge) refs(locals, nss map[string]bool, exps []string, visit func(ref 
 			if p := n.Parent; p != nil && p.Kind == "variable_declarator" && n.Field == "name" {
 				return true
 			}
+			if intrinsicTag(n) {
+				return true
+			}
 			visit(n)
 		case "member_expression", "nested_type_identifier":
 			o := n.Child("object")
@@ -184,6 +202,17 @@ func (j *judge) refs(locals, nss map[string]bool, exps []string, visit func(ref 
 		}
 		return true
 	})
+}
+
+// intrinsicTag reports the name of a JSX element written in lower case
+// (<div>, <slugify>): an intrinsic element, not a reference to a value.
+func intrinsicTag(n *treesit.Node) bool {
+	switch n.Parent.KindOr() {
+	case "jsx_opening_element", "jsx_self_closing_element", "jsx_closing_element":
+		t := n.Text()
+		return n.Field == "name" && t != "" && t[0] >= 'a' && t[0] <= 'z'
+	}
+	return false
 }
 
 // declaration reports an identifier that is the name a declaration
@@ -246,14 +275,20 @@ func (j *judge) topLevel(locals, nss map[string]bool) {
 		k, call := refKindOf(ref)
 		switch t.kind {
 		case tGone:
+			if ref.Parent.KindOr() == "jsx_closing_element" {
+				return // the element's opening tag is the use (its fix renames both)
+			}
 			rel, verb := goneRel(t, k)
 			j.emit(ref, rel, model.Inconsistent, model.PrecisionSyntax, fmt.Sprintf("%s %s, which %s", verb, ref.Text(), j.what()))
+			j.withFix(j.useFix(ref))
 		case tCall:
 			switch k {
 			case rCall, rNew:
 				j.call(ref, call, model.CalledBy, model.PrecisionSyntax, false)
+			case rJSX:
+				j.inlineElement(call) // an element of a component (jsxinline.go)
 			case rValue:
-				if commonJSExport(ref) {
+				if commonJSExport(ref) || ref.Parent.KindOr() == "jsx_closing_element" {
 					return
 				}
 				j.emit(ref, model.CalledBy, model.MayBeImpacted, model.PrecisionSyntax,
@@ -278,7 +313,10 @@ func goneRel(t *target, k refKind) (model.Relation, string) {
 	case rExtends:
 		return model.EmbeddedBy, "extends"
 	case rJSX:
-		return model.InstantiatedBy, "renders"
+		if t.d.kind == dClass {
+			return model.InstantiatedBy, "renders"
+		}
+		return model.CalledBy, "renders" // a function component: rendering calls it
 	}
 	switch t.d.kind {
 	case dClass, dInterface, dType, dEnum:
@@ -376,6 +414,7 @@ func (j *judge) call(at, call *treesit.Node, rel model.Relation, prec model.Prec
 			return // it did not bind before either: not this change's doing
 		}
 		j.emit(at, rel, model.Inconsistent, prec, fmt.Sprintf("the call %s (%s)", newErr, details))
+		j.withFix(j.argsFix(call))
 		return
 	}
 	if oldErr != "" {
@@ -417,6 +456,7 @@ func (j *judge) call(at, call *treesit.Node, rel model.Relation, prec model.Prec
 	switch {
 	case len(bad) > 0:
 		j.emit(at, rel, model.Inconsistent, prec, fmt.Sprintf("the call of %s binds, but %s (%s)", name, strings.Join(bad, "; "), details))
+		j.withFix(j.argsFix(call))
 	case len(warn) > 0:
 		j.emit(at, rel, model.MayBeImpacted, prec, fmt.Sprintf("the call of %s binds, but %s", name, strings.Join(warn, "; ")))
 	case od.fn.ret != nd.fn.ret && call.Parent != nil && call.Parent.Kind != "expression_statement":

@@ -217,6 +217,7 @@ func (j *judge) classMember() {
 				return true
 			}
 			j.emit(n, rel, model.Inconsistent, model.PrecisionSyntax, fmt.Sprintf("%s %s, which %s", verb, t.name, j.what()))
+			j.withFix(j.renameAt(prop))
 		}
 		return true
 	})
@@ -361,6 +362,7 @@ func (j *judge) enumMember() {
 		}
 		if known {
 			j.emit(n, model.UsedBy, model.Inconsistent, model.PrecisionSyntax, fmt.Sprintf("uses %s.%s, which %s", t.container, t.name, j.what()))
+			j.withFix(j.renameAt(n.Child("property")))
 		}
 		return true
 	})
@@ -388,6 +390,14 @@ func (j *judge) ifaceMember() {
 			if t.kind != tRetyped {
 				j.subIfaces = append(j.subIfaces, s.name)
 			}
+		}
+	}
+	// components whose props it types: their elements are judged as
+	// targets of their own (jsx.go)
+	if len(locals) > 0 {
+		for _, c := range j.components(locals) {
+			j.componentProps(c)
+			j.comps = append(j.comps, c)
 		}
 	}
 	// a file that does not name the interface may still read members of
@@ -451,6 +461,7 @@ func (j *judge) ifaceMember() {
 			case t.kind == tGone && has:
 				j.emit(n, rel, model.Inconsistent, model.PrecisionSyntax,
 					fmt.Sprintf("builds a %s with %s, which %s (an object literal may only specify known properties)", lt, t.name, j.what()))
+				j.withFix(j.renameKey(literalKey(n, t.name)))
 			}
 		case "member_expression":
 			if t.kind != tGone && t.kind != tRetyped || n.Child("property").Text() != t.name {
@@ -473,6 +484,7 @@ func (j *judge) ifaceMember() {
 					typ = t.container
 				}
 				j.emit(n, rel, model.Inconsistent, model.PrecisionSyntax, fmt.Sprintf("%s %s of a %s, which %s", verb, t.name, typ, j.what()))
+				j.withFix(j.renameAt(n.Child("property")))
 			} else if typ == "" && named {
 				j.emit(n, rel, model.MayBeImpacted, model.PrecisionName,
 					fmt.Sprintf("%s %s on a value whose type could not be resolved; %s %s", verb, t.name, t.display(), j.what()))

@@ -98,7 +98,13 @@ func (f *tsfile) statement(st *treesit.Node, exported bool) {
 				continue
 			}
 			if name.Kind == "identifier" && val != nil && functionLike(val.Kind) {
-				f.add(&declData{node: val, kind: dFunc, fn: sigOf(val), exported: exported})
+				d := &declData{node: val, kind: dFunc, fn: sigOf(val), exported: exported}
+				if t := vd.Child("type"); t != nil {
+					// `const C: React.FC<Props> = (p) => ...`: the const's
+					// type is what callers (and elements) rely on
+					d.typ = strings.TrimSpace(strings.TrimPrefix(treesit.Compact(t), ":"))
+				}
+				f.add(d)
 				continue
 			}
 			if val != nil && val.Kind == "class" && name.Kind == "identifier" {

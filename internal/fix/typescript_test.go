@@ -1,0 +1,75 @@
+package fix
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestTypeScriptModelEdit: a TypeScript caller that no mechanical fix
+// can settle (an added parameter with no given value) is rewritten by the
+// model; the reply opens with an import the block needs, which is added
+// after the file's imports, and the block is judged by the TypeScript
+// front-end (it parses and declares exactly the planned function). A
+// reply that declares another function beside it is rejected.
+func TestTypeScriptModelEdit(t *testing.T) {
+	repo, sc := setup(t, `
+-- old/src/lib.ts --
+export function scale(x: number): number {
+  return 2 * x;
+}
+-- old/src/factor.ts --
+export const DEFAULT_FACTOR = 2;
+-- old/src/use.ts --
+import { scale } from './lib';
+
+export function use(): number {
+  return scale(2);
+}
+
+export function other(): number {
+  return scale(3);
+}
+-- new/src/lib.ts --
+export function scale(x: number, factor: number): number {
+  return factor * x;
+}
+`)
+	s := &scripted{t: t, answer: func(block, _ string, _ int) (int, string, time.Duration) {
+		switch block {
+		case "function use":
+			return 200, "```ts\nimport { DEFAULT_FACTOR } from './factor';\n\nexport function use(): number {\n  return scale(2, DEFAULT_FACTOR);\n}\n```", 0
+		case "function other":
+			return 200, "```ts\nexport function other(): number {\n  return scale(3, 1);\n}\n\nexport function more(): number {\n  return 1;\n}\n```", 0
+		}
+		t.Errorf("unexpected block %q", block)
+		return 500, "", 0
+	}}
+	res, err := Run(context.Background(), repo, Options{Base: sc.Base, Head: sc.Head, Model: modelFor(t, s, 5*time.Second, 0), Rounds: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ByModel != 1 || res.Rejected == 0 {
+		logPlan(t, res)
+		t.Fatalf("by model %d, rejected %d, patch:\n%s", res.ByModel, res.Rejected, res.Patch)
+	}
+	for _, want := range []string{"+import { DEFAULT_FACTOR } from './factor';", "+  return scale(2, DEFAULT_FACTOR);"} {
+		if !strings.Contains(res.Patch, want) {
+			t.Errorf("patch lacks %q:\n%s", want, res.Patch)
+		}
+	}
+	if strings.Contains(res.Patch, "more") {
+		t.Errorf("the reply declaring a second function was merged:\n%s", res.Patch)
+	}
+	rejected := false
+	for _, ob := range res.Obligations {
+		if ob.Block == "function other" && strings.Contains(ob.Note, "holds 2 declarations") {
+			rejected = true
+		}
+	}
+	if !rejected {
+		logPlan(t, res)
+		t.Errorf("function other: not rejected for its second declaration")
+	}
+}
