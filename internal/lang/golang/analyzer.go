@@ -109,7 +109,15 @@ func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*la
 	}
 	words := map[string]bool{}
 	seedDirs := map[string]bool{}
+	// members on the farther frontier are searched where the syntax can
+	// resolve their receivers (frontier below)
+	far := map[string][]*target{}
 	for _, t := range ts {
+		if a.farMember(t) {
+			far[t.name] = append(far[t.name], t)
+			seedDirs[t.decl().Package] = true
+			continue
+		}
 		words[t.name] = true
 		if t.kind == model.KindField && t.ch.Label != model.MF {
 			words[t.container] = true // struct literals of the type
@@ -131,6 +139,16 @@ func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*la
 	sort.Strings(wl)
 	t0 := time.Now()
 	paths, err := a.ix.Search(ctx, wl)
+	if err == nil && len(far) > 0 {
+		var more []string
+		if more, err = a.frontier(ctx, far); err == nil {
+			paths = append(paths, more...)
+			for w := range far {
+				words[w] = true
+				wl = append(wl, w)
+			}
+		}
+	}
 	trace("grep %d words: %d files in %v", len(wl), len(paths), time.Since(t0))
 	if err != nil {
 		return nil, err
@@ -185,7 +203,7 @@ func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*la
 		refs = append(refs, w.refs...)
 	}
 	fs := a.judge(ctx, ts, refs, a.interfaceUses(ctx, refs))
-	fs = append(fs, a.variantFindings(ctx, ts)...)
+	fs = append(fs, a.variantFindings(ctx, ts, refs)...)
 	return append(fs, extra...), nil
 }
 
@@ -299,6 +317,11 @@ func (a *analyzer) judge(ctx context.Context, ts []*target, refs []*ref, extra [
 		if r.kind == rkCopy {
 			continue // syntax only: types cannot tell what a function means to cover
 		}
+		if a.env.Precision != "types" && frontierOnly(r) {
+			// the farther frontier (notes): found by what the syntax
+			// resolves; the type checker runs for what may block or warn
+			continue
+		}
 		if r.t.ch.Label == model.MMB && !r.t.member && r.prec != model.PrecisionName {
 			// a caller of a package-level function whose body changed:
 			// resolved exactly, and types cannot tell behaviour
@@ -313,6 +336,13 @@ func (a *analyzer) judge(ctx context.Context, ts []*target, refs []*ref, extra [
 	wrapped := map[*ast.FuncDecl]bool{}
 	claimed := map[tref]bool{}
 	for i, r := range refs {
+		if tv != nil && r.prec == model.PrecisionName && r.t.frontier() && tv.resolves(r) {
+			// a name-matched call on the frontier that the type checker
+			// resolved to the declaration: all the checker judges there
+			// (the callee may change in a way not known yet)
+			r.prec = model.PrecisionTypes
+			syn[i] = a.syntacticVerdict(r)
+		}
 		v := syn[i]
 		prec := r.prec
 		if tv != nil && !v.exactly && !(r.t.ch.Derived && r.t.old != r.t.new) {
@@ -560,4 +590,84 @@ func (a *analyzer) interfaceUses(ctx context.Context, refs []*ref) []*pfile {
 		}
 	}
 	return out
+}
+
+// frontierOnly reports a reference whose finding can only be a note
+// (model.MayFollow): a site two uncertain steps from the diff
+// (propagate.Cap), or a name-matched call of a declaration that may have
+// to change in a way not known yet (a caller of a caller that may take
+// the new value), which is a note when resolved. In auto precision the
+// type checker does not run for such references: resolving them costs
+// as much as the rest of the check on a large repository (terraform:
+// four rounds of callers of `Run` methods) and can only add or remove a
+// note; `types` resolves them.
+func frontierOnly(r *ref) bool {
+	return r.t.frontier() && (r.t.ch.Tentative >= 2 || r.prec == model.PrecisionName)
+}
+
+// frontier reports a target every finding of which is a note: a change
+// two uncertain steps from the diff (propagate.Cap), or a declaration
+// that may have to change in a way not known yet (a caller that may
+// take a new value from its own callers), whose calls may follow
+// (syntacticVerdict) unless it follows an interface method (then a call
+// may break: breaksWhenFollowing).
+func (t *target) frontier() bool {
+	ch := t.ch
+	return ch.Tentative >= 2 || ch.Derived && t.old == t.new && ch.Via != model.OverriddenBy
+}
+
+// farMember reports a member target on the farther frontier (every
+// finding of it a note: target.frontier), in a precision other than
+// types.
+func (a *analyzer) farMember(t *target) bool {
+	return a.env.Precision != "types" && t.frontier() && t.member && t.container != ""
+}
+
+// frontier finds the files where calls of frontier members can be
+// resolved by their syntax: files naming the member and its container
+// type, or in the container's package (methods promoted through
+// embedding, receivers of the package's own functions). The rest name
+// the method of some other type (terraform's `Run`: 600 files, most of
+// them `t.Run` in tests), which only the type checker could tell apart,
+// and frontierOnly keeps it off the frontier. What this leaves out: a
+// call in another package through a value whose type the file never
+// names (`svc().Handle()`, svc declared elsewhere); taking every file of
+// the packages that name the type instead costs twice the whole check
+// on terraform (367 files parsed against 144). `types` finds them.
+func (a *analyzer) frontier(ctx context.Context, far map[string][]*target) ([]string, error) {
+	var names, containers []string
+	dirs := map[string]bool{}
+	for name, ts := range far {
+		names = append(names, name)
+		for _, t := range ts {
+			containers = append(containers, t.container)
+			dirs[t.decl().Package] = true
+		}
+	}
+	var named []string
+	var cerr error
+	done := make(chan struct{})
+	go func() { // two greps of the tree at once
+		defer close(done)
+		named, cerr = a.ix.Search(ctx, containers)
+	}()
+	hits, err := a.ix.Search(ctx, names)
+	<-done
+	if err == nil {
+		err = cerr
+	}
+	if err != nil || len(hits) == 0 {
+		return nil, err
+	}
+	with := map[string]bool{}
+	for _, p := range named {
+		with[p] = true
+	}
+	var out []string
+	for _, p := range hits {
+		if with[p] || dirs[dirOf(p)] {
+			out = append(out, p)
+		}
+	}
+	return out, nil
 }

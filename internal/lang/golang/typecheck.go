@@ -282,6 +282,13 @@ func (tv *typeVerdicts) targetObj(obj types.Object, t *target) bool {
 	return p.Filename == t.new.Path && p.Line == t.new.NameLine
 }
 
+// resolves reports whether the type checker resolved a reference's
+// identifier to its target's declaration.
+func (tv *typeVerdicts) resolves(r *ref) bool {
+	obj, ok := tv.objectOf(r)
+	return ok && tv.targetObj(obj, r.t)
+}
+
 // objectOf is the object an identifier of a reference resolves to.
 func (tv *typeVerdicts) objectOf(r *ref) (types.Object, bool) {
 	if r.id == nil {
