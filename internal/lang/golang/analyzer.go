@@ -298,7 +298,12 @@ func (a *analyzer) judge(ctx context.Context, ts []*target, refs []*ref, extra [
 	// nothing
 	syn := make([]verdict, len(refs))
 	var unsure []*ref
+	gone := goneTypes(ts, refs)
 	for i, r := range refs {
+		if r.prec == model.PrecisionName && r.t.member && gone[tref{r.t.pkgKey, r.t.container}] {
+			syn[i] = verdict{skip: true}
+			continue
+		}
 		syn[i] = a.syntacticVerdict(r)
 		if syn[i].binds && a.env.Precision != "types" && a.editedCall(r) {
 			// the developer rewrote this call in the same diff and it binds
@@ -670,4 +675,30 @@ func (a *analyzer) frontier(ctx context.Context, far map[string][]*target) ([]st
 		}
 	}
 	return out, nil
+}
+
+// goneTypes are the types the change deleted (not renamed) that no code
+// of the head names any more, by package and name. No value can have
+// such a type (a value's type comes from an expression, declaration or
+// signature that names it, and the search found every file naming it),
+// so a name-matched use of one of its members is another type's: hugo
+// 7574e35b40 moved a Map type to another package with its methods Get,
+// Set and Delete, and every `.Get(` on a value typed by a package not in
+// the module cache was a warning, 60 on a correct commit.
+func goneTypes(ts []*target, refs []*ref) map[tref]bool {
+	gone := map[tref]bool{}
+	for _, t := range ts {
+		if (t.kind == model.KindType || t.kind == model.KindInterface) && t.ch.Label == model.DC && t.ch.New == nil && !t.member {
+			gone[tref{t.pkgKey, t.name}] = true
+		}
+	}
+	if len(gone) == 0 {
+		return nil
+	}
+	for _, r := range refs {
+		if !r.t.member {
+			delete(gone, tref{r.t.pkgKey, r.t.name})
+		}
+	}
+	return gone
 }
