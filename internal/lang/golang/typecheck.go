@@ -321,7 +321,7 @@ func (tv *typeVerdicts) verdictFor(r *ref, syn verdict) (verdict, bool) {
 	if rel == "" {
 		rel = relationOf(r)
 	}
-	errs := tv.relevantErrors(r)
+	errs := proofs(tv.relevantErrors(r))
 	if len(errs) > 0 {
 		if syn.skip && r.prec != model.PrecisionName && !syn.unlessTypes {
 			return verdict{}, false
@@ -414,6 +414,21 @@ func reordered(t *target) bool {
 		}
 	}
 	return false
+}
+
+// proofs drops the errors that follow from a type the checker could not
+// resolve ("cannot index s.Items (variable with invalid type)", when the
+// field's new type is declared nowhere): they say nothing of the change,
+// whatever that type turns out to be (a pointer to an array can be
+// indexed); the evidence rule then keeps the syntactic verdict.
+func proofs(errs []types.Error) []types.Error {
+	out := errs[:0:0]
+	for _, e := range errs {
+		if !strings.Contains(e.Msg, "invalid type") {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // relevantErrors returns the checker errors that a reference explains.
