@@ -3,6 +3,7 @@ package python
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ripple-dev/ripple/internal/lang"
@@ -470,6 +471,9 @@ func (j *judge) deletedVerdict(t *target, x *ref, how matchHow, rel model.Relati
 		}
 		return verdict{rel, model.Inconsistent, fmt.Sprintf("%s %s, which %s", verb, t.name, what), prec, ""}, true
 	case mFallback:
+		if movedUp(t, x.hit) {
+			return verdict{rel, model.Consistent, fmt.Sprintf("%s %s, which moved unchanged from %s to its base %s", verb, t.name, t.cqual, x.hit.owner.qual), prec, ""}, true
+		}
 		return verdict{rel, model.MayBeImpacted, fmt.Sprintf("%s %s, which %s in %s: it now resolves to %s.%s", verb, t.name, what, t.cqual, x.hit.owner.qual, t.name), prec, ""}, true
 	case mMaybe:
 		why := "a base outside the repository may still provide it"
@@ -725,4 +729,40 @@ func mustOrMayChange(c *model.Change) string {
 func namesClass(obj *treesit.Node, c *classInfo) bool {
 	obj = treesit.Unparen(obj)
 	return obj != nil && c != nil && (obj.Kind == "identifier" || obj.Kind == "attribute") && lastPart(obj.Text()) == c.name
+}
+
+// movedUp reports whether the member a deleted one now resolves to in a
+// base class is the same code (a member pulled up into a base class:
+// alembic 2aba0ada16 moved Operations' methods and attributes into a new
+// AbstractOperations, and every use, resolving to the same code, was a
+// warning: 182 on a correct commit). The same code means the same lines
+// but for indentation; a member the base had already, or one that
+// changed on the way, still answers differently (a warning).
+func movedUp(t *target, h memberHit) bool {
+	if t.od == nil || t.ch.Renamed() {
+		return false
+	}
+	var a, b *treesit.Node
+	switch {
+	case t.od.fn != nil && h.fn != nil:
+		a, b = t.od.fn.outer, h.fn.outer
+	case t.od.attr != nil && h.attr != nil:
+		a, b = t.od.attr.stmt, h.attr.stmt
+	}
+	return a != nil && b != nil && sameCode(a.Text(), b.Text())
+}
+
+// sameCode compares two pieces of source line by line, ignoring
+// indentation, trailing spaces and blank lines.
+func sameCode(a, b string) bool {
+	lines := func(s string) []string {
+		var out []string
+		for _, l := range strings.Split(s, "\n") {
+			if l = strings.TrimSpace(l); l != "" {
+				out = append(out, l)
+			}
+		}
+		return out
+	}
+	return slices.Equal(lines(a), lines(b))
 }
