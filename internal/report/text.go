@@ -46,12 +46,21 @@ func Text(w io.Writer, r *model.Result, o Options) error {
 	p := prepare(r)
 	t := &textWriter{w: bufio.NewWriter(w), color: o.Color}
 	var total tally
-	groups := p.groups(o.Verbose)
-	for i, g := range groups {
-		if i > 0 {
+	shown, hidden := 0, 0
+	for _, g := range p.groups(o.Verbose) {
+		total.add(g.findings)
+		for _, f := range g.findings {
+			if !o.Verbose && f.Level == model.LevelNote {
+				hidden++
+			}
+		}
+		if !o.Verbose && onlyNotes(g.findings) {
+			continue // the farther frontier: -verbose shows it
+		}
+		if shown > 0 {
 			t.line("")
 		}
-		total.add(g.findings)
+		shown++
 		t.group(g, o.Verbose)
 	}
 
@@ -62,13 +71,13 @@ func Text(w io.Writer, r *model.Result, o Options) error {
 	for _, n := range p.r.PrecisionNotes {
 		tail = append(tail, t.paint(ansiCyan, "note:")+" "+n)
 	}
-	if len(groups) > 0 || len(tail) > 0 {
+	if shown > 0 || len(tail) > 0 {
 		t.line("")
 	}
 	for _, s := range tail {
 		t.line(s)
 	}
-	t.line(totals(p, total, o.Verbose))
+	t.line(totals(p, total, o.Verbose, hidden))
 	return t.w.Flush()
 }
 
@@ -110,8 +119,22 @@ func (t *textWriter) group(g group, verbose bool) {
 		}
 	}
 	for _, f := range g.findings {
+		if !verbose && f.Level == model.LevelNote {
+			continue
+		}
 		t.site(f, verbose)
 	}
+}
+
+// onlyNotes reports findings that are all notes (the farther frontier),
+// which the text report shows with -verbose only and counts otherwise.
+func onlyNotes(fs []*model.Finding) bool {
+	for _, f := range fs {
+		if f.Level != model.LevelNote {
+			return false
+		}
+	}
+	return len(fs) > 0
 }
 
 // headingCounts is "3 call sites not updated, 1 may be impacted".
@@ -226,7 +249,9 @@ func trailText(tr []model.Step) string {
 // totals is the last line: "ripple: 9 inconsistent, 2 may be impacted (14
 // changes checked, 3.2s)" or "ripple: no inconsistent sites (3 changes
 // checked)". It counts the developer's changes, not the derived ones.
-func totals(p *prepared, c tally, verbose bool) string {
+// totals is the last line; hidden counts the note-level findings the
+// report did not show (without -verbose).
+func totals(p *prepared, c tally, verbose bool, hidden int) string {
 	var parts []string
 	if c.reported() == 0 {
 		parts = append(parts, "no inconsistent sites")
@@ -237,7 +262,11 @@ func totals(p *prepared, c tally, verbose bool) string {
 		if c.mayBe > 0 {
 			parts = append(parts, fmt.Sprintf("%d may be impacted", c.mayBe))
 		}
-		if c.noted > 0 {
+		switch {
+		case c.noted > 0 && c.noted == hidden:
+			parts = append(parts, fmt.Sprintf("%d noted (-verbose lists them)", c.noted))
+			hidden = 0
+		case c.noted > 0:
 			parts = append(parts, fmt.Sprintf("%d noted", c.noted))
 		}
 	}
@@ -246,6 +275,13 @@ func totals(p *prepared, c tally, verbose bool) string {
 	}
 	if verbose && c.off > 0 {
 		parts = append(parts, fmt.Sprintf("%d not reported", c.off))
+	}
+	if hidden > 0 {
+		them := "them"
+		if hidden == 1 {
+			them = "it"
+		}
+		parts = append(parts, model.Plural(hidden, "note", "notes")+" not shown (-verbose lists "+them+")")
 	}
 	changes := model.Plural(p.seeds(), "change", "changes") + " checked"
 	if ms := p.r.Stats.Millis; ms > 0 {
