@@ -18,6 +18,7 @@ func fixtures() []fixture {
 		{"clean", cleanResult},
 		{"warnings", warningsResult},
 		{"merged", mergedResult},
+		{"frontier", frontierResult},
 	}
 }
 
@@ -248,5 +249,42 @@ func mergedResult() *model.Result {
 		},
 		PrecisionNotes: []string{"merge check: the head merged with origin/main (2f6c1a9e0b7d) was checked: 2 findings appear only once merged"},
 		Stats:          model.Stats{ChangedFiles: 2, ParsedFiles: 9, Millis: 410},
+	}
+}
+
+// frontierResult: a parameter added to Save; its caller persist is an
+// error and may take the value from its own callers (a derived change),
+// whose calls are the farther frontier: notes, listed with -verbose only
+// in text.
+func frontierResult() *model.Result {
+	save := &model.Change{
+		Label:   model.MMS,
+		Old:     goBlock(model.KindFunc, "store/store.go", "", "Save", "func Save", 3, 3),
+		New:     goBlock(model.KindFunc, "store/store.go", "", "Save", "func Save", 3, 3),
+		Details: []string{"parameter table string added"},
+	}
+	persist := &model.Change{
+		Label:   model.MMS,
+		Old:     goBlock(model.KindFunc, "service/service.go", "", "persist", "func persist", 5, 5),
+		New:     goBlock(model.KindFunc, "service/service.go", "", "persist", "func persist", 5, 5),
+		Details: []string{"calls func Save, which may change: may have to take a new value from its callers"},
+		Derived: true, Cause: save, Via: model.CalledBy,
+	}
+	return &model.Result{
+		Base:    "4f1c2a9e0b7d",
+		Head:    "9a8b7c6d5e4f",
+		Changes: []*model.Change{save, persist},
+		Findings: []*model.Finding{
+			{Change: save, Relation: model.CalledBy, Verdict: model.Inconsistent, Level: model.LevelError, Precision: model.PrecisionSyntax,
+				Site:    site("service/service.go", 5, "func persist", "func persist(rows []string) int { return store.Save(rows) }", "store.Save"),
+				Message: "call passes 1 argument; Save now takes 2"},
+			{Change: persist, Relation: model.CalledBy, Verdict: model.MayFollow, Level: model.LevelNote, Precision: model.PrecisionSyntax,
+				Site:    site("service/service.go", 7, "func handle", "func handle(b []string) int { return persist(b) }", "persist("),
+				Message: "calls func persist, which must change with func Save"},
+			{Change: persist, Relation: model.CalledBy, Verdict: model.MayFollow, Level: model.LevelNote, Precision: model.PrecisionSyntax,
+				Site:    site("cmd/tool/main.go", 9, "func main", "\tpersist(nil)", "persist("),
+				Message: "calls func persist, which must change with func Save"},
+		},
+		Stats: model.Stats{Millis: 42},
 	}
 }

@@ -50,11 +50,11 @@ func Text(w io.Writer, r *model.Result, o Options) error {
 	for _, g := range p.groups(o.Verbose) {
 		total.add(g.findings)
 		for _, f := range g.findings {
-			if !o.Verbose && f.Level == model.LevelNote {
+			if !o.Verbose && frontier(f) {
 				hidden++
 			}
 		}
-		if !o.Verbose && onlyNotes(g.findings) {
+		if !o.Verbose && onlyFrontier(g.findings) {
 			continue // the farther frontier: -verbose shows it
 		}
 		if shown > 0 {
@@ -119,18 +119,24 @@ func (t *textWriter) group(g group, verbose bool) {
 		}
 	}
 	for _, f := range g.findings {
-		if !verbose && f.Level == model.LevelNote {
+		if !verbose && frontier(f) {
 			continue
 		}
 		t.site(f, verbose)
 	}
 }
 
-// onlyNotes reports findings that are all notes (the farther frontier),
-// which the text report shows with -verbose only and counts otherwise.
-func onlyNotes(fs []*model.Finding) bool {
+// frontier reports a finding of the farther frontier (model.MayFollow,
+// reported as a note), which the text report lists with -verbose only
+// and counts otherwise.
+func frontier(f *model.Finding) bool {
+	return f.Verdict == model.MayFollow && f.Level == model.LevelNote
+}
+
+// onlyFrontier reports findings that are all of the farther frontier.
+func onlyFrontier(fs []*model.Finding) bool {
 	for _, f := range fs {
-		if f.Level != model.LevelNote {
+		if !frontier(f) {
 			return false
 		}
 	}
@@ -249,8 +255,8 @@ func trailText(tr []model.Step) string {
 // totals is the last line: "ripple: 9 inconsistent, 2 may be impacted (14
 // changes checked, 3.2s)" or "ripple: no inconsistent sites (3 changes
 // checked)". It counts the developer's changes, not the derived ones.
-// totals is the last line; hidden counts the note-level findings the
-// report did not show (without -verbose).
+// totals is the last line; hidden counts the findings of the farther
+// frontier the report did not show (without -verbose).
 func totals(p *prepared, c tally, verbose bool, hidden int) string {
 	var parts []string
 	if c.reported() == 0 {
