@@ -219,6 +219,13 @@ func (w *walker) ident(id *ast.Ident, ts []*target) {
 	if !w.isTopOrUnresolved(id) {
 		return // a local
 	}
+	if _, ok := w.f.imports[id.Name]; ok {
+		// the name an import binds in this file: a package-level
+		// declaration of that name would clash with it (spf13/viper
+		// cfa8fd9b4f: a deleted type finder, and the go-finder package
+		// imported in its place)
+		return
+	}
 	for _, t := range ts {
 		if t.member || !w.seesUnqualified(t) {
 			continue
