@@ -254,6 +254,13 @@ func (w *walker) member(id *ast.Ident, sel *ast.SelectorExpr, ts []*target, kind
 		k, c := kindOf()
 		r := &ref{t: t, id: id, kind: k, call: c}
 		container := tref{t.pkgKey, t.container}
+		if recv != nil && (t.ch.Label == model.DM || t.ch.Label == model.DF) && w.syms.hasMember(recv, id.Name, 0) {
+			// the receiver's type still has a member of that name in the
+			// head: the member moved (into an embedded interface or
+			// struct, or out of one: terraform 7645aa0be2 and
+			// 660d029178), and the use resolves to it
+			continue
+		}
 		switch {
 		case recv == nil:
 			r.prec = model.PrecisionName

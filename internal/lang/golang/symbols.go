@@ -424,6 +424,54 @@ func (s *symbols) embeds(t *tref, target tref, depth int) bool {
 	return false
 }
 
+// hasMember reports whether the head state's type t has a field or
+// method named name, its own or promoted through embedding (up to a few
+// levels), as the syntactic tier sees it.
+func (s *symbols) hasMember(t *tref, name string, depth int) bool {
+	ts := s.lookupType(t)
+	if ts == nil || depth > 4 {
+		return false
+	}
+	if _, ok := ts.fields[name]; ok {
+		return true
+	}
+	if _, ok := ts.methods[name]; ok {
+		return true
+	}
+	if _, ok := ts.iface[name]; ok {
+		return true
+	}
+	for _, em := range append(append([]fieldSym{}, ts.embeds...), ts.ifaceEm...) {
+		r := s.typeRef(em.expr, em.file)
+		if r == nil {
+			continue
+		}
+		if r.name == name || s.hasMember(r, name, depth+1) {
+			return true // an embedded field of that name, or its member
+		}
+	}
+	return false
+}
+
+// embedderHas reports whether an indexed interface that embeds target
+// (directly or deeper) has a method named name: a method moved from an
+// embedded interface into one embedding it (terraform 660d029178) is
+// still required of the types implementing that one.
+func (s *symbols) embedderHas(target tref, name string) bool {
+	for key, p := range s.pkgs {
+		for tn, ts := range p.types {
+			if ts.iface == nil && len(ts.ifaceEm) == 0 {
+				continue
+			}
+			r := &tref{key, tn}
+			if *r != target && s.embeds(r, target, 0) && s.hasMember(r, name, 0) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // candidates returns the indexed packages that may declare a type
 // printed as qual.typ by the checker in a file of package from: with no
 // qualifier, from's own package.

@@ -127,6 +127,11 @@ func (a *analyzer) deletedVerdict(r *ref, rel model.Relation, name string) verdi
 		if t.kind != model.KindIfaceMethod || t.ch.Renamed() || !a.implementsOld(r) {
 			return verdict{skip: true}
 		}
+		if c := (tref{t.pkgKey, t.container}); a.syms.hasMember(&c, t.name, 0) || a.syms.embedderHas(c, t.name) {
+			// the method moved: into an interface the changed one embeds,
+			// or into one that embeds it; the implementations still need it
+			return verdict{skip: true}
+		}
 		return verdict{rel: model.OverriddenBy, v: model.MayBeImpacted,
 			msg: fmt.Sprintf("%s.%s implements %s, which %s: remove it with the interface's method, unless other code calls it", r.implRcv, t.name, name, what)}
 	case rkIfaceDcl:
