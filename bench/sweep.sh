@@ -74,7 +74,8 @@ for c in "${commits[@]}"; do
 	set -e
 	secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.2f", b - a}')
 	times+=("$secs")
-	read -r e w n < <(jq -r '[.findings[]? | .level] | "\(map(select(. == "error")) | length) \(map(select(. == "warning")) | length) \(map(select(. == "note")) | length)"' "$OUT/$short.json" 2>/dev/null || echo "- - -")
+	e=- w=- n=-
+	read -r e w n < <(jq -r '[.findings[]? | .level] | "\(map(select(. == "error")) | length) \(map(select(. == "warning")) | length) \(map(select(. == "note")) | length)"' "$OUT/$short.json" 2>/dev/null) || true
 	subject=$(git -C "$MIRROR" log -1 --format=%s "$c" | cut -c1-70)
 	printf '%s exit %s errors %s warnings %s notes %s %ss %s\n' "$short" "$rc" "${e:--}" "${w:--}" "${n:--}" "$secs" "$subject"
 	case $rc in

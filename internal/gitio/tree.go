@@ -467,6 +467,62 @@ func grepIn(ctx context.Context, r *Repo, words []string, scope grepScope, paths
 	if len(words) == 0 {
 		return nil, nil
 	}
+	// git grep -w -F with several patterns slows down by orders of
+	// magnitude when one of them is a short, frequent word: each place
+	// the word occurs inside another word restarts the search (psf/black
+	// 6305bf1ae6: "a" among 52 words, 80 s against 0.1 s without it,
+	// and 0.03 s for "a" alone). Short words are grepped one by one,
+	// beside the others.
+	var short, long []string
+	for _, w := range words {
+		if len(w) <= shortWord {
+			short = append(short, w)
+		} else {
+			long = append(long, w)
+		}
+	}
+	if len(short) > 0 && len(words) > 1 {
+		groups := [][]string{}
+		if len(long) > 0 {
+			groups = append(groups, long)
+		}
+		for _, w := range short {
+			groups = append(groups, []string{w})
+		}
+		res := make([][]string, len(groups))
+		errs := make([]error, len(groups))
+		var wg sync.WaitGroup
+		for i, g := range groups {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				res[i], errs[i] = grepOnce(ctx, r, g, scope, pathspecs)
+			}()
+		}
+		wg.Wait()
+		seen := map[string]bool{}
+		var out []string
+		for i := range groups {
+			if errs[i] != nil {
+				return nil, errs[i]
+			}
+			for _, p := range res[i] {
+				if !seen[p] {
+					seen[p] = true
+					out = append(out, p)
+				}
+			}
+		}
+		return out, nil
+	}
+	return grepOnce(ctx, r, words, scope, pathspecs)
+}
+
+// shortWord is the length up to which a word is grepped on its own.
+const shortWord = 3
+
+// grepOnce is one git grep for words.
+func grepOnce(ctx context.Context, r *Repo, words []string, scope grepScope, pathspecs []string) ([]string, error) {
 	args := []string{"grep", "-l", "-z", "-w", "-F", "-I", "--no-color"}
 	if scope.untracked {
 		args = append(args, "--untracked")

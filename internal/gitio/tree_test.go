@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/ripple-dev/ripple/internal/testrepo"
@@ -76,6 +77,41 @@ func TestMatchSpecs(t *testing.T) {
 	for p, want := range map[string]bool{"a.go": true, "x/a.go": true, "vendor/a.go": false, "x/vendor/a.go": false, "a.py": false} {
 		if got := matchSpecs(specs, p); got != want {
 			t.Errorf("matchSpecs(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
+
+// TestGrepShortWords finds every file holding one of the words as a
+// whole word when short words (grepped one by one) and long ones (grepped
+// together) are mixed, from a commit and from the work tree alike.
+func TestGrepShortWords(t *testing.T) {
+	testrepo.Hermetic(t)
+	dir := t.TempDir()
+	testrepo.Init(t, dir)
+	testrepo.WriteFiles(t, dir, map[string]string{
+		"a.py":  "x = a + 1\n", // the short word a
+		"b.py":  "import os\n", // the short word os
+		"c.py":  "def load_config(): pass\n",
+		"d.py":  "data = 'banana'\n",  // a inside words only
+		"e.txt": "a os load_config\n", // outside the pathspec
+		"f.py":  "cosine = loads_config\n",
+	})
+	head := testrepo.CommitAll(t, dir, "c")
+	ctx := context.Background()
+	r, err := Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	words := []string{"load_config", "a", "os", "zzz"}
+	for _, tree := range []Tree{&RevTree{R: r, SHA: head}, &WorkTree{R: r}} {
+		got, err := tree.Grep(ctx, words, "*.py")
+		if err != nil {
+			t.Fatal(err)
+		}
+		slices.Sort(got)
+		if want := []string{"a.py", "b.py", "c.py"}; !slices.Equal(got, want) {
+			t.Errorf("%T: grep %v = %v, want %v", tree, words, got, want)
 		}
 	}
 }
