@@ -3,6 +3,7 @@ package golang
 import (
 	"fmt"
 	"go/ast"
+	"go/types"
 	"go/token"
 	"regexp"
 	"strings"
@@ -162,6 +163,13 @@ func (a *analyzer) deletedVerdict(r *ref, rel model.Relation, name string) verdi
 	verb := "uses"
 	if r.kind == rkCall {
 		verb = "calls"
+	}
+	if !t.member && !t.ch.Renamed() && types.Universe.Lookup(t.name) != nil {
+		// a package-level min, max or clear shadowed the predeclared
+		// one; deleted, the name is the builtin's (bubbletea ece00b4f40
+		// removed its max after Go 1.21): the type checker judges
+		return verdict{rel: rel, v: model.MayBeImpacted,
+			msg: fmt.Sprintf("%s %s, which %s: the predeclared %s takes its place", verb, t.name, what, t.name)}
 	}
 	// a package-level name resolved through scopes and imports is a proof;
 	// a member's receiver was inferred, so the type checker may still
