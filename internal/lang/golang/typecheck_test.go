@@ -20,3 +20,18 @@ func TestHasWord(t *testing.T) {
 		}
 	}
 }
+
+func TestSelfMismatch(t *testing.T) {
+	for msg, want := range map[string]bool{
+		"cannot use core (variable of interface type zapcore.Core) as zapcore.Core value in argument to zapcore.NewLazyWith: zapcore.Core does not implement zapcore.Core (wrong type for method Check)": true,
+		"cannot use x (variable of type p.T) as p.T value in assignment":                                                    true,
+		"cannot use p.Logger{…} (value of struct type p.Logger) as *p.Logger value in struct literal":                       false,
+		"cannot use p.Find(\"a\") (value of type p.Item) as *p.Item value in argument to keep":                              false,
+		"cannot use v (variable of type *T) as I value in variable declaration: *T does not implement I (missing method M)": false,
+		"invalid operation: it != nil (mismatched types p.Item and untyped nil)":                                            false,
+	} {
+		if got := selfMismatch(msg); got != want {
+			t.Errorf("selfMismatch(%q) = %v, want %v", msg, got, want)
+		}
+	}
+}

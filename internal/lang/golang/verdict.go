@@ -3,8 +3,8 @@ package golang
 import (
 	"fmt"
 	"go/ast"
-	"go/types"
 	"go/token"
+	"go/types"
 	"regexp"
 	"strings"
 
