@@ -106,13 +106,20 @@ func (r *resolver) moduleSyms(f *pfile, name string, attr bool) []sym {
 			return []sym{{path: p, module: true}}
 		}
 	}
-	if !attr && builtins[name] {
+	if !attr && builtins[name] || moduleAttrs[name] {
 		return []sym{{ext: true}}
 	}
 	if uncertain {
 		return []sym{{unknown: true}}
 	}
 	return []sym{{path: f.path, qual: name, missing: true}}
+}
+
+// moduleAttrs are the attributes every module has without defining them
+// (httpie's `from httpie import __doc__`).
+var moduleAttrs = map[string]bool{
+	"__doc__": true, "__name__": true, "__file__": true, "__package__": true, "__spec__": true,
+	"__loader__": true, "__path__": true, "__dict__": true, "__builtins__": true, "__cached__": true,
 }
 
 // memberSyms resolves m.name for a module value.
