@@ -267,8 +267,15 @@ func (a *analyzer) ifaceMethods(t *target) []string {
 
 // ifaceType returns the interface type of an interface target's
 // container, nil when it is not found.
-func ifaceType(t *target) *ast.InterfaceType {
-	fi, ok := t.decl().Data.(*funcInfo)
+func ifaceType(t *target) *ast.InterfaceType { return ifaceTypeOf(t.decl(), t.container) }
+
+// ifaceTypeOf returns the interface type named name in the file a
+// block was read from, nil when it is not found.
+func ifaceTypeOf(b *model.Block, name string) *ast.InterfaceType {
+	if b == nil {
+		return nil
+	}
+	fi, ok := b.Data.(*funcInfo)
 	if !ok || fi.File == nil {
 		return nil
 	}
@@ -278,7 +285,7 @@ func ifaceType(t *target) *ast.InterfaceType {
 			continue
 		}
 		for _, s := range gd.Specs {
-			if ts, ok := s.(*ast.TypeSpec); ok && ts.Name.Name == t.container {
+			if ts, ok := s.(*ast.TypeSpec); ok && ts.Name.Name == name {
 				if it, ok := ts.Type.(*ast.InterfaceType); ok {
 					return it
 				}

@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"regexp"
+	"sort"
 	"strings"
 
 	"github.com/ripple-dev/ripple/internal/lang"
@@ -120,6 +121,7 @@ func (tv *typeVerdicts) implVerdict(r *ref, syn verdict) (verdict, bool) {
 func (tv *typeVerdicts) extraFindings(a *analyzer, ts []*target, seen map[string]bool) []*lang.Ref {
 	type group struct {
 		ie   implError
+		pkg  string // the type's package key, when one indexed package declares it
 		uses []token.Position
 	}
 	groups := map[string]*group{}
@@ -135,7 +137,7 @@ func (tv *typeVerdicts) extraFindings(a *analyzer, ts []*target, seen map[string
 		k := pkg + "|" + ie.typ + "|" + ie.iface + "|" + ie.which
 		g := groups[k]
 		if g == nil {
-			g = &group{ie: ie}
+			g = &group{ie: ie, pkg: pkg}
 			groups[k] = g
 			order = append(order, k)
 		}
@@ -195,6 +197,12 @@ func (tv *typeVerdicts) extraFindings(a *analyzer, ts []*target, seen map[string
 				if stale != "" {
 					msg += "; " + stale
 				}
+				if lacks := a.alsoLacks(t, ts, ie, g.pkg); len(lacks) > 0 {
+					// the checker names the first missing method only: say
+					// what else the interface gained that the type lacks, so
+					// that one push fixes them all
+					msg += "; it also lacks the added " + strings.Join(shortList(lacks, 6), ", ")
+				}
 			}
 			fd := a.finding(r, verdict{rel: rel, v: model.Inconsistent, msg: msg}, model.PrecisionTypes)
 			if rel == model.Overrides && site != nil {
@@ -213,6 +221,81 @@ func (tv *typeVerdicts) extraFindings(a *analyzer, ts []*target, seen map[string
 		}
 	}
 	return out
+}
+
+// alsoLacks lists the other methods the change added to the interface of
+// a "missing method" error that the type (of package pkg) does not have,
+// its own or promoted, as the syntax sees it; none when the type is not
+// indexed.
+func (a *analyzer) alsoLacks(t *target, ts []*target, ie implError, pkg string) []string {
+	if t.ch.Label != model.AM {
+		return nil
+	}
+	typ := &tref{pkg, ie.typ}
+	if a.syms.lookupType(typ) == nil {
+		// the checker qualifies by package name: the indexed package of
+		// that name declaring the type
+		typ = nil
+		errFile := a.ix.parsedFile(a.ix.fset.PositionFor(ie.err.Pos, false).Filename)
+		for _, k := range a.syms.candidates(ie.typQ, errFile) {
+			if r := (&tref{k, ie.typ}); a.syms.lookupType(r) != nil {
+				if typ != nil {
+					return nil // two of them: unknown which
+				}
+				typ = r
+			}
+		}
+		if typ == nil {
+			return nil
+		}
+	}
+	added := map[string]bool{}
+	for _, d := range ts {
+		if d.kind == model.KindIfaceMethod && d.ch.Label == model.AM && d.container == ie.iface {
+			added[d.name] = true
+		}
+	}
+	if t.kind == model.KindInterface && t.name == ie.iface {
+		// the interface's own change: the methods its new declaration has
+		// and its old one had not
+		had := map[string]bool{}
+		for _, m := range methodNames(ifaceTypeOf(t.old, t.name)) {
+			had[m] = true
+		}
+		for _, m := range methodNames(ifaceTypeOf(t.new, t.name)) {
+			added[m] = added[m] || !had[m]
+		}
+	}
+	var out []string
+	for m, ok := range added {
+		if ok && m != ie.which && !a.syms.hasMember(typ, m, 0) {
+			out = append(out, m)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// methodNames are the names of an interface type's own methods.
+func methodNames(it *ast.InterfaceType) []string {
+	if it == nil {
+		return nil
+	}
+	var out []string
+	for _, m := range it.Methods.List {
+		for _, n := range m.Names {
+			out = append(out, n.Name)
+		}
+	}
+	return out
+}
+
+// shortList keeps the first n names and counts the rest.
+func shortList(names []string, n int) []string {
+	if len(names) <= n {
+		return names
+	}
+	return append(names[:n:n], fmt.Sprintf("and %d more", len(names)-n))
 }
 
 // staleImpl finds the method of the type of a "does not implement"
