@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/ast"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -143,6 +144,8 @@ func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*la
 		var more []string
 		if more, err = a.frontier(ctx, far); err == nil {
 			paths = append(paths, more...)
+			sort.Strings(paths)
+			paths = slices.Compact(paths)
 			for w := range far {
 				words[w] = true
 				wl = append(wl, w)
