@@ -327,6 +327,11 @@ func modifiedLabel(old, new model.Kind) model.Label {
 	if old != new && (old == model.KindType || old == model.KindInterface || new == model.KindType || new == model.KindInterface) {
 		return model.MC
 	}
+	if old == model.KindField && new != model.KindField {
+		// a field that became a method of its name (a getter): its reads
+		// and literal keys are what it impacts, as a retyped field's
+		return model.MF
+	}
 	switch new {
 	case model.KindFunc, model.KindMethod, model.KindIfaceMethod:
 		return model.MMS

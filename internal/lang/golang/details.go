@@ -16,12 +16,18 @@ func details(old, new *lang.Decl) []string {
 	case *funcInfo:
 		n, ok := new.Data.(*funcInfo)
 		if !ok {
+			if _, f := new.Data.(*fieldInfo); f {
+				return []string{"method became a field"}
+			}
 			return []string{"no longer a function"}
 		}
 		return funcDetails(o, n)
 	case *fieldInfo:
 		n, ok := new.Data.(*fieldInfo)
 		if !ok {
+			if _, m := new.Data.(*funcInfo); m {
+				return []string{"field became a method"}
+			}
 			return []string{"changed kind"}
 		}
 		return fieldDetails(o, n)

@@ -254,11 +254,12 @@ func (w *walker) member(id *ast.Ident, sel *ast.SelectorExpr, ts []*target, kind
 		k, c := kindOf()
 		r := &ref{t: t, id: id, kind: k, call: c}
 		container := tref{t.pkgKey, t.container}
-		if recv != nil && (t.ch.Label == model.DM || t.ch.Label == model.DF) && w.syms.hasMember(recv, id.Name, 0) {
-			// the receiver's type still has a member of that name in the
-			// head: the member moved (into an embedded interface or
-			// struct, or out of one: terraform 7645aa0be2 and
-			// 660d029178), and the use resolves to it
+		if recv != nil && (t.ch.Label == model.DM || t.ch.Label == model.DF) && w.syms.memberKind(recv, id.Name, 0) == kindLetter(t) {
+			// the receiver's type still has a member of that name and
+			// kind in the head: the member moved (into an embedded
+			// interface or struct, or out of one: terraform 7645aa0be2
+			// and 660d029178), and the use resolves to it. A field
+			// replaced by a method of its name (a getter) is not this.
 			continue
 		}
 		switch {
@@ -440,4 +441,13 @@ func (w *walker) embedded(id *ast.Ident) bool {
 		cur = w.stack[i]
 	}
 	return false
+}
+
+// kindLetter is memberKind's letter for a member target: 'f' a field,
+// 'm' a method.
+func kindLetter(t *target) byte {
+	if t.kind == model.KindField {
+		return 'f'
+	}
+	return 'm'
 }

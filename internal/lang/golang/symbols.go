@@ -428,29 +428,39 @@ func (s *symbols) embeds(t *tref, target tref, depth int) bool {
 // method named name, its own or promoted through embedding (up to a few
 // levels), as the syntactic tier sees it.
 func (s *symbols) hasMember(t *tref, name string, depth int) bool {
+	return s.memberKind(t, name, depth) != 0
+}
+
+// memberKind is what the head state's type t has under name, its own or
+// promoted: 'f' a field (an embedded one included), 'm' a method
+// (interface methods included), 0 nothing the syntax sees.
+func (s *symbols) memberKind(t *tref, name string, depth int) byte {
 	ts := s.lookupType(t)
 	if ts == nil || depth > 4 {
-		return false
+		return 0
 	}
 	if _, ok := ts.fields[name]; ok {
-		return true
+		return 'f'
 	}
 	if _, ok := ts.methods[name]; ok {
-		return true
+		return 'm'
 	}
 	if _, ok := ts.iface[name]; ok {
-		return true
+		return 'm'
 	}
 	for _, em := range append(append([]fieldSym{}, ts.embeds...), ts.ifaceEm...) {
 		r := s.typeRef(em.expr, em.file)
 		if r == nil {
 			continue
 		}
-		if r.name == name || s.hasMember(r, name, depth+1) {
-			return true // an embedded field of that name, or its member
+		if r.name == name {
+			return 'f' // the embedded field itself
+		}
+		if k := s.memberKind(r, name, depth+1); k != 0 {
+			return k
 		}
 	}
-	return false
+	return 0
 }
 
 // embedderHas reports whether an indexed interface that embeds target

@@ -354,7 +354,7 @@ func (tv *typeVerdicts) verdictFor(r *ref, syn verdict) (verdict, bool) {
 	if syn.skip {
 		return syn, true
 	}
-	if r.t.ch.Label == model.MMB {
+	if r.t.ch.Label == model.MMB || syn.keep {
 		return syn, true // behaviour: types cannot tell
 	}
 	if m := tv.missingAround(r); m != "" {

@@ -29,6 +29,10 @@ type verdict struct {
 	// missing names what the type checker lacked at or around the site
 	// (lang.Ref.Missing): the verdict is the syntactic one
 	missing string
+	// keep: an error of the type checker makes the site inconsistent,
+	// its silence does not make it consistent (a field read that now
+	// reads a method value compiles where any value is taken)
+	keep bool
 }
 
 // relationOf maps a reference's role to the relation it stands in.
@@ -193,7 +197,7 @@ func (a *analyzer) signatureVerdict(r *ref, rel model.Relation) verdict {
 	nf, _ := t.new.Data.(*funcInfo)
 	of, _ := t.old.Data.(*funcInfo)
 	if nf == nil || of == nil {
-		return verdict{skip: true}
+		return a.kindVerdict(r, rel)
 	}
 	name := t.new.Name
 	switch r.kind {
@@ -411,6 +415,9 @@ func (a *analyzer) fieldVerdict(r *ref, rel model.Relation) verdict {
 	t := r.t
 	of, _ := t.old.Data.(*fieldInfo)
 	nf, _ := t.new.Data.(*fieldInfo)
+	if (of == nil) != (nf == nil) {
+		return a.kindVerdict(r, rel) // a field that became a method, or back
+	}
 	if of != nil && nf != nil && of.Type == nf.Type && of.Embedded == nf.Embedded {
 		return verdict{skip: true} // only the tag changed: Go code is unaffected
 	}
@@ -598,4 +605,85 @@ func (a *analyzer) usedAs(r *ref) string {
 		}
 	}
 	return ""
+}
+
+// kindVerdict judges a use of a member that changed kind: a field that
+// became a method of its name (a getter) or a method that became a
+// field.
+func (a *analyzer) kindVerdict(r *ref, rel model.Relation) verdict {
+	t := r.t
+	of, _ := t.old.Data.(*fieldInfo)
+	nf, _ := t.new.Data.(*fieldInfo)
+	_, nm := t.new.Data.(*funcInfo)
+	_, om := t.old.Data.(*funcInfo)
+	if t.new.Kind == model.KindIfaceMethod || t.old.Kind == model.KindIfaceMethod {
+		return verdict{skip: true} // the type became an interface, or back: its own change (MC) is judged
+	}
+	switch {
+	case of != nil && nm: // field -> method
+		switch r.kind {
+		case rkKey:
+			return verdict{rel: model.InstantiatedBy, v: model.Inconsistent, exactly: true,
+				msg: fmt.Sprintf("sets field %s in a struct literal; %s is now a method", t.name, t.name)}
+		case rkCall:
+			return verdict{rel: rel, v: model.MayBeImpacted,
+				msg: fmt.Sprintf("calls field %s (of type %s), now a method of that name", t.name, of.Type)}
+		case rkValue:
+			if r.stack != nil && isAssignTarget(r) {
+				return verdict{rel: rel, v: model.Inconsistent, exactly: true,
+					msg: fmt.Sprintf("assigns to field %s, now a method", t.name)}
+			}
+			return verdict{rel: rel, v: model.MayBeImpacted, keep: true,
+				msg: fmt.Sprintf("reads field %s (of type %s), now a method: the expression is the method value", t.name, of.Type)}
+		}
+	case om && nf != nil: // method -> field
+		switch r.kind {
+		case rkCall:
+			if !strings.HasPrefix(nf.Type, "func(") && !strings.Contains(nf.Type, ".") && !isUpper(nf.Type) {
+				return verdict{rel: rel, v: model.Inconsistent, exactly: true,
+					msg: fmt.Sprintf("calls %s, now a field of type %s", t.name, nf.Type)}
+			}
+			return verdict{rel: rel, v: model.MayBeImpacted,
+				msg: fmt.Sprintf("calls %s, now a field of type %s", t.name, nf.Type)}
+		case rkValue:
+			return verdict{rel: rel, v: model.MayBeImpacted, keep: true,
+				msg: fmt.Sprintf("uses method %s as a value; it is now a field of type %s", t.name, nf.Type)}
+		}
+	}
+	return verdict{skip: true}
+}
+
+// isAssignTarget reports a reference written to: the left side of an
+// assignment or an increment.
+func isAssignTarget(r *ref) bool {
+	var e ast.Node = r.id
+	for i := len(r.stack) - 2; i >= 0; i-- {
+		switch p := r.stack[i].(type) {
+		case *ast.SelectorExpr:
+			if p.Sel == r.id {
+				e = p
+				continue
+			}
+			return false
+		case *ast.AssignStmt:
+			for _, l := range p.Lhs {
+				if l == e {
+					return true
+				}
+			}
+			return false
+		case *ast.IncDecStmt:
+			return p.X == e
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// isUpper reports a type expression starting with an upper-case letter
+// (a named type of the package, whose underlying type may be a func).
+func isUpper(s string) bool {
+	s = strings.TrimLeft(s, "*")
+	return s != "" && s[0] >= 'A' && s[0] <= 'Z'
 }
