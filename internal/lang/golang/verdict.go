@@ -229,6 +229,13 @@ func (a *analyzer) signatureVerdict(r *ref, rel model.Relation) verdict {
 			// the count proves it, whatever the arguments' types
 			return verdict{rel: rel, v: model.MayFollow, exactly: exact, msg: m}
 		}
+		if widenedToAny(of, nf, r.call) {
+			// every argument is assignable to any: the call binds whatever
+			// its arguments' types (gin 41d8591eb1: MustGet(key string) ->
+			// MustGet(key any), a warning at every call of it before)
+			return verdict{rel: rel, v: model.Consistent, exactly: true,
+				msg: fmt.Sprintf("the call binds: the parameters of %s that changed now take any value", name)}
+		}
 		return verdict{rel: rel, v: model.MayBeImpacted, binds: true, msg: fmt.Sprintf("call of %s still binds, but %s", name, strings.Join(t.ch.Details, "; "))}
 	default:
 		if r.prec == model.PrecisionName {
@@ -686,4 +693,29 @@ func isAssignTarget(r *ref) bool {
 func isUpper(s string) bool {
 	s = strings.TrimLeft(s, "*")
 	return s != "" && s[0] >= 'A' && s[0] <= 'Z'
+}
+
+// widenedToAny reports a signature whose only change is parameters
+// retyped to any (or interface{}), with the same results and type
+// parameters: every argument of a call still binds. A slice spread into
+// a variadic parameter retyped so is not (a []string is no []any).
+func widenedToAny(of, nf *funcInfo, call *ast.CallExpr) bool {
+	if len(of.Params) != len(nf.Params) || of.Variadic != nf.Variadic || of.TypeParams != nf.TypeParams || typesOf(of.Results) != typesOf(nf.Results) {
+		return false
+	}
+	changed := false
+	for i := range of.Params {
+		o, n := of.Params[i].Type, nf.Params[i].Type
+		if o == n {
+			continue
+		}
+		if n != "any" && n != "interface{}" {
+			return false
+		}
+		if nf.Variadic && i == len(nf.Params)-1 && call != nil && call.Ellipsis.IsValid() {
+			return false
+		}
+		changed = true
+	}
+	return changed
 }
