@@ -35,6 +35,28 @@ func (a *analyzer) fixFor(r *ref, v verdict) *model.Fix {
 		}
 	case (c.Label == model.MMS || c.Label == model.MCC) && r.kind == rkCall && r.call != nil:
 		return a.argsFix(r)
+	case c.Label == model.MF:
+		return a.kindFix(r)
+	}
+	return nil
+}
+
+// kindFix follows a member that changed kind: a read of a field that
+// became a getter of its name calls it (u.Name -> u.Name()), a call
+// without arguments of a method that became a field reads it.
+func (a *analyzer) kindFix(r *ref) *model.Fix {
+	_, om := r.t.old.Data.(*funcInfo)
+	_, nm := r.t.new.Data.(*funcInfo)
+	if r.id == nil || om == nm {
+		return nil
+	}
+	if nm && r.kind == rkValue && !isAssignTarget(r) {
+		return &model.Fix{Description: fmt.Sprintf("call %s(), the method that replaced the field", r.t.name),
+			Edits: []model.TextEdit{a.replace(r.f, r.id.End(), r.id.End(), "()")}}
+	}
+	if om && r.kind == rkCall && r.call != nil && len(r.call.Args) == 0 && r.call.Fun.End() == r.id.End() {
+		return &model.Fix{Description: fmt.Sprintf("read the field %s that replaced the method", r.t.name),
+			Edits: []model.TextEdit{a.replace(r.f, r.id.End(), r.call.Rparen+1, "")}}
 	}
 	return nil
 }
