@@ -293,6 +293,20 @@ type Declarer interface {
 	Receiver(b *model.Block) string
 }
 
+// Quoter is an optional capability of a BlockEditor: writing
+// declarations of a file as a reply of the fix engine's model gives
+// them. A replay model (bench/fixbench) answers each planned block, and
+// each name the engine asks it to declare, with the declaration's text
+// in a real commit through it, whatever the language.
+type Quoter interface {
+	// Quote returns the source of ds, declarations of the file path
+	// (src) as Decls gives them, in order, each able to stand alone (a
+	// spec of a grouped Go declaration takes the group's keyword), opened
+	// by the imports of src that they name, in the form SplitImports
+	// reads. It fails when a declaration's lines are not in src.
+	Quote(path string, src []byte, ds []*Decl) (string, error)
+}
+
 // Bookkeeping reports a field or attribute name that says it holds
 // bookkeeping rather than a value's data: a cache, a lock, a memo, a
 // sync.Once. Code written to copy, compare or encode every field of a
