@@ -292,16 +292,15 @@ func (e *engine) declare(ctx context.Context, ob *Obligation) bool {
 				continue
 			}
 		}
-		head := strings.TrimRight(string(src), "\n") + "\n\n"
-		from := strings.Count(head, "\n") + 1
-		out, shift, err := ed.AddImports([]byte(head+code), imports)
+		out, _, err := ed.AddImports(src, imports)
 		if err != nil {
 			if firstErr == nil {
 				firstErr = err
 			}
 			continue
 		}
-		from += shift
+		var from int
+		from, out = e.placeNew(dc, ed, file, out, ob.Declare, code)
 		err = dc.CheckNew(file, out, from, from+strings.Count(code, "\n")-1, ob.Declare, taken)
 		if err == nil {
 			err = e.sc.write(file, out)
@@ -323,6 +322,48 @@ func (e *engine) declare(ctx context.Context, ob *Obligation) bool {
 	ob.Status, ob.Note = Failed, "rejected: "+firstErr.Error()
 	e.res.Rejected++
 	return false
+}
+
+// placeNew puts the code of a new declaration of want into src, and
+// returns the line it starts at: appended to the file, or, where
+// top-level code runs in order (lang.Declarer's InOrder), above the
+// first top-level declaration that names want (and the comment lines
+// directly above it), with two blank lines after it.
+func (e *engine) placeNew(dc lang.Declarer, ed lang.BlockEditor, file string, src []byte, want, code string) (int, []byte) {
+	if dc.InOrder() && !strings.Contains(want, ".") {
+		if at := firstUse(e.frontendFor(file), ed, file, src, want); at > 0 {
+			lines := strings.SplitAfter(string(src), "\n")
+			out := strings.Join(lines[:at-1], "") + code + "\n\n" + strings.Join(lines[at-1:], "")
+			return at, []byte(out)
+		}
+	}
+	head := strings.TrimRight(string(src), "\n") + "\n\n"
+	return strings.Count(head, "\n") + 1, []byte(head + code)
+}
+
+// firstUse is the line above the first top-level declaration of src
+// (not an import) that names want as a whole word, with the comment lines
+// directly above it; 0 when none does.
+func firstUse(fe lang.Frontend, ed lang.BlockEditor, file string, src []byte, want string) int {
+	ds, _ := fe.Decls(file, src)
+	word := regexp.MustCompile(`\b` + regexp.QuoteMeta(want) + `\b`)
+	lines := strings.SplitAfter(string(src), "\n")
+	best := 0
+	for _, d := range ds {
+		if d.Container != "" || d.Kind == model.KindImport || best > 0 && d.Span.StartLine >= best {
+			continue
+		}
+		if d.Span.StartLine < 1 || d.Span.EndLine > len(lines) {
+			continue
+		}
+		if word.MatchString(strings.Join(lines[d.Span.StartLine-1:d.Span.EndLine], "")) {
+			best = d.Span.StartLine
+		}
+	}
+	for best > 1 && ed.IsComment(lines[best-2]) {
+		best--
+	}
+	return best
 }
 
 // placements are the files a new declaration wanted in file may go to:

@@ -291,6 +291,12 @@ type Declarer interface {
 	// Receiver is the name a method block calls its receiver by ("s" in
 	// func (s *T) M(), "self"), "" for other blocks.
 	Receiver(b *model.Block) string
+	// InOrder reports whether a unit's top-level code runs in order
+	// (Python: a module's statements run top to bottom, so a class's
+	// bases, decorators and annotations name what is above them): a new
+	// declaration then goes above the first top-level declaration that
+	// names it. Otherwise (Go) it is appended to the file.
+	InOrder() bool
 }
 
 // Quoter is an optional capability of a BlockEditor: writing
