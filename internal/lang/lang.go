@@ -309,8 +309,30 @@ type Quoter interface {
 	// (src) as Decls gives them, in order, each able to stand alone (a
 	// spec of a grouped Go declaration takes the group's keyword), opened
 	// by the imports of src that they name, in the form SplitImports
-	// reads. It fails when a declaration's lines are not in src.
+	// reads. An import declaration among ds is quoted as an import that
+	// binds what it binds, and nothing else. It fails when a
+	// declaration's lines are not in src.
 	Quote(path string, src []byte, ds []*Decl) (string, error)
+}
+
+// ImportNames reports whether an import declaration names name as a
+// whole word in its display or signature ("import t (typing)", `import
+// "example.com/x/t"`): the import that binds name, for a name an oracle
+// says is undefined that an import, not a declaration, provides.
+func ImportNames(d *Decl, name string) bool {
+	if d.Kind != model.KindImport || name == "" {
+		return false
+	}
+	for _, s := range []string{d.Display, d.Sig} {
+		for _, w := range strings.FieldsFunc(s, func(r rune) bool {
+			return !(r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r > 127)
+		}) {
+			if w == name {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Bookkeeping reports a field or attribute name that says it holds

@@ -5,9 +5,12 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/ripple-dev/ripple/internal/lang"
+	"github.com/ripple-dev/ripple/internal/model"
 )
 
 // Quote writes declarations of a file as a reply of the fix engine's
@@ -15,6 +18,7 @@ import (
 // grouped declaration (`var ( a = 1; b = 2 )`) with the group's keyword
 // so that it stands alone, in order; opened by an import declaration of
 // the file's imports that they name (`name.X`), which SplitImports reads.
+// An import declaration among ds is one of those imports.
 func (fe *Frontend) Quote(path string, src []byte, ds []*lang.Decl) (string, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, path, src, parser.SkipObjectResolution)
@@ -23,13 +27,24 @@ func (fe *Frontend) Quote(path string, src []byte, ds []*lang.Decl) (string, err
 	}
 	lines := strings.SplitAfter(string(src), "\n")
 	var body strings.Builder
-	for i, d := range ds {
+	var specs []string
+	var decls []*lang.Decl // the declarations quoted as they are
+	for _, d := range ds {
 		if d.Span.StartLine < 1 || d.Span.EndLine > len(lines) || d.Span.StartLine > d.Span.EndLine {
 			return "", fmt.Errorf("%s: lines %d-%d are not in %s", d.Display, d.Span.StartLine, d.Span.EndLine, path)
 		}
-		if i > 0 {
+		if d.Kind == model.KindImport {
+			spec := strconv.Quote(d.Name)
+			if name := strings.TrimPrefix(d.Sig, "name "); name != "" {
+				spec = name + " " + spec
+			}
+			specs = append(specs, spec)
+			continue
+		}
+		if len(decls) > 0 {
 			body.WriteString("\n")
 		}
+		decls = append(decls, d)
 		text := strings.Join(lines[d.Span.StartLine-1:d.Span.EndLine], "")
 		if gd := groupOf(fset, f, d.Span.StartLine, d.Span.EndLine); gd != nil {
 			// a spec of a group: its own lines, with the keyword
@@ -51,19 +66,18 @@ func (fe *Frontend) Quote(path string, src []byte, ds []*lang.Decl) (string, err
 			return false
 		}
 		if sel, ok := n.(*ast.SelectorExpr); ok {
-			if id, ok := sel.X.(*ast.Ident); ok && inSpans(ds, fset.PositionFor(id.Pos(), false).Line) {
+			if id, ok := sel.X.(*ast.Ident); ok && inSpans(decls, fset.PositionFor(id.Pos(), false).Line) {
 				used[id.Name] = true
 			}
 		}
 		return true
 	})
-	var specs []string
 	for _, is := range f.Imports {
 		spec := is.Path.Value
 		if is.Name != nil {
 			spec = is.Name.Name + " " + spec
 		}
-		if used[importName(spec)] {
+		if used[importName(spec)] && !slices.Contains(specs, spec) {
 			specs = append(specs, spec)
 		}
 	}

@@ -74,6 +74,19 @@ func (t *T) Len() int { return t.s.Len() }
 	if got, want := quote("const one"), "const one = 1\n"; got != want {
 		t.Errorf("Quote(one) = %q, want %q", got, want)
 	}
+	// an import declaration is an import of the reply
+	var yaml *lang.Decl
+	for _, d := range ds {
+		if lang.ImportNames(d, "yaml") {
+			yaml = d
+		}
+	}
+	if yaml == nil {
+		t.Fatal("no import names yaml")
+	}
+	if got, err := fe.Quote("p/p.go", []byte(src), []*lang.Decl{yaml}); err != nil || got != "import (\n\tyaml \"gopkg.in/yaml.v3\"\n)\n\n" {
+		t.Errorf("Quote(%s) = %q, %v", yaml.Display, got, err)
+	}
 	// what the engine reads back
 	imps, block, err := fe.SplitImports(quote("func Show"))
 	if err != nil || len(imps) != 3 || imps[1] != `yaml "gopkg.in/yaml.v3"` || block[:9] != "func Show" {

@@ -2,11 +2,13 @@ package python
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/ripple-dev/ripple/internal/lang"
 	"github.com/ripple-dev/ripple/internal/lang/treesit"
+	"github.com/ripple-dev/ripple/internal/model"
 )
 
 // Quote writes declarations of a file as a reply of the fix engine's
@@ -14,7 +16,8 @@ import (
 // opened by the module-level imports of the file that they name, one
 // statement per name (`from m import n`, `import a.b`, `import a.b as
 // x`), which SplitImports reads. A name is used when it appears as an
-// identifier, not as an attribute (`x.n`) or a keyword (`f(n=1)`).
+// identifier, not as an attribute (`x.n`) or a keyword (`f(n=1)`). An
+// import declaration among ds is one such statement, for its name.
 func (fe *Frontend) Quote(path string, src []byte, ds []*lang.Decl) (string, error) {
 	if !treesit.Available {
 		return "", fmt.Errorf("%s", grammar.NoCgo)
@@ -22,13 +25,20 @@ func (fe *Frontend) Quote(path string, src []byte, ds []*lang.Decl) (string, err
 	f, _ := fe.cache.Get(path, src)
 	lines := strings.SplitAfter(string(src), "\n")
 	var body strings.Builder
-	for i, d := range ds {
+	var imports []*binding
+	var decls []*lang.Decl // the declarations quoted as they are
+	for _, d := range ds {
 		if d.Span.StartLine < 1 || d.Span.EndLine > len(lines) || d.Span.StartLine > d.Span.EndLine {
 			return "", fmt.Errorf("%s: lines %d-%d are not in %s", d.Display, d.Span.StartLine, d.Span.EndLine, path)
 		}
-		if i > 0 {
+		if dd, ok := d.Data.(*declData); ok && d.Kind == model.KindImport && dd.bind != nil {
+			imports = append(imports, dd.bind)
+			continue
+		}
+		if len(decls) > 0 {
 			body.WriteString("\n")
 		}
+		decls = append(decls, d)
 		text := strings.Join(lines[d.Span.StartLine-1:d.Span.EndLine], "")
 		body.WriteString(text)
 		if !strings.HasSuffix(text, "\n") {
@@ -37,7 +47,7 @@ func (fe *Frontend) Quote(path string, src []byte, ds []*lang.Decl) (string, err
 	}
 	used := map[string]bool{}
 	treesit.Walk(f.t.Root, func(n *treesit.Node) bool {
-		if n.Kind != "identifier" || !inSpans(ds, int(n.Line)) {
+		if n.Kind != "identifier" || !inSpans(decls, int(n.Line)) {
 			return true
 		}
 		if p := n.Parent; p != nil && (p.Kind == "attribute" && n.Field == "attribute" || p.Kind == "keyword_argument" && n.Field == "name") {
@@ -46,11 +56,12 @@ func (fe *Frontend) Quote(path string, src []byte, ds []*lang.Decl) (string, err
 		used[n.Tree.Text(n)] = true
 		return true
 	})
-	var imports []*binding
 	for name := range used {
 		for _, bd := range f.top.names[name] {
 			if bd.kind == bImport || bd.kind == bFrom {
-				imports = append(imports, bd)
+				if !slices.Contains(imports, bd) {
+					imports = append(imports, bd)
+				}
 				break
 			}
 		}

@@ -62,6 +62,27 @@ def other():
 	if err != nil || got != "from typing import Optional\n\n    limit = 3\n\ndef other():\n    return Optional\n" {
 		t.Errorf("Quote(C.limit, other) = %q, %v", got, err)
 	}
+	// an import declaration: the statement that binds its name alone,
+	// found by the name (lang.ImportNames)
+	var imp *lang.Decl
+	for _, d := range ds {
+		if lang.ImportNames(d, "h") {
+			if imp != nil {
+				t.Errorf("two imports name h: %s, %s", imp.Display, d.Display)
+			}
+			imp = d
+		}
+	}
+	if imp == nil {
+		t.Fatalf("no import names h among %v", ds)
+	}
+	got, err = fe.Quote("p/m.py", []byte(src), []*lang.Decl{imp})
+	if err != nil || got != "from .util import helper as h\n\n" {
+		t.Errorf("Quote(%s) = %q, %v", imp.Display, got, err)
+	}
+	if imps, block, _ := fe.SplitImports(got); len(imps) != 1 || strings.TrimSpace(block) != "" {
+		t.Errorf("SplitImports(Quote(%s)) = %q, %q", imp.Display, imps, block)
+	}
 	far := *m
 	far.Span.EndLine = 400
 	if _, err := fe.Quote("p/m.py", []byte(src), []*lang.Decl{&far}); err == nil {
