@@ -101,11 +101,13 @@ type outcome struct {
 	Missed      []string `json:"missed,omitempty"`
 	Obligations int      `json:"obligations"`
 	Blocks      int      `json:"blocks"` // distinct blocks planned, declarations included
-	// OverPlanned are the blocks planned (not seeds, not declarations)
-	// that the real commit left as they were; OverEdited of them the fix
-	// changed
+	// OverPlanned are the blocks the plan touched (asked the model about
+	// or edited; not seeds, not declarations) that the real commit left
+	// as they were; OverEdited of them the fix changed. Pending: blocks
+	// planned but never touched (the oracle passed before their turn).
 	OverPlanned []string `json:"over_planned,omitempty"`
 	OverEdited  int      `json:"over_edited"`
+	Pending     int      `json:"pending"`
 	// Declare: declarations the engine asked for; Declared: those the
 	// commit has (answered)
 	Declare  int `json:"declare"`
@@ -384,6 +386,8 @@ func runCase(c caseRec, hook string) *outcome {
 		switch {
 		case ob.Declare != "":
 			o.Declare++
+		case ob.Status == fix.Pending:
+			o.Pending++ // planned, never sent: the oracle passed first
 		case reaches[ob] || ob.Status == fix.Skipped || ob.Block == fix.FileScope:
 		case !sites.changedByCommit(ctx, ob):
 			o.OverPlanned = append(o.OverPlanned, fmt.Sprintf("%s|%s (%s)", ob.Path, ob.Block, ob.Status))
@@ -456,7 +460,7 @@ func lastLine(s string) string {
 
 func summary(all []*outcome, set string) {
 	var truth, reached, real, fixedGivenReal, mech, model, in, out, proven, errs, realSeedOK, fixedSeedOK, blockOK, fixedBlockOK int
-	var blocks, over, overEdited, declare, declared, noChange, absent, fromCommit, unchanged int
+	var blocks, over, overEdited, pending, declare, declared, noChange, absent, fromCommit, unchanged int
 	langs := map[string]bool{}
 	for _, o := range all {
 		if o.Err != "" {
@@ -473,6 +477,7 @@ func summary(all []*outcome, set string) {
 		blocks += o.Blocks
 		over += len(o.OverPlanned)
 		overEdited += o.OverEdited
+		pending += o.Pending
 		declare += o.Declare
 		declared += o.Declared
 		noChange += o.NoChange
@@ -522,8 +527,8 @@ func summary(all []*outcome, set string) {
 		judged = "go build+vet"
 	}
 	fmt.Printf("# %s, set %s (%s): cases %d (errors %d); truth blocks %d, reached %d; real commits passing %s %d\n", lname, set, *flagBench, len(all), errs, truth, reached, judged, real)
-	fmt.Printf("# blocks planned %d: over-planned (the real commit left them as they were) %d, of which the fix edited %d; declarations asked %d, the commit had %d\n",
-		blocks, over, overEdited, declare, declared)
+	fmt.Printf("# blocks planned %d (%d never touched: the oracle passed first); touched but left as they were by the real commit (over-planned) %d, of which the fix edited %d; declarations asked %d, the commit had %d\n",
+		blocks, pending, over, overEdited, declare, declared)
 	fmt.Printf("# replay answers: %d from the commit, %d no change needed (the commit's text is the prompt's), %d for blocks the commit lacks; obligations closed unchanged %d\n",
 		fromCommit, noChange, absent, unchanged)
 	fmt.Printf("# blocks edited: %d mechanical (%.0f%%), %d by the model; %d tokens in, %d out; %d tokens per model-edited block\n",

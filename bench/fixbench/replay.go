@@ -149,7 +149,9 @@ func (s *replay) blockAt(ctx context.Context, path, block, shown string) (string
 // declAt answers a request to declare a missing name ("F", "T", "T.M")
 // for the file path: the commit's declaration of it in path's scope
 // (lang.Declarer: a Go package's directory, a Python module), with the
-// imports it names and, for a type, the methods of it that head lacks.
+// imports it names and, for a type, the methods of it that head lacks;
+// else the commit's import in path that provides it (a module alias the
+// seed uses), alone.
 func (s *replay) declAt(ctx context.Context, path, name string) (string, answer) {
 	fe := s.frontendFor(path)
 	dc, _ := fe.(lang.Declarer)
@@ -158,6 +160,7 @@ func (s *replay) declAt(ctx context.Context, path, name string) (string, answer)
 		return "", undeclared
 	}
 	scope := dc.Scope(path)
+	var imported string
 	for _, f := range s.scopeFiles(ctx, s.tree, fe, dc, scope) {
 		src, err := s.tree.ReadFile(ctx, f)
 		if err != nil {
@@ -166,7 +169,14 @@ func (s *replay) declAt(ctx context.Context, path, name string) (string, answer)
 		decls, _ := fe.Decls(f, src)
 		for _, d := range decls {
 			switch d.Kind {
-			case model.KindImport, model.KindField, model.KindIfaceMethod:
+			case model.KindImport:
+				// a name an import of the use's file provides: that
+				// import, unless the scope declares it
+				if f == path && imported == "" && lang.ImportNames(d, name) {
+					imported, _ = q.Quote(f, src, []*lang.Decl{d})
+				}
+				continue
+			case model.KindField, model.KindIfaceMethod:
 				continue // not a declaration of its own
 			}
 			if d.Key() != name {
@@ -177,6 +187,9 @@ func (s *replay) declAt(ctx context.Context, path, name string) (string, answer)
 				return text, declared
 			}
 		}
+	}
+	if imported != "" {
+		return imported, declared
 	}
 	return "", undeclared
 }

@@ -373,6 +373,47 @@ def unbox(b: Box) -> int:
 	}
 }
 
+// TestPythonDeclareByImport: the seed uses a module alias its commit
+// imports and the change did not bring; the name is provided by an
+// import, which is all the reply holds. A reply whose import provides
+// something else is refused.
+func TestPythonDeclareByImport(t *testing.T) {
+	needPyright(t)
+	repo, sc := setup(t, `
+-- old/pkg/__init__.py --
+-- old/pkg/lib.py --
+import os
+
+
+def scale(x: int) -> int:
+    return 2 * x
+-- new/pkg/lib.py --
+import os
+
+
+def scale(x: int) -> t.Optional[int]:
+    return 2 * x
+`)
+	s := &scripted{t: t, answer: func(block, prompt string, call int) (int, string, time.Duration) {
+		if block != "new t" {
+			t.Errorf("unexpected block %q", block)
+		}
+		if call == 1 {
+			return 200, "```python\nimport sys\n```", 0
+		}
+		return 200, "```python\nimport typing as t\n```", 0
+	}}
+	res, err := Run(context.Background(), repo, Options{Base: sc.Base, Head: sc.Head, Model: modelFor(t, s, 5*time.Second, 0),
+		Oracle: oracle.All{&oracle.Pyright{}}, Rounds: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Proven || res.Rejected != 1 || !strings.Contains(res.Patch, "import os\n+import typing as t\n") || strings.Contains(res.Patch, "import sys") {
+		logPlan(t, res)
+		t.Fatalf("proven %v rejected %d oracle %+v patch:\n%s", res.Proven, res.Rejected, res.Oracle, res.Patch)
+	}
+}
+
 // TestDeclareElsewhereOnImportClash: the declaration needs a package
 // whose name the use's file binds to another one; it goes to another file
 // of the package instead of breaking the file's imports.
