@@ -3,40 +3,60 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"net/http"
-	"path"
 	"regexp"
-	"slices"
-	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/ripple-dev/ripple/internal/gitio"
 	"github.com/ripple-dev/ripple/internal/lang"
-	"github.com/ripple-dev/ripple/internal/lang/golang"
+	"github.com/ripple-dev/ripple/internal/model"
 )
 
 // replay is an OpenAI-compatible chat server that answers a request for
 // a block with that block's text in the real commit: it measures how far
 // the planner reaches and whether the merge works, on real history,
-// without a real model. A block the commit does not have (renamed or
-// removed there) is answered unchanged.
+// without a real model. It reads every language through the front-ends
+// (lang.Frontend's Decls finds the block by its display name,
+// lang.Quoter writes the reply with the imports it names), so it replays
+// Go, Python and TypeScript alike.
+//
+// A block the commit left as the prompt shows it is answered unchanged:
+// "no change needed", as a model that agrees would answer. So is a block
+// the commit does not have (renamed or removed there).
 type replay struct {
-	tree gitio.Tree
-	// head is the state being fixed: a type's block is answered with the
-	// methods of the type the commit has and head lacks, as a model
+	fes  []lang.Frontend
+	tree gitio.Tree // the real commit
+	// head is the state being fixed: a Go type's block is answered with
+	// the methods of the type the commit has and head lacks, as a model
 	// would add them (a type that must gain an interface's new method)
 	head gitio.Tree
-	mu   sync.Mutex
-	hits map[string]int // block -> answered from the commit (1) or unchanged (0)
+
+	mu      sync.Mutex
+	answers map[string]answer // by path|block, the last answer
+	counts  map[answer]int    // every answer, by kind
+}
+
+// answer is how the replay answered one request.
+type answer string
+
+const (
+	fromCommit answer = "commit"    // the block's text in the commit, which differs from the prompt's
+	noChange   answer = "no change" // the commit's text is the prompt's: the block unchanged
+	absent     answer = "absent"    // the commit has no such block: unchanged
+	declared   answer = "declared"  // a name to declare: the commit's declaration
+	undeclared answer = "undeclared"
+)
+
+func newReplay(fes []lang.Frontend, tree, head gitio.Tree) *replay {
+	return &replay{fes: fes, tree: tree, head: head, answers: map[string]answer{}, counts: map[answer]int{}}
 }
 
 var (
 	blockLineRE = regexp.MustCompile(`ripple-block: path=(\S+) block="([^"]+)"`)
-	blockTextRE = regexp.MustCompile("(?s)The block \\([^)]*\\):\n```\n(.*?)```")
+	// the block closes the prompt (prompt.go): greedy up to the last
+	// fence, so that a block holding a fence of its own is read whole
+	blockTextRE = regexp.MustCompile("(?s)\nThe block \\([^)]*\\):\n```\n(.*)```\n\nReply with the complete new text")
 )
 
 func (s *replay) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -51,221 +71,176 @@ func (s *replay) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	prompt := req.Messages[len(req.Messages)-1].Content
-	answer := ""
+	text, lang := "", ""
 	if m := blockLineRE.FindStringSubmatch(prompt); m != nil {
+		var how answer
+		if fe := s.frontendFor(m[1]); fe != nil {
+			lang = fe.Name()
+		}
 		if name, ok := strings.CutPrefix(m[2], "new "); ok {
-			answer = s.declAt(r.Context(), path.Dir(m[1]), name)
+			text, how = s.declAt(r.Context(), m[1], name)
 		} else {
-			answer = s.blockAt(r.Context(), m[1], m[2])
+			shown := ""
+			if b := blockTextRE.FindStringSubmatch(prompt); b != nil {
+				shown = b[1]
+			}
+			text, how = s.blockAt(r.Context(), m[1], m[2], shown)
 		}
+		s.mu.Lock()
+		s.answers[m[1]+"|"+m[2]] = how
+		s.counts[how]++
+		s.mu.Unlock()
 	}
-	if answer == "" {
-		if m := blockTextRE.FindStringSubmatch(prompt); m != nil {
-			answer = m[1] // not in the commit: keep the block
-		}
+	fence := "```"
+	for strings.Contains(text, fence) {
+		fence += "`"
 	}
 	w.Header().Set("Content-Type", "application/json")
 	json.NewEncoder(w).Encode(map[string]any{
 		"id": "replay", "object": "chat.completion", "model": req.Model,
 		"choices": []map[string]any{{"index": 0, "finish_reason": "stop",
-			"message": map[string]any{"role": "assistant", "content": "```go\n" + answer + "```\n"}}},
-		"usage": map[string]any{"prompt_tokens": len(prompt) / 4, "completion_tokens": len(answer) / 4, "total_tokens": (len(prompt) + len(answer)) / 4},
+			"message": map[string]any{"role": "assistant", "content": fence + lang + "\n" + text + fence + "\n"}}},
+		"usage": map[string]any{"prompt_tokens": len(prompt) / 4, "completion_tokens": len(text) / 4, "total_tokens": (len(prompt) + len(text)) / 4},
 	})
 }
 
-// blockAt returns the text of the declaration named block in path at the
-// commit, or "".
-func (s *replay) blockAt(ctx context.Context, path, block string) string {
-	src, err := s.tree.ReadFile(ctx, path)
-	if err != nil {
-		return ""
-	}
-	decls, _ := golang.New().Decls(path, src)
-	lines := strings.SplitAfter(string(src), "\n")
-	for _, d := range decls {
-		if d.Display != block || d.Span.EndLine > len(lines) {
-			continue
+func (s *replay) frontendFor(p string) lang.Frontend {
+	for _, fe := range s.fes {
+		if fe.Match(p) {
+			return fe
 		}
-		s.mu.Lock()
-		s.hits[block]++
-		s.mu.Unlock()
-		text := strings.Join(lines[d.Span.StartLine-1:d.Span.EndLine], "")
-		if tname, ok := strings.CutPrefix(block, "type "); ok {
-			text += s.newMethods(ctx, path, decls, lines, tname)
-		}
-		return importsUsed(src, text) + text
 	}
-	return ""
+	return nil
 }
 
-// declAt answers a request to declare a missing name: the commit's
-// declaration of name ("F", "T", "T.M") in the package directory dir,
-// with the imports it uses, and, for a type, the methods of it that head
-// lacks. A name in a grouped declaration is answered as a declaration of
-// its own.
-func (s *replay) declAt(ctx context.Context, dir, name string) string {
-	files, _ := s.tree.List(ctx, path.Join(dir, "*.go"))
-	for _, f := range files {
-		if path.Dir(f) != dir {
-			continue
+// blockAt answers a request for the block named block in path, shown in
+// the prompt as shown: its text in the commit, or shown itself when the
+// commit has the same text or no such block.
+func (s *replay) blockAt(ctx context.Context, path, block, shown string) (string, answer) {
+	fe := s.frontendFor(path)
+	q, _ := fe.(lang.Quoter)
+	ed, _ := fe.(lang.BlockEditor)
+	src, err := s.tree.ReadFile(ctx, path)
+	if q == nil || ed == nil || err != nil {
+		return shown, absent
+	}
+	decls, _ := fe.Decls(path, src)
+	var d *lang.Decl
+	for _, x := range decls {
+		if x.Display == block {
+			d = x
+			break
 		}
+	}
+	if d == nil {
+		return shown, absent
+	}
+	ds := append([]*lang.Decl{d}, s.newMethods(ctx, fe, path, decls, d)...)
+	text, err := q.Quote(path, src, ds)
+	if err != nil {
+		return shown, absent
+	}
+	if _, code, err := ed.SplitImports(text); err == nil && strings.TrimSpace(code) == strings.TrimSpace(shown) {
+		return shown, noChange
+	}
+	return text, fromCommit
+}
+
+// declAt answers a request to declare a missing name ("F", "T", "T.M")
+// for the file path: the commit's declaration of it in path's scope
+// (lang.Declarer: a Go package's directory, a Python module), with the
+// imports it names and, for a type, the methods of it that head lacks;
+// else the commit's import in path that provides it (a module alias the
+// seed uses), alone.
+func (s *replay) declAt(ctx context.Context, path, name string) (string, answer) {
+	fe := s.frontendFor(path)
+	dc, _ := fe.(lang.Declarer)
+	q, _ := fe.(lang.Quoter)
+	if dc == nil || q == nil {
+		return "", undeclared
+	}
+	scope := dc.Scope(path)
+	var imported string
+	for _, f := range s.scopeFiles(ctx, s.tree, fe, dc, scope) {
 		src, err := s.tree.ReadFile(ctx, f)
 		if err != nil {
 			continue
 		}
-		fset := token.NewFileSet()
-		af, err := parser.ParseFile(fset, f, src, parser.ParseComments|parser.SkipObjectResolution)
-		if err != nil {
-			continue
-		}
-		text := func(from, to token.Pos) string {
-			return string(src[fset.Position(from).Offset:fset.Position(to).Offset]) + "\n"
-		}
-		for _, d := range af.Decls {
-			var out string
-			switch d := d.(type) {
-			case *ast.FuncDecl:
-				n := d.Name.Name
-				if d.Recv != nil && len(d.Recv.List) > 0 {
-					n = recvName(d.Recv.List[0].Type) + "." + n
+		decls, _ := fe.Decls(f, src)
+		for _, d := range decls {
+			switch d.Kind {
+			case model.KindImport:
+				// a name an import of the use's file provides: that
+				// import, unless the scope declares it
+				if f == path && imported == "" && lang.ImportNames(d, name) {
+					imported, _ = q.Quote(f, src, []*lang.Decl{d})
 				}
-				if n == name {
-					out = text(startOf(d.Doc, d.Pos()), d.End())
-				}
-			case *ast.GenDecl:
-				for _, sp := range d.Specs {
-					var names []string
-					switch sp := sp.(type) {
-					case *ast.TypeSpec:
-						names = []string{sp.Name.Name}
-					case *ast.ValueSpec:
-						for _, n := range sp.Names {
-							names = append(names, n.Name)
-						}
-					}
-					if !slices.Contains(names, name) {
-						continue
-					}
-					if d.Lparen.IsValid() {
-						var doc *ast.CommentGroup
-						switch sp := sp.(type) {
-						case *ast.TypeSpec:
-							doc = sp.Doc
-						case *ast.ValueSpec:
-							doc = sp.Doc
-						}
-						out = d.Tok.String() + " " + text(startOf(doc, sp.Pos()), sp.End())
-					} else {
-						out = text(startOf(d.Doc, d.Pos()), d.End())
-					}
-				}
+				continue
+			case model.KindField, model.KindIfaceMethod:
+				continue // not a declaration of its own
 			}
-			if out == "" {
+			if d.Key() != name {
 				continue
 			}
-			if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.TYPE {
-				decls, _ := golang.New().Decls(f, src)
-				out += s.newMethods(ctx, f, decls, strings.SplitAfter(string(src), "\n"), name)
+			ds := append([]*lang.Decl{d}, s.newMethods(ctx, fe, f, decls, d)...)
+			if text, err := q.Quote(f, src, ds); err == nil {
+				return text, declared
 			}
-			s.mu.Lock()
-			s.hits["new "+name]++
-			s.mu.Unlock()
-			return importsUsed(src, out) + out
 		}
 	}
-	return ""
+	if imported != "" {
+		return imported, declared
+	}
+	return "", undeclared
 }
 
-func startOf(doc *ast.CommentGroup, pos token.Pos) token.Pos {
-	if doc != nil {
-		return doc.Pos()
-	}
-	return pos
-}
-
-// recvName is a receiver's type name without pointer or type parameters.
-func recvName(x ast.Expr) string {
-	for {
-		switch t := x.(type) {
-		case *ast.StarExpr:
-			x = t.X
-		case *ast.IndexExpr:
-			x = t.X
-		case *ast.IndexListExpr:
-			x = t.X
-		case *ast.ParenExpr:
-			x = t.X
-		case *ast.Ident:
-			return t.Name
-		default:
-			return ""
-		}
-	}
-}
-
-// newMethods is the source of the methods of type tname in the commit's
-// file path that no file of its package declares in the head state.
-func (s *replay) newMethods(ctx context.Context, file string, decls []*lang.Decl, lines []string, tname string) string {
-	if s.head == nil {
-		return ""
-	}
-	dir := path.Dir(file)
-	have := map[string]bool{}
-	files, _ := s.head.List(ctx, "*.go")
+// scopeFiles lists the files of a tree in a scope, the file itself
+// first when the scope is a file.
+func (s *replay) scopeFiles(ctx context.Context, t gitio.Tree, fe lang.Frontend, dc lang.Declarer, scope string) []string {
+	files, _ := t.List(ctx, fe.Pathspecs()...)
+	var out []string
 	for _, f := range files {
-		if path.Dir(f) != dir {
-			continue
+		if fe.Match(f) && dc.Scope(f) == scope {
+			out = append(out, f)
 		}
+	}
+	return out
+}
+
+// newMethods are the methods of type d, declared in the commit's file
+// (decls) outside d's own lines, that no file of d's scope declares in
+// the head state: what a Go type's block brings along when its type must
+// gain methods. A class whose methods lie inside its block has none.
+func (s *replay) newMethods(ctx context.Context, fe lang.Frontend, file string, decls []*lang.Decl, d *lang.Decl) []*lang.Decl {
+	dc, _ := fe.(lang.Declarer)
+	if d.Kind != model.KindType || dc == nil || s.head == nil {
+		return nil
+	}
+	var cands []*lang.Decl
+	for _, m := range decls {
+		if m.Kind == model.KindMethod && m.Container == d.Name && (m.Span.StartLine > d.Span.EndLine || m.Span.EndLine < d.Span.StartLine) {
+			cands = append(cands, m)
+		}
+	}
+	if len(cands) == 0 {
+		return nil
+	}
+	have := map[string]bool{}
+	for _, f := range s.scopeFiles(ctx, s.head, fe, dc, dc.Scope(file)) {
 		src, err := s.head.ReadFile(ctx, f)
 		if err != nil {
 			continue
 		}
-		ds, _ := golang.New().Decls(f, src)
-		for _, d := range ds {
-			have[strings.Replace(d.Display, "(*", "(", 1)] = true
+		ds, _ := fe.Decls(f, src)
+		for _, x := range ds {
+			have[x.Key()] = true
 		}
 	}
-	var out strings.Builder
-	for _, d := range decls {
-		if !strings.HasPrefix(d.Display, "func ("+tname+").") && !strings.HasPrefix(d.Display, "func (*"+tname+").") {
-			continue
+	var out []*lang.Decl
+	for _, m := range cands {
+		if !have[m.Key()] {
+			out = append(out, m)
 		}
-		if have[strings.Replace(d.Display, "(*", "(", 1)] || d.Span.EndLine > len(lines) {
-			continue
-		}
-		out.WriteString("\n" + strings.Join(lines[d.Span.StartLine-1:d.Span.EndLine], ""))
 	}
-	return out.String()
-}
-
-// importsUsed is an import declaration of the file's imports that the
-// block names (name.X), as a model would add for a block it rewrote.
-func importsUsed(src []byte, block string) string {
-	f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.ImportsOnly)
-	if err != nil {
-		return ""
-	}
-	var specs []string
-	for _, is := range f.Imports {
-		p, _ := strconv.Unquote(is.Path.Value)
-		name := path.Base(p)
-		if is.Name != nil {
-			name = is.Name.Name
-		} else if len(name) > 1 && name[0] == 'v' && strings.Trim(name[1:], "0123456789") == "" {
-			name = path.Base(path.Dir(p)) // a major-version suffix
-		}
-		name = strings.TrimPrefix(strings.TrimSuffix(name, "-go"), "go-")
-		if name == "_" || name == "." || !strings.Contains(block, name+".") {
-			continue
-		}
-		spec := is.Path.Value
-		if is.Name != nil {
-			spec = is.Name.Name + " " + spec
-		}
-		specs = append(specs, spec)
-	}
-	if len(specs) == 0 {
-		return ""
-	}
-	return "import (\n\t" + strings.Join(specs, "\n\t") + "\n)\n\n"
+	return out
 }

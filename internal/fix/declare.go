@@ -277,6 +277,9 @@ func (e *engine) declare(ctx context.Context, ob *Obligation) bool {
 	if !ok {
 		return false
 	}
+	if strings.TrimSpace(code) == "" {
+		return e.declareByImport(ob, fe, ed, src, imports)
+	}
 	code = strings.Trim(code, "\n") + "\n"
 	taken := map[string]bool{}
 	for n := range e.declaredNow(dc.Scope(ob.Path)) {
@@ -292,16 +295,15 @@ func (e *engine) declare(ctx context.Context, ob *Obligation) bool {
 				continue
 			}
 		}
-		head := strings.TrimRight(string(src), "\n") + "\n\n"
-		from := strings.Count(head, "\n") + 1
-		out, shift, err := ed.AddImports([]byte(head+code), imports)
+		out, _, err := ed.AddImports(src, imports)
 		if err != nil {
 			if firstErr == nil {
 				firstErr = err
 			}
 			continue
 		}
-		from += shift
+		var from int
+		from, out = e.placeNew(dc, ed, file, out, ob.Declare, code)
 		err = dc.CheckNew(file, out, from, from+strings.Count(code, "\n")-1, ob.Declare, taken)
 		if err == nil {
 			err = e.sc.write(file, out)
@@ -323,6 +325,88 @@ func (e *engine) declare(ctx context.Context, ob *Obligation) bool {
 	ob.Status, ob.Note = Failed, "rejected: "+firstErr.Error()
 	e.res.Rejected++
 	return false
+}
+
+// declareByImport takes a reply that is imports alone: the name is one
+// an import provides (a seed that uses a module alias or a name its
+// commit imports, which the partial change did not bring). The imports
+// go into the use's file when they are new there and one of them names
+// the wanted name (lang.ImportNames); the oracle's next run judges the
+// rest.
+func (e *engine) declareByImport(ob *Obligation, fe lang.Frontend, ed lang.BlockEditor, src []byte, imports []string) bool {
+	reject := func(why string) bool {
+		ob.Status, ob.Note = Failed, "rejected: "+why
+		e.res.Rejected++
+		return false
+	}
+	out, n, err := ed.AddImports(src, imports)
+	if err != nil {
+		return reject(err.Error())
+	}
+	if n == 0 {
+		return reject("the reply's imports are in " + ob.Path + " already")
+	}
+	before := map[string]bool{}
+	ds, _ := fe.Decls(ob.Path, src)
+	for _, d := range ds {
+		before[d.Display] = true
+	}
+	binds := false
+	ds, _ = fe.Decls(ob.Path, out)
+	for _, d := range ds {
+		binds = binds || !before[d.Display] && lang.ImportNames(d, ob.Declare)
+	}
+	if !binds {
+		return reject(fmt.Sprintf("the reply's imports (%s) do not provide %s", strings.Join(imports, "; "), ob.Declare))
+	}
+	if err := e.sc.write(ob.Path, out); err != nil {
+		return reject(err.Error())
+	}
+	ob.Status = Done
+	ob.Diff = lineDiff(ob.Path, "", strings.Join(imports, "\n")+"\n")
+	return true
+}
+
+// placeNew puts the code of a new declaration of want into src, and
+// returns the line it starts at: appended to the file, or, where
+// top-level code runs in order (lang.Declarer's InOrder), above the
+// first top-level declaration that names want (and the comment lines
+// directly above it), with two blank lines after it.
+func (e *engine) placeNew(dc lang.Declarer, ed lang.BlockEditor, file string, src []byte, want, code string) (int, []byte) {
+	if dc.InOrder() && !strings.Contains(want, ".") {
+		if at := firstUse(e.frontendFor(file), ed, file, src, want); at > 0 {
+			lines := strings.SplitAfter(string(src), "\n")
+			out := strings.Join(lines[:at-1], "") + code + "\n\n" + strings.Join(lines[at-1:], "")
+			return at, []byte(out)
+		}
+	}
+	head := strings.TrimRight(string(src), "\n") + "\n\n"
+	return strings.Count(head, "\n") + 1, []byte(head + code)
+}
+
+// firstUse is the line above the first top-level declaration of src
+// (not an import) that names want as a whole word, with the comment lines
+// directly above it; 0 when none does.
+func firstUse(fe lang.Frontend, ed lang.BlockEditor, file string, src []byte, want string) int {
+	ds, _ := fe.Decls(file, src)
+	word := regexp.MustCompile(`\b` + regexp.QuoteMeta(want) + `\b`)
+	lines := strings.SplitAfter(string(src), "\n")
+	best := 0
+	for _, d := range ds {
+		if d.Container != "" || d.Kind == model.KindImport || best > 0 && d.Span.StartLine >= best {
+			continue
+		}
+		if d.Span.StartLine < 1 || d.Span.EndLine > len(lines) {
+			continue
+		}
+		if word.MatchString(strings.Join(lines[d.Span.StartLine-1:d.Span.EndLine], "")) {
+			best = d.Span.StartLine
+		}
+	}
+	for best > 1 && ed.IsComment(lines[best-2]) {
+		best--
+	}
+	return best
 }
 
 // placements are the files a new declaration wanted in file may go to:
@@ -407,7 +491,7 @@ func (e *engine) promptForNew(ctx context.Context, ob *Obligation) string {
 	if len(sigs) > 0 {
 		fmt.Fprintf(&b, "\nWhat %s declares now:\n```\n%s\n```\n", ob.Path, strings.Join(sigs, "\n"))
 	}
-	fmt.Fprintf(&b, "\nReply with the new declaration of %s (and of any new helper it needs) in one fenced code block; declare nothing the package already has.\n", ob.Declare)
+	fmt.Fprintf(&b, "\nReply with the new declaration of %s (and of any new helper it needs) in one fenced code block; declare nothing the package already has. If an import provides %s (a module, or a name another module declares), reply with that import alone.\n", ob.Declare, ob.Declare)
 	return b.String()
 }
 

@@ -327,6 +327,93 @@ def scale(x: int) -> int:
 	}
 }
 
+// TestPythonDeclareAboveUse: a name a class statement uses when the
+// module runs (its base) is declared above that class, not appended
+// below it, where pyright finds it unbound.
+func TestPythonDeclareAboveUse(t *testing.T) {
+	needPyright(t)
+	repo, sc := setup(t, `
+-- old/pkg/__init__.py --
+-- old/pkg/lib.py --
+import typing
+
+
+def scale(x: int) -> int:
+    return 2 * x
+-- new/pkg/lib.py --
+import typing
+
+
+def scale(x: int) -> int:
+    return 2 * x
+
+
+# Box holds one value.
+class Box(Base):
+    pass
+
+
+def unbox(b: Box) -> int:
+    return 0
+`)
+	s := &scripted{t: t, answer: func(block, _ string, _ int) (int, string, time.Duration) {
+		if block != "new Base" {
+			t.Errorf("unexpected block %q", block)
+		}
+		return 200, "```python\nclass Base:\n    pass\n```", 0
+	}}
+	res, err := Run(context.Background(), repo, Options{Base: sc.Base, Head: sc.Head, Model: modelFor(t, s, 5*time.Second, 0),
+		Oracle: oracle.All{&oracle.Pyright{}}, Rounds: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Proven || !strings.Contains(res.Patch, "+class Base:\n+    pass\n+\n+\n # Box holds one value.\n") {
+		logPlan(t, res)
+		t.Fatalf("proven %v oracle %+v patch:\n%s", res.Proven, res.Oracle, res.Patch)
+	}
+}
+
+// TestPythonDeclareByImport: the seed uses a module alias its commit
+// imports and the change did not bring; the name is provided by an
+// import, which is all the reply holds. A reply whose import provides
+// something else is refused.
+func TestPythonDeclareByImport(t *testing.T) {
+	needPyright(t)
+	repo, sc := setup(t, `
+-- old/pkg/__init__.py --
+-- old/pkg/lib.py --
+import os
+
+
+def scale(x: int) -> int:
+    return 2 * x
+-- new/pkg/lib.py --
+import os
+
+
+def scale(x: int) -> t.Optional[int]:
+    return 2 * x
+`)
+	s := &scripted{t: t, answer: func(block, prompt string, call int) (int, string, time.Duration) {
+		if block != "new t" {
+			t.Errorf("unexpected block %q", block)
+		}
+		if call == 1 {
+			return 200, "```python\nimport sys\n```", 0
+		}
+		return 200, "```python\nimport typing as t\n```", 0
+	}}
+	res, err := Run(context.Background(), repo, Options{Base: sc.Base, Head: sc.Head, Model: modelFor(t, s, 5*time.Second, 0),
+		Oracle: oracle.All{&oracle.Pyright{}}, Rounds: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Proven || res.Rejected != 1 || !strings.Contains(res.Patch, "import os\n+import typing as t\n") || strings.Contains(res.Patch, "import sys") {
+		logPlan(t, res)
+		t.Fatalf("proven %v rejected %d oracle %+v patch:\n%s", res.Proven, res.Rejected, res.Oracle, res.Patch)
+	}
+}
+
 // TestDeclareElsewhereOnImportClash: the declaration needs a package
 // whose name the use's file binds to another one; it goes to another file
 // of the package instead of breaking the file's imports.

@@ -297,7 +297,9 @@ func (e *engine) ask(ctx context.Context, ob *Obligation, prompt string) (code s
 			ok = false
 		}
 	}
-	if !ok || strings.TrimSpace(code) == "" {
+	// a name to declare may be one an import provides: the reply is then
+	// that import alone
+	if !ok || strings.TrimSpace(code) == "" && (ob.Declare == "" || len(imports) == 0) {
 		ob.Status, ob.Note = Failed, "rejected: the reply has no code block"
 		e.res.Rejected++
 		return "", nil, false

@@ -42,18 +42,37 @@ func blockLines(src []byte, from, to int) (string, error) {
 var ErrRejected = errors.New("edit rejected")
 
 // codeBlock extracts the first fenced code block of a model's reply; a
-// reply without fences is taken whole.
+// reply without fences is taken whole. The block ends at the first line
+// that is a fence at least as long as the opening one (CommonMark), so
+// that a block holding a fence of its own (a docstring with an example,
+// a template string) is sent with a longer fence and read whole; a reply
+// that closes no such line ends at the first fence after the opening.
 func codeBlock(reply string) (string, bool) {
 	start := strings.Index(reply, "```")
 	if start < 0 {
 		s := strings.TrimSpace(reply)
 		return s + "\n", s != ""
 	}
-	rest := reply[start+3:]
+	n := 3
+	for start+n < len(reply) && reply[start+n] == '`' {
+		n++
+	}
+	fence := reply[start : start+n]
+	rest := reply[start+n:]
 	if nl := strings.IndexByte(rest, '\n'); nl >= 0 {
 		rest = rest[nl+1:] // drop the info string ("go")
 	}
-	end := strings.Index(rest, "```")
+	for at := 0; at < len(rest); {
+		line := rest[at:]
+		if nl := strings.IndexByte(line, '\n'); nl >= 0 {
+			line = line[:nl]
+		}
+		if t := strings.TrimSpace(line); strings.HasPrefix(t, fence) && strings.Trim(t, "`") == "" {
+			return rest[:at], true
+		}
+		at += len(line) + 1
+	}
+	end := strings.Index(rest, fence)
 	if end < 0 {
 		return "", false
 	}

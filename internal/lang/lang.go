@@ -291,6 +291,48 @@ type Declarer interface {
 	// Receiver is the name a method block calls its receiver by ("s" in
 	// func (s *T) M(), "self"), "" for other blocks.
 	Receiver(b *model.Block) string
+	// InOrder reports whether a unit's top-level code runs in order
+	// (Python: a module's statements run top to bottom, so a class's
+	// bases, decorators and annotations name what is above them): a new
+	// declaration then goes above the first top-level declaration that
+	// names it. Otherwise (Go) it is appended to the file.
+	InOrder() bool
+}
+
+// Quoter is an optional capability of a BlockEditor: writing
+// declarations of a file as a reply of the fix engine's model gives
+// them. A replay model (bench/fixbench) answers each planned block, and
+// each name the engine asks it to declare, with the declaration's text
+// in a real commit through it, whatever the language.
+type Quoter interface {
+	// Quote returns the source of ds, declarations of the file path
+	// (src) as Decls gives them, in order, each able to stand alone (a
+	// spec of a grouped Go declaration takes the group's keyword), opened
+	// by the imports of src that they name, in the form SplitImports
+	// reads. An import declaration among ds is quoted as an import that
+	// binds what it binds, and nothing else. It fails when a
+	// declaration's lines are not in src.
+	Quote(path string, src []byte, ds []*Decl) (string, error)
+}
+
+// ImportNames reports whether an import declaration names name as a
+// whole word in its display or signature ("import t (typing)", `import
+// "example.com/x/t"`): the import that binds name, for a name an oracle
+// says is undefined that an import, not a declaration, provides.
+func ImportNames(d *Decl, name string) bool {
+	if d.Kind != model.KindImport || name == "" {
+		return false
+	}
+	for _, s := range []string{d.Display, d.Sig} {
+		for _, w := range strings.FieldsFunc(s, func(r rune) bool {
+			return !(r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r > 127)
+		}) {
+			if w == name {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Bookkeeping reports a field or attribute name that says it holds

@@ -41,6 +41,10 @@ func (fe *Frontend) MissingIn(msg string) (lang.Missing, bool) {
 	return lang.Missing{}, false
 }
 
+// InOrder: a Go package's declarations may come in any order
+// (lang.Declarer).
+func (fe *Frontend) InOrder() bool { return false }
+
 // Scope is a Go file's package directory (lang.Declarer).
 func (fe *Frontend) Scope(file string) string { return path.Dir(file) }
 

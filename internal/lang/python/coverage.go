@@ -170,12 +170,8 @@ func (j *judge) emitCoverage(f *pfile, fn *funcInfo, ct *coverTarget, holder str
 	if j.a.touched(f.path, fn.outer) {
 		v, msg = model.Consistent, "edited in the same diff"
 	}
-	word := "def "
-	if fn.async {
-		word = "async def "
-	}
 	site := model.Site{Path: f.path, Line: int(at.Line), Col: int(at.Col) + 1, Text: f.t.LineText(int(at.Line)),
-		Enclosing: word + fn.qual, EnclosingSpan: model.Span{StartLine: int(fn.outer.Line), EndLine: int(fn.outer.EndLine)}}
+		Enclosing: funcDisplay(fn), EnclosingSpan: model.Span{StartLine: int(fn.outer.Line), EndLine: int(fn.outer.EndLine)}}
 	j.out = append(j.out, &lang.Ref{Change: ct.ch, Relation: model.UsedBy, Site: site, Verdict: v, Precision: model.PrecisionSyntax,
 		Message: msg, Generated: generated(f.t.Src)})
 }

@@ -30,6 +30,9 @@ func (fe *Frontend) MissingIn(msg string) (lang.Missing, bool) {
 	return lang.Missing{}, false
 }
 
+// InOrder: a module's statements run top to bottom (lang.Declarer).
+func (fe *Frontend) InOrder() bool { return true }
+
 // Scope is the module itself: a Python file's names are its own
 // (lang.Declarer).
 func (fe *Frontend) Scope(path string) string { return path }

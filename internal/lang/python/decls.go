@@ -331,7 +331,7 @@ func (b *declBuilder) function(fn *funcInfo) {
 			dd.setter = true
 		}
 	}
-	kind, word := model.KindFunc, "def "
+	kind := model.KindFunc
 	var container string
 	switch {
 	case fn.cls != nil:
@@ -339,17 +339,11 @@ func (b *declBuilder) function(fn *funcInfo) {
 		if fn.name == "__init__" || fn.name == "__new__" {
 			kind = model.KindConstructor
 		}
-		if fn.property {
-			word = "property "
-		}
 	case fn.parentFn != nil:
 		container = fn.parentFn.qual
 	}
-	if fn.async {
-		word = "async " + word
-	}
 	body := fn.node.Child("body")
-	blk := b.block(kind, container, fn.name, word+fn.qual, fn.outer, fn.node.Child("name"))
+	blk := b.block(kind, container, fn.name, funcDisplay(fn), fn.outer, fn.node.Child("name"))
 	hdr := fn.node.Text()
 	if body != nil {
 		hdr = b.f.t.Text(&treesit.Node{Start: fn.node.Start, End: body.Start})
@@ -363,6 +357,20 @@ func (b *declBuilder) function(fn *funcInfo) {
 		sig += " settable"
 	}
 	b.add(&lang.Decl{Block: blk.WithData(dd), Sig: sig, Body: b.f.t.Tokens(body, docstring(body))})
+}
+
+// funcDisplay is how a function's block is named, in its declaration and
+// in the findings inside it alike (the fix engine plans blocks by this
+// name): "def f", "async def C.m", "property C.p", "def f.inner".
+func funcDisplay(fn *funcInfo) string {
+	word := "def "
+	if fn.cls != nil && fn.property {
+		word = "property "
+	}
+	if fn.async {
+		word = "async " + word
+	}
+	return word + fn.qual
 }
 
 // funcSig is the canonical signature: what callers rely on.

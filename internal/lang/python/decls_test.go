@@ -135,3 +135,48 @@ func TestDeclsLayout(t *testing.T) {
 		t.Errorf("layout changed the fingerprint:\n%s\n%s", a["f"], b["f"])
 	}
 }
+
+// A finding inside a function names its block as the declaration does:
+// the fix engine plans the block by that name, and a property method
+// named "def C.p" in findings but "property C.p" in the declarations
+// was two blocks to it, one of which the replay could not find.
+func TestEnclosingNamesDecl(t *testing.T) {
+	src := `class C:
+    @property
+    def p(self):
+        return 1
+
+    async def m(self):
+        return 2
+
+    def plain(self):
+        def inner():
+            return 3
+        return inner()
+
+
+async def top():
+    return 4
+`
+	f := summarize("m.py", grammar.Parse([]byte(src)))
+	display := map[string]string{}
+	for _, d := range decls(f) {
+		display[d.Key()] = d.Display
+	}
+	n := 0
+	for _, fn := range f.funcs {
+		body := fn.node.Child("body")
+		if body == nil || len(body.NamedKids()) == 0 {
+			t.Fatalf("%s: no body", fn.qual)
+		}
+		enc := enclosing(f, body.NamedKids()[0])
+		want := display[fn.qual]
+		if enc == nil || want == "" || enc.display != want {
+			t.Errorf("%s: a finding's block is %v, its declaration %q", fn.qual, enc, want)
+		}
+		n++
+	}
+	if n != 5 || display["C.p"] != "property C.p" || display["C.m"] != "async def C.m" || display["C.plain.inner"] != "def C.plain.inner" {
+		t.Errorf("%d functions; declarations %v", n, display)
+	}
+}

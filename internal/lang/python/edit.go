@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ripple-dev/ripple/internal/lang"
+	"github.com/ripple-dev/ripple/internal/lang/treesit"
 	"github.com/ripple-dev/ripple/internal/model"
 )
 
@@ -96,7 +97,9 @@ func (fe *Frontend) SplitImports(code string) ([]string, string, error) {
 
 // AddImports inserts the import statements src lacks after its last
 // top-level import (or after the module docstring and __future__
-// imports), and returns the lines inserted (lang.BlockEditor).
+// imports), and returns the lines inserted (lang.BlockEditor). A
+// statement whose names the file's imports bind already, to the same
+// modules and members, is not added.
 func (fe *Frontend) AddImports(src []byte, imports []string) ([]byte, int, error) {
 	lines := strings.SplitAfter(string(src), "\n")
 	have := map[string]bool{}
@@ -110,9 +113,10 @@ func (fe *Frontend) AddImports(src []byte, imports []string) ([]byte, int, error
 			}
 		}
 	}
+	bound := topImports(src)
 	var missing []string
 	for _, im := range imports {
-		if !have[im] {
+		if !have[im] && !importsBound(im, bound) {
 			have[im] = true
 			missing = append(missing, im+"\n")
 		}
@@ -126,6 +130,55 @@ func (fe *Frontend) AddImports(src []byte, imports []string) ([]byte, int, error
 	}
 	out := strings.Join(lines[:at], "") + strings.Join(missing, "") + strings.Join(lines[at:], "")
 	return []byte(out), len(missing), nil
+}
+
+// topImports maps the names a file's module-level imports bind to what
+// each import binds them to ("module", "module:member"; the whole dotted
+// name for `import a.b`, which also loads a.b); nil without a parser.
+func topImports(src []byte) map[string]map[string]bool {
+	if !treesit.Available {
+		return nil
+	}
+	f := summarize("m.py", grammar.Parse(src))
+	out := map[string]map[string]bool{}
+	for n, bs := range f.top.names {
+		for _, bd := range bs {
+			if bd.kind != bImport && bd.kind != bFrom {
+				continue
+			}
+			target := importTarget(bd)
+			if bd.kind == bImport && bd.at != nil && bd.at.Kind == "dotted_name" {
+				target = bd.at.Text()
+			}
+			if out[n] == nil {
+				out[n] = map[string]bool{}
+			}
+			out[n][target] = true
+		}
+	}
+	return out
+}
+
+// importsBound reports whether every name an import statement binds is
+// bound by the file's imports already, to the same thing: a statement
+// written another way (`from m import a` where the file has `from m
+// import (a, b)`) that would only repeat them.
+func importsBound(stmt string, bound map[string]map[string]bool) bool {
+	if len(bound) == 0 {
+		return false
+	}
+	want := topImports([]byte(stmt + "\n"))
+	if len(want) == 0 {
+		return false
+	}
+	for n, targets := range want {
+		for t := range targets {
+			if !bound[n][t] {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // afterHeader is the first line after a module's shebang, encoding and

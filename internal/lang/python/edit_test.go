@@ -94,3 +94,31 @@ func TestCheckNew(t *testing.T) {
 		})
 	}
 }
+
+// An import the file has, written another way, is not added again; one
+// that binds a name to something else, or loads another submodule, is.
+func TestAddImportsBound(t *testing.T) {
+	if !treesit.Available {
+		t.Skip("built without cgo")
+	}
+	fe := New()
+	src := "import os.path\nfrom .config import (\n    LIMITS,\n    Proxy as P,\n)\n\nif TYPE_CHECKING:\n    from .core import Option\n\n\ndef f():\n    pass\n"
+	for _, c := range []struct {
+		imports []string
+		added   int
+	}{
+		{[]string{"from .config import LIMITS"}, 0},
+		{[]string{"from .config import Proxy as P", "from .config import LIMITS"}, 0},
+		{[]string{"from .core import Option"}, 0}, // under a module-level if
+		{[]string{"import os.path"}, 0},
+		{[]string{"import os.sep"}, 1},             // another submodule
+		{[]string{"from .config import Proxy"}, 1}, // binds Proxy, which the file does not
+		{[]string{"from .other import LIMITS"}, 1}, // LIMITS from elsewhere
+		{[]string{"from .config import LIMITS, Timeout"}, 1},
+	} {
+		out, n, err := fe.AddImports([]byte(src), c.imports)
+		if err != nil || n != c.added {
+			t.Errorf("AddImports(%q) added %d lines, want %d (%v):\n%s", c.imports, n, c.added, err, out)
+		}
+	}
+}

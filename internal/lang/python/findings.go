@@ -90,10 +90,7 @@ func (j *judge) emit(t *target, x *ref, v verdict) {
 	}
 	if x.kind == rOverride && x.fn != nil {
 		// the override itself is the block that must change, not its class
-		site.Enclosing = "def " + x.fn.qual
-		if x.fn.async {
-			site.Enclosing = "async def " + x.fn.qual
-		}
+		site.Enclosing = funcDisplay(x.fn)
 		site.EnclosingSpan = model.Span{StartLine: int(x.fn.outer.Line), EndLine: int(x.fn.outer.EndLine)}
 	}
 	f := &lang.Ref{Change: t.ch, Relation: v.rel, Site: site, Verdict: v.v, Precision: v.prec, Message: v.msg,
@@ -127,11 +124,7 @@ func enclosing(f *pfile, n *treesit.Node) *encl {
 		switch p.Kind {
 		case "function_definition":
 			if fi := f.funcAt[p]; fi != nil {
-				word := "def "
-				if fi.async {
-					word = "async def "
-				}
-				return &encl{word + fi.qual, model.Span{StartLine: int(fi.outer.Line), EndLine: int(fi.outer.EndLine)}}
+				return &encl{funcDisplay(fi), model.Span{StartLine: int(fi.outer.Line), EndLine: int(fi.outer.EndLine)}}
 			}
 		case "class_definition":
 			if c := f.classAt[p]; c != nil {
@@ -141,7 +134,7 @@ func enclosing(f *pfile, n *treesit.Node) *encl {
 	}
 	if n.Kind == "function_definition" {
 		if fi := f.funcAt[n]; fi != nil {
-			return &encl{"def " + fi.qual, model.Span{StartLine: int(fi.outer.Line), EndLine: int(fi.outer.EndLine)}}
+			return &encl{funcDisplay(fi), model.Span{StartLine: int(fi.outer.Line), EndLine: int(fi.outer.EndLine)}}
 		}
 	}
 	return nil

@@ -523,7 +523,7 @@ func (j *judge) overridesFindings() {
 			if (added || accepts(callParams(t.od.fn), bp)) && !accepts(callParams(t.nd.fn), bp) {
 				at := bm.node.Child("name")
 				site := model.Site{Path: b.file.path, Line: int(at.Line), Col: int(at.Col) + 1, Text: b.file.t.LineText(int(at.Line)),
-					Enclosing: "def " + bm.qual, EnclosingSpan: model.Span{StartLine: int(bm.outer.Line), EndLine: int(bm.outer.EndLine)}}
+					Enclosing: funcDisplay(bm), EnclosingSpan: model.Span{StartLine: int(bm.outer.Line), EndLine: int(bm.outer.EndLine)}}
 				// the base may have to take the new signature: its other
 				// overrides and the calls dispatched through it are walked
 				// next (the walk lowers what they would break one rung)
