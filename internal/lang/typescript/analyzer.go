@@ -4,6 +4,7 @@ import (
 	"context"
 	"path"
 	"strings"
+	"time"
 
 	"github.com/ripple-dev/ripple/internal/corpus"
 	"github.com/ripple-dev/ripple/internal/lang"
@@ -19,6 +20,9 @@ type analyzer struct {
 	files map[string]bool // every usable file of the head state
 	proj  *project        // tsconfig paths and workspace packages, read on first use
 	typed int             // projects tsc checked
+	// reach and fwd memoize mayReach and forwards (reach.go)
+	reach map[string]bool
+	fwd   map[string][]string
 }
 
 func newAnalyzer(ctx context.Context, fe *Frontend, env *lang.Env) (*analyzer, error) {
@@ -188,28 +192,27 @@ func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*la
 		path, comp string
 	}
 	seenComp := map[compKey]bool{}
+	tstart := time.Now()
+	var found [][]string // the files holding each target's words
 	for i := 0; i < len(ts) && i < 500; i++ {
 		t := ts[i]
-		words := []string{t.name}
-		if t.kind == tCall && t.d.kind == dCtor || t.kind == tAdded || t.kind == tRetyped {
-			words = append([]string{t.container}, t.alts...)
-		} else if t.d.kind == dIMember {
-			// files naming the interface may declare its sub-interfaces
-			words = append(append(words, t.container), t.alts...)
-		}
-		if !t.member {
-			words = append(words, moduleWords(t.path)...)
-		}
-		if t.comp != "" {
-			words = []string{t.comp}
-			if f := a.file(t.path); t.comp == "default" || f != nil && f.exports["default"] == t.comp {
-				words = append(words, moduleWords(t.path)...)
+		if i >= len(found) {
+			// the targets not searched yet, together
+			var sets [][]string
+			for _, u := range ts[i:min(len(ts), 500)] {
+				sets = append(sets, a.searchWords(u))
 			}
+			t0 := time.Now()
+			res, err := a.searchEach(ctx, sets)
+			if err != nil {
+				return nil, err
+			}
+			trace("searched for %s in %v", model.Plural(len(sets), "target", "targets"), time.Since(t0))
+			found = append(found, res...)
 		}
-		paths, err := a.c.Search(ctx, words)
-		if err != nil {
-			return nil, err
-		}
+		paths := found[i]
+		t1 := time.Now()
+		n0 := a.c.Count()
 		if !t.member && !contains(paths, t.path) && a.files[t.path] {
 			paths = append(paths, t.path)
 		}
@@ -217,6 +220,8 @@ func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*la
 		if err != nil {
 			return nil, err
 		}
+		t2 := time.Now()
+		n1 := a.c.Count()
 		for _, f := range files {
 			if declOnly(f.path) {
 				continue
@@ -259,9 +264,32 @@ func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*la
 				ts = append(ts, &st)
 			}
 		}
+		trace("target %s: %d files, %d parsed in %v, judged in %v (%d more parsed)", t.name, len(paths), n1-n0, t2.Sub(t1), time.Since(t2), a.c.Count()-n1)
 	}
+	trace("impacted: %d targets, %d files parsed, %v", len(ts), a.c.Count(), time.Since(tstart))
 	a.typecheck(ctx, sites)
 	return out, nil
+}
+
+// searchWords are the words a file using a target must hold.
+func (a *analyzer) searchWords(t *target) []string {
+	words := []string{t.name}
+	if t.kind == tCall && t.d.kind == dCtor || t.kind == tAdded || t.kind == tRetyped {
+		words = append([]string{t.container}, t.alts...)
+	} else if t.d.kind == dIMember {
+		// files naming the interface may declare its sub-interfaces
+		words = append(append(words, t.container), t.alts...)
+	}
+	if !t.member {
+		words = append(words, moduleWords(t.path)...)
+	}
+	if t.comp != "" {
+		words = []string{t.comp}
+		if f := a.file(t.path); t.comp == "default" || f != nil && f.exports["default"] == t.comp {
+			words = append(words, moduleWords(t.path)...)
+		}
+	}
+	return words
 }
 
 // moduleWords are the words an importer of a module's default or

@@ -97,7 +97,7 @@ func (j *judge) bindings(name string) (locals map[string]bool, nss map[string]bo
 	exps := j.exportNames(name)
 	for _, b := range j.f.imports {
 		mod := j.a.resolve(j.f.path, b.spec)
-		if mod == "" {
+		if mod == "" || !j.a.mayReach(mod, t.path) {
 			continue
 		}
 		if b.name == "*" {
@@ -123,6 +123,9 @@ func (j *judge) bindings(name string) (locals map[string]bool, nss map[string]bo
 				continue
 			}
 			mod := j.a.resolve(j.f.path, r.spec)
+			if !j.a.mayReach(mod, t.path) {
+				continue
+			}
 			if _, last, ok := j.a.exportOf(mod, r.name, 0); !ok && j.lost(mod, last) {
 				j.emit(r.node, model.ImportedBy, model.Inconsistent, model.PrecisionSyntax,
 					fmt.Sprintf("re-exports %s from %s, which no longer exports it (%s %s)", r.name, r.spec, t.display(), j.what()))
