@@ -1,6 +1,7 @@
 package oracle
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -170,13 +171,88 @@ func (t *TSC) Run(ctx context.Context, bin, dir string, p *TSCProject, o TSCRunO
 	return run, nil
 }
 
-// ambientRE finds declarations that reach every file of a program: a
-// global augmentation, an ambient module or namespace.
-var ambientRE = regexp.MustCompile(`(?m)^\s*(?:export\s+)?declare\s+(?:global\b|module\s|namespace\s)`)
+// ambientDecl reports a declaration that reaches every file of a
+// program, at the start of a line: a global augmentation, an ambient
+// module or namespace (`declare global`, `export declare module 'x'`,
+// `declare namespace N`).
+func ambientDecl(src []byte) bool {
+	if !bytes.Contains(src, []byte("declare")) {
+		return false
+	}
+	return eachLine(src, func(i int) bool {
+		if k, ok := keyword(src, i, "export"); ok && k > i+len("export") {
+			i = k
+		}
+		k, ok := keyword(src, i, "declare")
+		if !ok || k == i+len("declare") {
+			return false
+		}
+		if _, ok := keyword(src, k, "global"); ok {
+			return true
+		}
+		for _, w := range []string{"module", "namespace"} {
+			if e, ok := keyword(src, k, w); ok && e > k+len(w) {
+				return true
+			}
+		}
+		return false
+	})
+}
 
-// moduleRE finds an import or export statement: a file with none is a
-// script, whose top-level declarations are global.
-var moduleRE = regexp.MustCompile(`(?m)^\s*(?:import|export)\b`)
+// moduleStmt reports an import or export statement at the start of a
+// line: a file with none is a script, whose top-level declarations are
+// global.
+func moduleStmt(src []byte) bool {
+	return eachLine(src, func(i int) bool {
+		_, imp := keyword(src, i, "import")
+		_, exp := keyword(src, i, "export")
+		return imp || exp
+	})
+}
+
+// eachLine calls match at the first non-space of each line (white space
+// may run over lines, as `^\s*` does in a multi-line regular
+// expression) until it returns true. A scan: the regular expressions it
+// replaced took 130 ms over playwright's 1,453 files each time tsc ran.
+func eachLine(src []byte, match func(i int) bool) bool {
+	for i := 0; i < len(src); {
+		k := skipSpaces(src, i)
+		if k < len(src) && match(k) {
+			return true
+		}
+		n := bytes.IndexByte(src[k:], '\n')
+		if n < 0 {
+			return false
+		}
+		i = k + n + 1
+	}
+	return false
+}
+
+// keyword reports whether src holds w at offset i as a whole word (not
+// followed by a letter, digit or '_'), and returns the offset after it
+// and the white space that follows.
+func keyword(src []byte, i int, w string) (int, bool) {
+	if !bytes.HasPrefix(src[i:], []byte(w)) {
+		return i, false
+	}
+	e := i + len(w)
+	if e < len(src) && wordByte(src[e]) {
+		return i, false
+	}
+	return skipSpaces(src, e), true
+}
+
+func skipSpaces(src []byte, i int) int {
+	for i < len(src) && (src[i] == ' ' || src[i] == '\t' || src[i] == '\n' || src[i] == '\f' || src[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+func wordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
 
 // ambient lists the files of a project, other than those given, whose
 // declarations any file may see without importing them: scripts (files
@@ -206,7 +282,7 @@ func ambient(files, except []string) []string {
 		if err != nil {
 			continue
 		}
-		if !moduleRE.Match(b) || dts && ambientRE.Match(b) {
+		if !moduleStmt(b) || dts && ambientDecl(b) {
 			out = append(out, f)
 		}
 	}
