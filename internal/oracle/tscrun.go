@@ -258,7 +258,9 @@ func wordByte(c byte) bool {
 // declarations any file may see without importing them: scripts (files
 // without an import or export, whose top-level declarations are
 // global) and declaration files that declare globals, ambient modules or
-// namespaces. Modules that augment the global scope besides their own
+// namespaces; a declaration file that is a module and only augments the
+// global scope, when one of the given files names what it declares
+// (tscglobal.go). Modules that augment the global scope besides their own
 // code (`declare global` in a .ts module) are left out: they import
 // much (playwright's screenshotter.ts), and code using what they
 // declare shows it by an error, which no site ignores.
@@ -267,6 +269,8 @@ func ambient(files, except []string) []string {
 	for _, f := range except {
 		skip[f] = true
 	}
+	var texts [][]byte // of the given files, read when needed
+	read := false
 	var out []string
 	for _, f := range files {
 		if skip[f] {
@@ -282,9 +286,29 @@ func ambient(files, except []string) []string {
 		if err != nil {
 			continue
 		}
-		if !moduleStmt(b) || dts && ambientDecl(b) {
+		if !moduleStmt(b) {
 			out = append(out, f)
+			continue
 		}
+		if !dts || !ambientDecl(b) {
+			continue
+		}
+		if augmentsOnly(b) {
+			if names, ok := globalNames(b); ok {
+				if !read {
+					read = true
+					for _, r := range except {
+						if t, err := os.ReadFile(r); err == nil {
+							texts = append(texts, t)
+						}
+					}
+				}
+				if !mentions(texts, names) {
+					continue
+				}
+			}
+		}
+		out = append(out, f)
 	}
 	return out
 }

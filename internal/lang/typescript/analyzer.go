@@ -23,6 +23,7 @@ type analyzer struct {
 	// reach and fwd memoize mayReach and forwards (reach.go)
 	reach map[string]bool
 	fwd   map[string][]string
+	prep  *tscPrepared // the type-precise tier's preparation (tsc.go)
 }
 
 func newAnalyzer(ctx context.Context, fe *Frontend, env *lang.Env) (*analyzer, error) {
@@ -45,6 +46,7 @@ func newAnalyzer(ctx context.Context, fe *Frontend, env *lang.Env) (*analyzer, e
 	for _, p := range all {
 		a.files[p] = true
 	}
+	a.startTSC()
 	return a, nil
 }
 

@@ -104,16 +104,21 @@ func (a *analyzer) typecheck(ctx context.Context, sites []*tscSite) {
 		ctx, cancel = context.WithDeadline(ctx, deadline)
 		defer cancel()
 	}
-	tsc := &oracle.TSC{NoInstall: a.env.Precision != "types"}
-	bin, err := tsc.Locate(ctx)
+	prep := a.tscPrep()
+	select {
+	case <-prep.done:
+	case <-ctx.Done():
+		a.note("typescript-budget", fmt.Sprintf("typescript: %s not type-checked: the time budget was spent (raise budget, or use precision: types)", model.Plural(len(todo), "site was", "sites were")))
+		return
+	}
+	tsc, bin, err := prep.tsc, prep.bin, prep.err
 	if err != nil {
 		a.note("typescript-tsc", "typescript: types not checked, the syntax judged every site: "+err.Error())
 		return
 	}
-	t0 := time.Now()
-	wt := a.workTreeAtHead(ctx)
+	wt := prep.wt
 	if wt != "" {
-		trace("the work tree holds the head state: tsc runs there (%v)", time.Since(t0))
+		trace("the work tree holds the head state: tsc runs there")
 	}
 	if !deadline.IsZero() || os.Getenv("RIPPLE_TRACE") != "" {
 		var roots []string
@@ -140,7 +145,7 @@ func (a *analyzer) typecheck(ctx context.Context, sites []*tscSite) {
 		return
 	}
 	defer os.RemoveAll(root)
-	t0 = time.Now()
+	t0 := time.Now()
 	tree := wt
 	if tree == "" {
 		tree = filepath.Join(root, "tree")
@@ -152,7 +157,10 @@ func (a *analyzer) typecheck(ctx context.Context, sites []*tscSite) {
 		}
 	}
 	t0 = time.Now()
-	projects := oracle.NewTSCProjects(bin, tree)
+	projects := prep.projects
+	if projects == nil || tree != wt {
+		projects = oracle.NewTSCProjects(bin, tree)
+	}
 	var order []*oracle.TSCProject
 	byProject := map[*oracle.TSCProject][]*tscSite{}
 	for _, s := range todo {
@@ -200,6 +208,79 @@ func (a *analyzer) typecheck(ctx context.Context, sites []*tscSite) {
 		a.note("typescript-unresolved", "typescript: tsc checked "+strings.Join(lacking, "; ")+
 			": tsc is silent on what uses them (their types are any), so no site there is called consistent (install the dependencies to check it with types)")
 	}
+}
+
+// tscPrepared is what the type-precise tier needs before it has sites:
+// tsc's executable, whether the work tree holds the head state, and the
+// projects of the changed files (a `tsc --showConfig` each), found while
+// the syntactic analysis runs.
+type tscPrepared struct {
+	done     chan struct{}
+	tsc      *oracle.TSC
+	bin      string
+	err      error
+	wt       string              // the work tree, when it holds the head state
+	projects *oracle.TSCProjects // of wt, with the changed files' projects loaded
+}
+
+// startTSC starts preparing the type-precise tier, concurrently with
+// the syntactic analysis, when it may run: not under precision syntax,
+// with a TypeScript source changed.
+func (a *analyzer) startTSC() {
+	if a.env.Precision == "syntax" {
+		return
+	}
+	var changed []string
+	for p := range a.env.Changed {
+		if tsSource(p) && a.files[p] {
+			changed = append(changed, p)
+		}
+	}
+	if len(changed) == 0 {
+		return
+	}
+	sort.Strings(changed)
+	a.prep = a.newPrep()
+	go a.prep.run(a, changed)
+}
+
+// tscPrep returns the preparation, made now when it was not started.
+func (a *analyzer) tscPrep() *tscPrepared {
+	if a.prep == nil {
+		a.prep = a.newPrep()
+		a.prep.run(a, nil)
+	}
+	return a.prep
+}
+
+func (a *analyzer) newPrep() *tscPrepared {
+	return &tscPrepared{done: make(chan struct{}), tsc: &oracle.TSC{NoInstall: a.env.Precision != "types"}}
+}
+
+func (p *tscPrepared) run(a *analyzer, changed []string) {
+	defer close(p.done)
+	t0 := time.Now()
+	ctx := a.ctx
+	if a.env.Precision != "types" && !a.env.Deadline.IsZero() {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, a.env.Deadline)
+		defer cancel()
+	}
+	if p.bin, p.err = p.tsc.Locate(ctx); p.err != nil {
+		return
+	}
+	if p.wt = a.workTreeAtHead(ctx); p.wt == "" {
+		return
+	}
+	p.projects = oracle.NewTSCProjects(p.bin, p.wt)
+	dirs := map[string]bool{}
+	for _, f := range changed {
+		if d := path.Dir(f); !dirs[d] && len(dirs) < 8 {
+			dirs[d] = true
+			p.projects.For(ctx, filepath.Join(p.wt, filepath.FromSlash(f)))
+		}
+	}
+	trace("prepared in %v (%d configurations read)", time.Since(t0), p.projects.Ran)
 }
 
 func (a *analyzer) note(key, s string) {
