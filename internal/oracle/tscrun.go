@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -55,6 +56,12 @@ type TSCRunOptions struct {
 	// declaration files and files declaring globals or modules, which
 	// the code of any file may rely on). Default: every file.
 	Roots []string
+	// Checkers is tsc's --checkers, the type checkers working in
+	// parallel (0: tsc's default, 4). Each checker resolves the types it
+	// meets on its own, the default library's included: on 2 cores, a
+	// program of a few files checked with one took 15% less time and 20%
+	// less CPU than with four (playwright, bench/tsc.sh's sites).
+	Checkers int
 	// TempDir is where the run's configuration is written (default: a
 	// new temporary directory, removed afterwards). The checked
 	// directory itself is never written.
@@ -114,7 +121,11 @@ func (t *TSC) Run(ctx context.Context, bin, dir string, p *TSCProject, o TSCRunO
 			return nil, err
 		}
 		run.Cmd = "tsc --noEmit --pretty false -p " + p.Name(dir)
-		out, err := runTSC(ctx, bin, dir, "--noEmit", "--pretty", "false", "-p", cfg.Name())
+		args := []string{"--noEmit", "--pretty", "false", "-p", cfg.Name()}
+		if o.Checkers > 0 {
+			args = append(args, "--checkers", strconv.Itoa(o.Checkers))
+		}
+		out, err := runTSC(ctx, bin, dir, args...)
 		if err != nil {
 			return nil, err
 		}

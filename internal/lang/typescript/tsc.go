@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"time"
@@ -184,7 +185,7 @@ func (a *analyzer) typecheck(ctx context.Context, sites []*tscSite) {
 				roots = append(roots, f)
 			}
 		}
-		run, err := tsc.Run(ctx, bin, tree, p, oracle.TSCRunOptions{Roots: roots, Paths: paths, TempDir: root})
+		run, err := tsc.Run(ctx, bin, tree, p, oracle.TSCRunOptions{Roots: roots, Paths: paths, TempDir: root, Checkers: checkers()})
 		if err != nil {
 			for _, q := range order[i:] {
 				left += len(byProject[q])
@@ -283,18 +284,29 @@ func (p *tscPrepared) run(a *analyzer, changed []string) {
 	trace("prepared in %v (%d configurations read)", time.Since(t0), p.projects.Ran)
 }
 
+// checkers is the number of type checkers tsc runs for the sites' files:
+// half the cores, at least one and at most tsc's default of four. The
+// sites' files are a small program, where more checkers mostly repeat
+// each other's work on the default library, and the other cores parse.
+func checkers() int {
+	return min(4, max(1, runtime.NumCPU()/2))
+}
+
 func (a *analyzer) note(key, s string) {
 	if a.env.Note != nil {
 		a.env.Note(key, s)
 	}
 }
 
-// trace prints to stderr when RIPPLE_TRACE is set.
+// trace prints to stderr when RIPPLE_TRACE is set, with the time since
+// the process started.
 func trace(format string, args ...any) {
 	if os.Getenv("RIPPLE_TRACE") != "" {
-		fmt.Fprintf(os.Stderr, "ripple: typescript: "+format+"\n", args...)
+		fmt.Fprintf(os.Stderr, "ripple: typescript: %6.3fs: "+format+"\n", append([]any{time.Since(processStart).Seconds()}, args...)...)
 	}
 }
+
+var processStart = time.Now()
 
 // someOf lists at most n of names and says how many it left out.
 func someOf(names []string, n int) string {
