@@ -8,6 +8,7 @@ import (
 
 	"github.com/ripple-dev/ripple/internal/corpus"
 	"github.com/ripple-dev/ripple/internal/lang"
+	"github.com/ripple-dev/ripple/internal/lang/treesit"
 	"github.com/ripple-dev/ripple/internal/model"
 )
 
@@ -24,6 +25,12 @@ type analyzer struct {
 	reach map[string]bool
 	fwd   map[string][]string
 	prep  *tscPrepared // the type-precise tier's preparation (tsc.go)
+	// followed, modes and byNode serve derived changes (follow.go): the
+	// declarations a change was followed to, how each derived change's
+	// declaration passes it on, the function declarations by node
+	followed map[followKey]bool
+	modes    map[*model.Block]string
+	byNode   map[*tsfile]map[*treesit.Node]*declData
 }
 
 func newAnalyzer(ctx context.Context, fe *Frontend, env *lang.Env) (*analyzer, error) {
@@ -97,6 +104,9 @@ type target struct {
 	// when its props type has parts the analysis cannot read
 	comp      string
 	compExact bool
+	// mode says how a derived change's declaration passes on the change
+	// it follows (followForwards, followReturns)
+	mode string
 }
 
 func (t *target) display() string {
@@ -140,6 +150,9 @@ func (a *analyzer) targets(changes []*model.Change) []*target {
 		}
 		if t.d == nil {
 			t.d = nd
+		}
+		if c.Derived {
+			t.mode = a.modes[c.New]
 		}
 		switch c.Label {
 		case model.MMS, model.MCC:
@@ -270,6 +283,11 @@ func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*la
 	}
 	trace("impacted: %d targets, %d files parsed, %v", len(ts), a.c.Count(), time.Since(tstart))
 	a.typecheck(ctx, sites)
+	for _, r := range out {
+		if r.Verdict == model.Consistent {
+			r.Follow = nil // tsc found the call consistent: nothing follows from it
+		}
+	}
 	return out, nil
 }
 

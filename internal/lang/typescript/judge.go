@@ -387,8 +387,26 @@ func atMost(s *sig) string {
 	return fmt.Sprintf("%d to %d", req, m)
 }
 
-// call judges a call (or new) against the target's new signature.
+// call judges a call (or new) against the target's new signature, and
+// says when the declaration around it must follow (follow.go).
 func (j *judge) call(at, call *treesit.Node, rel model.Relation, prec model.Precision, byName bool) {
+	if j.t.ch.Derived {
+		j.derivedCall(at, call, rel, prec, byName)
+		return
+	}
+	n := len(j.out)
+	j.bindCall(at, call, rel, prec, byName)
+	if len(j.out) == n && !byName {
+		j.spreadForward(at, call, rel, prec)
+	}
+	if len(j.out) > n {
+		r := j.out[len(j.out)-1]
+		r.Follow = j.follow(call, r)
+	}
+}
+
+// bindCall judges a call (or new) against the target's new signature.
+func (j *judge) bindCall(at, call *treesit.Node, rel model.Relation, prec model.Precision, byName bool) {
 	t := j.t
 	as, spread := args(call)
 	name := t.name
