@@ -82,6 +82,7 @@ const (
 	tGone                 // a deleted or renamed declaration: every use
 	tAdded                // a required interface member added: implementations
 	tRetyped              // an interface member's type changed: its users
+	tIMethod              // an interface method's signature changed: calls through the interface, implementations, literals
 )
 
 // target is a changed declaration whose dependents are searched.
@@ -160,7 +161,7 @@ func (a *analyzer) targets(changes []*model.Change) []*target {
 				continue
 			}
 			if od.kind == dIMember {
-				continue // calls through an interface: not judged in this slice
+				continue // interface members are fields to the core: MF below
 			}
 			t.kind = tCall
 		case model.DM, model.DC, model.DF:
@@ -181,6 +182,9 @@ func (a *analyzer) targets(changes []*model.Change) []*target {
 				continue
 			}
 			t.kind = tRetyped
+			if od.fn != nil && nd.fn != nil {
+				t.kind = tIMethod // a method signature: calls are bound anew
+			}
 			if od.optional && !nd.optional {
 				t.kind = tAdded // an optional member made required
 			}
@@ -294,7 +298,7 @@ func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*la
 // searchWords are the words a file using a target must hold.
 func (a *analyzer) searchWords(t *target) []string {
 	words := []string{t.name}
-	if t.kind == tCall && t.d.kind == dCtor || t.kind == tAdded || t.kind == tRetyped {
+	if t.kind == tCall && t.d.kind == dCtor || t.kind == tAdded || t.kind == tRetyped || t.kind == tIMethod {
 		words = append([]string{t.container}, t.alts...)
 	} else if t.d.kind == dIMember {
 		// files naming the interface may declare its sub-interfaces

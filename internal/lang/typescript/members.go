@@ -403,7 +403,7 @@ func (j *judge) ifaceMember() {
 	// a file that does not name the interface may still read members of
 	// a value a repository function returns as one (resultIsTarget)
 	named := len(locals) > 0
-	if !named && t.kind != tGone && t.kind != tRetyped {
+	if !named && t.kind != tGone && t.kind != tRetyped && t.kind != tIMethod {
 		return
 	}
 	treesit.Walk(j.f.t.Root, func(n *treesit.Node) bool {
@@ -412,7 +412,11 @@ func (j *judge) ifaceMember() {
 		}
 		switch n.Kind {
 		case "class_declaration", "abstract_class_declaration", "class":
-			if t.kind != tAdded && t.kind != tRetyped || !j.implements(n, locals) {
+			if t.kind != tAdded && t.kind != tRetyped && t.kind != tIMethod || !j.implements(n, locals) {
+				return true
+			}
+			if t.kind == tIMethod {
+				j.implementation(n)
 				return true
 			}
 			if t.kind == tRetyped {
@@ -458,13 +462,30 @@ func (j *judge) ifaceMember() {
 			case t.kind == tRetyped && has:
 				j.emit(n, rel, model.MayBeImpacted, model.PrecisionSyntax,
 					fmt.Sprintf("builds a %s with %s, whose type changed: %s", lt, t.name, strings.Join(t.ch.Details, "; ")))
+			case t.kind == tIMethod && has:
+				j.emit(n, rel, model.MayBeImpacted, model.PrecisionSyntax,
+					fmt.Sprintf("builds a %s with %s, whose signature changed: %s", lt, t.name, strings.Join(t.ch.Details, "; ")))
 			case t.kind == tGone && has:
 				j.emit(n, rel, model.Inconsistent, model.PrecisionSyntax,
 					fmt.Sprintf("builds a %s with %s, which %s (an object literal may only specify known properties)", lt, t.name, j.what()))
 				j.withFix(j.renameKey(literalKey(n, t.name)))
 			}
 		case "member_expression":
-			if t.kind != tGone && t.kind != tRetyped || n.Child("property").Text() != t.name {
+			if t.kind != tGone && t.kind != tRetyped && t.kind != tIMethod || n.Child("property").Text() != t.name {
+				return true
+			}
+			if t.kind == tIMethod {
+				k, call := refKindOf(n)
+				if k != rCall {
+					return true
+				}
+				// interface members are fields to the core: a call of one
+				// uses it (UsedBy)
+				if typ := exprType(n.Child("object")); locals[typ] || typ == "" && j.resultIsTarget(n.Child("object")) {
+					j.call(n, call, model.UsedBy, model.PrecisionSyntax, false)
+				} else if typ == "" && named {
+					j.call(n, call, model.UsedBy, model.PrecisionName, true)
+				}
 				return true
 			}
 			if t.kind == tRetyped {
@@ -492,6 +513,32 @@ func (j *judge) ifaceMember() {
 		}
 		return true
 	})
+}
+
+// implementation judges a class implementing the interface whose method
+// changed its signature: its method must follow. TypeScript accepts a
+// method with fewer parameters than the interface's, so only one that
+// requires more than the new signature takes is an error.
+func (j *judge) implementation(c *treesit.Node) {
+	t := j.t
+	m := classMember(c, t.name)
+	if m == nil || m.Kind != "method_definition" || t.nd == nil || t.nd.fn == nil {
+		return
+	}
+	at := m.Child("name")
+	s := sigOf(m)
+	nd := t.nd.fn
+	switch {
+	case paramsText(s) == paramsText(nd) && s.ret == nd.ret:
+		j.emit(at, model.EmbeddedBy, model.Consistent, model.PrecisionSyntax,
+			fmt.Sprintf("implements %s.%s with its new signature", t.container, t.name))
+	case nd.max() >= 0 && s.required() > nd.max():
+		j.emit(at, model.EmbeddedBy, model.Inconsistent, model.PrecisionSyntax,
+			fmt.Sprintf("implements %s.%s with %d required parameters; %s.%s now takes %s (%s)", t.container, t.name, s.required(), t.container, t.name, atMost(nd), strings.Join(t.ch.Details, "; ")))
+	default:
+		j.emit(at, model.EmbeddedBy, model.MayBeImpacted, model.PrecisionSyntax,
+			fmt.Sprintf("implements %s.%s, whose signature changed: %s", t.container, t.name, strings.Join(t.ch.Details, "; ")))
+	}
 }
 
 func (j *judge) addedWhat() string {
