@@ -221,6 +221,13 @@ func (j *judge) classMember() {
 		}
 		return true
 	})
+	if t.kind == tCall || t.kind == tGone {
+		j.destructuredMember(func(v *treesit.Node) bool { return j.receiver(v) == recvTarget },
+			func(ann string) bool {
+				name := typeName(ann)
+				return name == t.container && (j.f.path == t.path || j.f.imports[name] != nil || j.f.declares(name))
+			}, model.CalledBy, j.inherited)
+	}
 }
 
 // inherited says why a deleted member may still be provided: a base
@@ -513,6 +520,12 @@ func (j *judge) ifaceMember() {
 		}
 		return true
 	})
+	if t.kind == tGone || t.kind == tIMethod {
+		j.destructuredMember(func(v *treesit.Node) bool {
+			typ := exprType(v)
+			return locals[typ] || typ == "" && j.resultIsTarget(v)
+		}, func(ann string) bool { return locals[typeName(ann)] }, model.UsedBy, func() string { return "" })
+	}
 }
 
 // implementation judges a class implementing the interface whose method
