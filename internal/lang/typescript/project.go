@@ -191,6 +191,9 @@ func (p *project) resolveBare(from, spec string) string {
 	if c := p.configFor(dir); c != nil {
 		r = p.viaConfig(c, spec)
 	}
+	if r == "" && strings.HasPrefix(spec, "#") {
+		r = p.viaImports(dir, spec)
+	}
 	if r == "" {
 		r = p.viaWorkspace(spec)
 	}
@@ -371,6 +374,30 @@ func (p *project) viaWorkspace(spec string) string {
 	return p.entry(w, sub)
 }
 
+// viaImports resolves a subpath import (`#internal/x`) through the
+// `imports` map of the nearest package.json above the importing
+// directory, as Node and TypeScript do: the exact key, else the pattern
+// with the longest prefix before its `*`; every condition's target is
+// tried, sources first, build output mapped back to its source.
+func (p *project) viaImports(dir, spec string) string {
+	for d := dir; ; d = path.Dir(d) {
+		f := path.Join(d, "package.json")
+		if _, ok := p.raw[f]; ok {
+			m := jsonc.Object(p.raw[f])
+			im, _ := m["imports"].(map[string]any)
+			for _, t := range patternTargets(im, spec) {
+				if r := p.source(d, t); r != "" {
+					return r
+				}
+			}
+			return "" // the nearest package.json decides
+		}
+		if d == "." || d == "/" || d == "" {
+			return ""
+		}
+	}
+}
+
 // entry maps a subpath of a workspace package to a source file: through
 // its package.json exports (subpaths, `*` patterns, conditions), else its
 // source/types/module/main fields, else the subpath as a path; each
@@ -419,6 +446,13 @@ func exportTargets(ex any, sub string) []string {
 		}
 		return nil
 	}
+	return patternTargets(m, sub)
+}
+
+// patternTargets lists the targets a map of subpaths (exports' "./x",
+// imports' "#x") gives key: its own entry, else the pattern with the
+// longest prefix before its `*`, the star substituted.
+func patternTargets(m map[string]any, sub string) []string {
 	if v, ok := m[sub]; ok {
 		return leaves(v)
 	}
@@ -457,6 +491,19 @@ func subpathKeys(m map[string]any) bool {
 // conditionOrder puts the conditions that name sources first.
 var conditionOrder = map[string]int{"source": 0, "development": 1, "types": 2, "typescript": 2, "import": 3, "module": 3, "default": 4, "node": 5, "require": 6}
 
+// conditionRank orders a condition: those naming sources first (a
+// custom one that says so too: vitest's __vitest_source__), unknown
+// ones after default.
+func conditionRank(k string) int {
+	if o, ok := conditionOrder[k]; ok {
+		return o
+	}
+	if strings.Contains(k, "source") {
+		return 0
+	}
+	return 5
+}
+
 // leaves are the string targets of an exports value, conditions in
 // source-first order.
 func leaves(v any) []string {
@@ -475,14 +522,7 @@ func leaves(v any) []string {
 			keys = append(keys, k)
 		}
 		sort.Slice(keys, func(i, j int) bool {
-			oi, ok := conditionOrder[keys[i]]
-			if !ok {
-				oi = 5
-			}
-			oj, ok := conditionOrder[keys[j]]
-			if !ok {
-				oj = 5
-			}
+			oi, oj := conditionRank(keys[i]), conditionRank(keys[j])
 			if oi != oj {
 				return oi < oj
 			}
