@@ -158,6 +158,9 @@ func (j *judge) reaches(mod string, exps []string) bool {
 // what says what happened to a gone target.
 func (j *judge) what() string {
 	c := j.t.ch
+	if c.Derived {
+		return mustOrMay(c) + " go with " + c.Cause.Block().Display
+	}
 	if c.Renamed() {
 		return "was renamed to " + c.New.Name
 	}
@@ -165,6 +168,22 @@ func (j *judge) what() string {
 		return "was changed"
 	}
 	return "was deleted"
+}
+
+// change says what happened to the target, for a derived change's
+// details: what() for a gone one, its details otherwise.
+func (j *judge) change() string {
+	if j.t.kind == tGone {
+		return j.what()
+	}
+	return "changed: " + strings.Join(j.t.ch.Details, "; ")
+}
+
+func mustOrMay(c *model.Change) string {
+	if c.Tentative > 0 {
+		return "may have to"
+	}
+	return "must"
 }
 
 // refs walks the file for uses of the local names and of ns.name.

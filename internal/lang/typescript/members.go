@@ -474,7 +474,7 @@ func (j *judge) ifaceMember() {
 					fmt.Sprintf("builds a %s with %s, whose signature changed: %s", lt, t.name, strings.Join(t.ch.Details, "; ")))
 			case t.kind == tGone && has:
 				j.emit(n, rel, model.Inconsistent, model.PrecisionSyntax,
-					fmt.Sprintf("builds a %s with %s, which %s (an object literal may only specify known properties)", lt, t.name, j.what()))
+					fmt.Sprintf("builds a %s with %s, which %s%s", lt, t.name, j.what(), excessNote(t)))
 				j.withFix(j.renameKey(literalKey(n, t.name)))
 			}
 		case "member_expression":
@@ -554,6 +554,15 @@ func (j *judge) implementation(c *treesit.Node) {
 	}
 }
 
+// excessNote says why writing a gone member is an error, not for a
+// derived change (the member is still there).
+func excessNote(t *target) string {
+	if t.ch.Derived {
+		return ""
+	}
+	return " (an object literal may only specify known properties)"
+}
+
 func (j *judge) addedWhat() string {
 	if j.t.ch.Label == model.MF {
 		return "is now required"
@@ -598,9 +607,10 @@ func (j *judge) extendsAny(c *treesit.Node) bool {
 }
 
 // literalType is the type an object literal is written for, from its
-// context: an annotated variable, `as`/`satisfies`, a return statement
-// of a function with a declared return type, a property of an
-// annotated parent is not followed. "" when unknown.
+// context: an annotated variable, `as`/`satisfies`, an assignment to a
+// variable or a field of a known type, a return statement of a function
+// with a declared return type; a property of an annotated parent is not
+// followed. "" when unknown.
 func literalType(o *treesit.Node) string {
 	p := o.Parent
 	for p != nil && p.Kind == "parenthesized_expression" {
@@ -618,6 +628,11 @@ func literalType(o *treesit.Node) string {
 		ks := p.NamedKids()
 		if len(ks) == 2 {
 			return typeName(ks[1].Text())
+		}
+	case "assignment_expression":
+		// x = {...}: the type x was declared with (or asserted to)
+		if treesit.Unparen(p.Child("right")) == o {
+			return exprType(p.Child("left"))
 		}
 	case "return_statement":
 		for q := p.Parent; q != nil; q = q.Parent {
