@@ -31,6 +31,7 @@ type analyzer struct {
 	followed map[followKey]bool
 	modes    map[*model.Block]string
 	byNode   map[*tsfile]map[*treesit.Node]*declData
+	inherits map[*model.Change]bool // stillInherited, by change (keyof.go)
 }
 
 func newAnalyzer(ctx context.Context, fe *Frontend, env *lang.Env) (*analyzer, error) {

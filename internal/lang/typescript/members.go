@@ -381,6 +381,9 @@ func (j *judge) enumMember() {
 // and reads through values annotated with it.
 func (j *judge) ifaceMember() {
 	t := j.t
+	if j.stillInherited() {
+		return // a base declares it: it is still a member
+	}
 	locals, _ := j.bindings(t.container)
 	for _, alt := range t.alts {
 		more, _ := j.bindings(alt)
@@ -451,6 +454,12 @@ func (j *judge) ifaceMember() {
 			}
 		case "object":
 			if !locals[literalType(n)] {
+				if ann := literalAnnotation(n); named && ann != "" {
+					if ok, partial, others := j.recordOfKeys(ann, locals); ok {
+						j.recordLiteral(n, ann, partial, others)
+						return true
+					}
+				}
 				if named && literalType(n) == "" && genericContext(n, locals) {
 					j.genericLiteral(n)
 				}
