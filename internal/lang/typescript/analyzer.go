@@ -308,6 +308,11 @@ func (a *analyzer) searchWords(t *target) []string {
 	if !t.member {
 		words = append(words, moduleWords(t.path)...)
 	}
+	if t.member && t.d.kind == dIMember {
+		// literals written for the container as the value of another
+		// interface's property name that interface (nested.go)
+		words = append(words, a.holders(t)...)
+	}
 	if t.comp != "" {
 		words = []string{t.comp}
 		if f := a.file(t.path); t.comp == "default" || f != nil && f.exports["default"] == t.comp {

@@ -412,10 +412,9 @@ func (j *judge) ifaceMember() {
 	}
 	// a file that does not name the interface may still read members of
 	// a value a repository function returns as one (resultIsTarget)
+	// a file that does not name it may still hold literals written for it
+	// as a property of another's (nestedType)
 	named := len(locals) > 0
-	if !named && t.kind != tGone && t.kind != tRetyped && t.kind != tIMethod {
-		return
-	}
 	treesit.Walk(j.f.t.Root, func(n *treesit.Node) bool {
 		if n.Bad {
 			return false
@@ -453,7 +452,14 @@ func (j *judge) ifaceMember() {
 					fmt.Sprintf("implements %s but lacks %s, which %s", t.container, t.name, j.addedWhat()))
 			}
 		case "object":
-			if !locals[literalType(n)] {
+			lt := literalType(n) // the container, or a sub-interface of it
+			typed := locals[lt]
+			if lt == "" {
+				if o, ok := j.nestedType(n); ok && o.path == t.path && (o.local == t.container || contains(t.alts, o.local)) {
+					lt, typed = o.local, true // a property's value, of the container's type
+				}
+			}
+			if !typed {
 				if ann := literalAnnotation(n); named && ann != "" {
 					if ok, partial, others := j.recordOfKeys(ann, locals); ok {
 						j.recordLiteral(n, ann, partial, others)
@@ -467,7 +473,6 @@ func (j *judge) ifaceMember() {
 			}
 			has, spread := objectKey(n, t.name)
 			rel := model.InstantiatedBy
-			lt := literalType(n) // the container, or a sub-interface of it
 			switch {
 			case t.kind == tAdded && !has && spread:
 				j.emit(n, rel, model.MayBeImpacted, model.PrecisionSyntax,
