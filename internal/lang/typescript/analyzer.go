@@ -47,10 +47,12 @@ func newAnalyzer(ctx context.Context, fe *Frontend, env *lang.Env) (*analyzer, e
 			return f, true, d
 		},
 	})
+	t0 := time.Now()
 	all, err := a.c.All(ctx)
 	if err != nil {
 		return nil, err
 	}
+	trace("analyzer: %d files listed in %v", len(all), time.Since(t0))
 	for _, p := range all {
 		a.files[p] = true
 	}
