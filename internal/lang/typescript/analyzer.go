@@ -25,6 +25,9 @@ type analyzer struct {
 	reach map[string]bool
 	fwd   map[string][]string
 	prep  *tscPrepared // the type-precise tier's preparation (tsc.go)
+	// started is when the analyzer was made: auto's type tier counts the
+	// check's own time from it (tscbudget.go)
+	started time.Time
 	// followed, modes and byNode serve derived changes (follow.go): the
 	// declarations a change was followed to, how each derived change's
 	// declaration passes it on, the function declarations by node
@@ -35,7 +38,7 @@ type analyzer struct {
 }
 
 func newAnalyzer(ctx context.Context, fe *Frontend, env *lang.Env) (*analyzer, error) {
-	a := &analyzer{ctx: ctx, fe: fe, env: env, files: map[string]bool{}}
+	a := &analyzer{ctx: ctx, fe: fe, env: env, files: map[string]bool{}, started: time.Now()}
 	a.c = corpus.New(corpus.Config[*tsfile]{
 		Tree: env.Head, Pathspecs: pathspecs, Diag: env.Diag,
 		Usable: func(p string) bool { return !skippedPath(p) && (env.Ignored == nil || !env.Ignored(p)) },

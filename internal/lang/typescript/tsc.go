@@ -121,7 +121,7 @@ func (a *analyzer) typecheck(ctx context.Context, sites []*tscSite) {
 	if wt != "" {
 		trace("the work tree holds the head state: tsc runs there")
 	}
-	if !deadline.IsZero() || os.Getenv("RIPPLE_TRACE") != "" {
+	if !deadline.IsZero() || a.env.Precision != "types" || os.Getenv("RIPPLE_TRACE") != "" {
 		var roots []string
 		seen := map[string]bool{}
 		for _, s := range todo {
@@ -138,6 +138,21 @@ func (a *analyzer) typecheck(ctx context.Context, sites []*tscSite) {
 			a.note("typescript-budget", fmt.Sprintf("typescript: types not checked: tsc would take about %v on the %d files (%.1f MB) the %s import, more than the %v left of the time budget (raise budget, or use precision: types)",
 				cost.Round(time.Second), files, float64(bytes)/(1<<20), model.Plural(len(todo), "site's file", "sites' files"), left.Round(100*time.Millisecond)))
 			return
+		}
+		if a.env.Precision != "types" {
+			// auto stays within a tenth of a full tsc (tscbudget.go)
+			quick, spent := tscQuick(bytes), time.Since(a.started)
+			full, what := a.fullCost(ctx, prep, todo, bytes, files)
+			trace("tsc on the sites' files: about %v, with the %v spent; a full tsc of %s: about %v", quick.Round(10*time.Millisecond), spent.Round(10*time.Millisecond), what, full.Round(10*time.Millisecond))
+			if spent+quick > full/10 {
+				files := "the site's file and what it imports"
+				if len(roots) > 1 {
+					files = fmt.Sprintf("the %d sites' files and what they import", len(roots))
+				}
+				a.note("typescript-budget", fmt.Sprintf("typescript: types not checked: tsc on %s (%.1f MB) would take about %v, more than a tenth of a full tsc of %s (about %v) with the check's own %v; auto stays within that tenth (use precision: types)",
+					files, float64(bytes)/(1<<20), quick.Round(10*time.Millisecond), what, full.Round(100*time.Millisecond), spent.Round(10*time.Millisecond)))
+				return
+			}
 		}
 	}
 	root, err := os.MkdirTemp("", "ripple-tsc-")

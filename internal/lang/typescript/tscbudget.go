@@ -3,7 +3,13 @@ package typescript
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 	"time"
+
+	"github.com/ripple-dev/ripple/internal/model"
+	"github.com/ripple-dev/ripple/internal/oracle"
 )
 
 // In auto, tsc runs only when it is expected to finish within the time
@@ -104,6 +110,71 @@ func (a *analyzer) closure(ctx context.Context, read func([]string) map[string][
 		level = next
 	}
 	return bytes, files
+}
+
+// In auto, the pre-push default, the check also stays within a tenth of
+// what a full `tsc --noEmit` of the sites' projects would take (issue
+// 12's bar for the default mode): tsc runs only when the time the check
+// has spent and tsc's expected time on the sites' files fit in that
+// tenth. tsc's own fixed cost (its process and the default library,
+// lib.dom.d.ts alone 2.3 MB) is more than a tenth of a full check of
+// any but large projects, so in practice auto type-checks only where
+// the sites' files are a small part of a large project; precision
+// types always does. Both estimates are from runs on a 2-core machine
+// at high priority (bench/tsc.sh with NICE=-15): the sites' files of
+// the benchmark cases, one checker, 0.32-0.52 s for 0.3-0.6 MB of
+// sources (zod, hono, playwright), 0.95 s for 3.9 MB (typeorm); a full
+// tsc of playwright, four checkers on both cores, 2.5-3.7 s for 16.7 MB.
+// The check's own estimate errs long and the full one short, so that
+// auto keeps its promise.
+
+// tscQuick is the time tsc is expected to take on the sites' files and
+// the sources they import (bytes).
+func tscQuick(bytes int64) time.Duration {
+	return 250*time.Millisecond + time.Duration(float64(bytes)/(4<<20)*float64(time.Second))
+}
+
+// tscFull is the time a full tsc of projects of so many bytes of
+// sources is expected to take, at the least.
+func tscFull(bytes int64) time.Duration {
+	return 200*time.Millisecond + time.Duration(float64(bytes)/(7<<20)*float64(time.Second))
+}
+
+// fullCost estimates a full tsc of the projects holding the sites: the
+// sizes of their files when their projects are known (the work tree
+// holds the head state), else the repository's file count at the
+// average size of the files the sites import. what names it.
+func (a *analyzer) fullCost(ctx context.Context, prep *tscPrepared, todo []*tscSite, closureBytes int64, closureFiles int) (time.Duration, string) {
+	if prep.projects != nil && prep.wt != "" {
+		seen := map[*oracle.TSCProject]bool{}
+		files := map[string]bool{}
+		var bytes int64
+		for _, s := range todo {
+			p := prep.projects.For(ctx, filepath.Join(prep.wt, filepath.FromSlash(s.ref.Site.Path)))
+			if p == nil || seen[p] {
+				continue
+			}
+			seen[p] = true
+			for _, f := range p.Files {
+				if files[f] {
+					continue
+				}
+				files[f] = true
+				if st, err := os.Stat(f); err == nil {
+					bytes += st.Size()
+				}
+			}
+		}
+		if bytes > 0 {
+			return tscFull(bytes), fmt.Sprintf("%s (%d files, %.1f MB)", model.Plural(len(seen), "project", "projects"), len(files), float64(bytes)/(1<<20))
+		}
+	}
+	avg := int64(0)
+	if closureFiles > 0 {
+		avg = closureBytes / int64(closureFiles)
+	}
+	n := len(a.files)
+	return tscFull(int64(n) * avg), fmt.Sprintf("the repository (%d files, estimated)", n)
 }
 
 // tscCost is the time tsc is expected to take on a program of so many
