@@ -105,6 +105,37 @@ func (a *analyzer) typecheck(ctx context.Context, sites []*tscSite) {
 		ctx, cancel = context.WithDeadline(ctx, deadline)
 		defer cancel()
 	}
+	var roots []string
+	seen := map[string]bool{}
+	for _, s := range todo {
+		if !seen[s.ref.Site.Path] {
+			seen[s.ref.Site.Path] = true
+			roots = append(roots, s.ref.Site.Path)
+		}
+	}
+	auto := a.env.Precision != "types"
+	var bytes int64
+	var files int
+	if auto {
+		// before anything costly: is tsc there, does it fit the budget,
+		// can it fit in a tenth of a full tsc at all (tscbudget.go)
+		if _, err := (&oracle.TSC{NoInstall: true}).Locate(ctx); err != nil {
+			a.note("typescript-tsc", "typescript: types not checked, the syntax judged every site: "+err.Error())
+			return
+		}
+		t0 := time.Now()
+		bytes, files = a.closure(ctx, a.reader(ctx, ""), roots, 50000)
+		cost, left := tscCost(bytes), time.Until(deadline)
+		trace("the sites' files import %d files, %.1f MB: tsc would take about %v, %v of the budget left (estimated in %v)", files, float64(bytes)/(1<<20), cost.Round(100*time.Millisecond), left.Round(100*time.Millisecond), time.Since(t0))
+		if !deadline.IsZero() && cost > left {
+			a.note("typescript-budget", fmt.Sprintf("typescript: types not checked: tsc would take about %v on the %d files (%.1f MB) the %s import, more than the %v left of the time budget (raise budget, or use precision: types)",
+				cost.Round(time.Second), files, float64(bytes)/(1<<20), model.Plural(len(todo), "site's file", "sites' files"), left.Round(100*time.Millisecond)))
+			return
+		}
+		if full, what, ok := a.repoFullCost(); ok && !a.fitsTenth(roots, bytes, full, what) {
+			return
+		}
+	}
 	prep := a.tscPrep()
 	select {
 	case <-prep.done:
@@ -121,38 +152,11 @@ func (a *analyzer) typecheck(ctx context.Context, sites []*tscSite) {
 	if wt != "" {
 		trace("the work tree holds the head state: tsc runs there")
 	}
-	if !deadline.IsZero() || a.env.Precision != "types" || os.Getenv("RIPPLE_TRACE") != "" {
-		var roots []string
-		seen := map[string]bool{}
-		for _, s := range todo {
-			if !seen[s.ref.Site.Path] {
-				seen[s.ref.Site.Path] = true
-				roots = append(roots, s.ref.Site.Path)
-			}
-		}
-		t0 := time.Now()
-		bytes, files := a.closure(ctx, a.reader(ctx, wt), roots, 50000)
-		cost, left := tscCost(bytes), time.Until(deadline)
-		trace("the sites' files import %d files, %.1f MB: tsc would take about %v, %v of the budget left (estimated in %v)", files, float64(bytes)/(1<<20), cost.Round(100*time.Millisecond), left.Round(100*time.Millisecond), time.Since(t0))
-		if !deadline.IsZero() && cost > left {
-			a.note("typescript-budget", fmt.Sprintf("typescript: types not checked: tsc would take about %v on the %d files (%.1f MB) the %s import, more than the %v left of the time budget (raise budget, or use precision: types)",
-				cost.Round(time.Second), files, float64(bytes)/(1<<20), model.Plural(len(todo), "site's file", "sites' files"), left.Round(100*time.Millisecond)))
+	if auto {
+		// the sites' projects, now that they are known
+		full, what := a.fullCost(ctx, prep, todo, bytes, files)
+		if !a.fitsTenth(roots, bytes, full, what) {
 			return
-		}
-		if a.env.Precision != "types" {
-			// auto stays within a tenth of a full tsc (tscbudget.go)
-			quick, spent := tscQuick(bytes), time.Since(a.started)
-			full, what := a.fullCost(ctx, prep, todo, bytes, files)
-			trace("tsc on the sites' files: about %v, with the %v spent; a full tsc of %s: about %v", quick.Round(10*time.Millisecond), spent.Round(10*time.Millisecond), what, full.Round(10*time.Millisecond))
-			if spent+quick > full/10 {
-				files := "the site's file and what it imports"
-				if len(roots) > 1 {
-					files = fmt.Sprintf("the %d sites' files and what they import", len(roots))
-				}
-				a.note("typescript-budget", fmt.Sprintf("typescript: types not checked: tsc on %s (%.1f MB) would take about %v, more than a tenth of a full tsc of %s (about %v) with the check's own %v; auto stays within that tenth (use precision: types)",
-					files, float64(bytes)/(1<<20), quick.Round(10*time.Millisecond), what, full.Round(100*time.Millisecond), spent.Round(10*time.Millisecond)))
-				return
-			}
 		}
 	}
 	root, err := os.MkdirTemp("", "ripple-tsc-")
@@ -240,10 +244,12 @@ type tscPrepared struct {
 }
 
 // startTSC starts preparing the type-precise tier, concurrently with
-// the syntactic analysis, when it may run: not under precision syntax,
-// with a TypeScript source changed.
+// the syntactic analysis, when it will run: under precision types, with a
+// TypeScript source changed. In auto tsc runs seldom (only where it fits
+// in a tenth of a full tsc), so it is prepared only once it is known to
+// fit: on two cores the preparation's processes would slow the syntax.
 func (a *analyzer) startTSC() {
-	if a.env.Precision == "syntax" {
+	if a.env.Precision != "types" {
 		return
 	}
 	var changed []string

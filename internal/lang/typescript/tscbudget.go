@@ -177,6 +177,41 @@ func (a *analyzer) fullCost(ctx context.Context, prep *tscPrepared, todo []*tscS
 	return tscFull(int64(n) * avg), fmt.Sprintf("the repository (%d files, estimated)", n)
 }
 
+// fitsTenth applies auto's rule: the check's time so far and tsc's on the
+// sites' files (bytes) within a tenth of a full tsc (full, of what); it
+// notes why not when they do not fit.
+func (a *analyzer) fitsTenth(roots []string, bytes int64, full time.Duration, what string) bool {
+	quick, spent := tscQuick(bytes), time.Since(a.started)
+	trace("tsc on the sites' files: about %v, with the %v spent; a full tsc of %s: about %v", quick.Round(10*time.Millisecond), spent.Round(10*time.Millisecond), what, full.Round(10*time.Millisecond))
+	if spent+quick <= full/10 {
+		return true
+	}
+	files := "the site's file and what it imports"
+	if len(roots) > 1 {
+		files = fmt.Sprintf("the %d sites' files and what they import", len(roots))
+	}
+	a.note("typescript-budget", fmt.Sprintf("typescript: types not checked: tsc on %s (%.1f MB) would take about %v, more than a tenth of a full tsc of %s (about %v) with the check's own %v; auto stays within that tenth (use precision: types)",
+		files, float64(bytes)/(1<<20), quick.Round(10*time.Millisecond), what, full.Round(100*time.Millisecond), spent.Round(10*time.Millisecond)))
+	return false
+}
+
+// repoFullCost bounds a full tsc of any project from above: every
+// TypeScript and JavaScript file of the repository as the work tree
+// holds it. ok is false without a work tree.
+func (a *analyzer) repoFullCost() (time.Duration, string, bool) {
+	top := workTop(a.env.Head)
+	if top == "" {
+		return 0, "", false
+	}
+	var bytes int64
+	for p := range a.files {
+		if st, err := os.Stat(filepath.Join(top, filepath.FromSlash(p))); err == nil {
+			bytes += st.Size()
+		}
+	}
+	return tscFull(bytes), fmt.Sprintf("the whole repository (%d files, %.1f MB)", len(a.files), float64(bytes)/(1<<20)), true
+}
+
 // tscCost is the time tsc is expected to take on a program of so many
 // bytes of sources.
 func tscCost(bytes int64) time.Duration {
