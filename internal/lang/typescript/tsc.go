@@ -132,7 +132,8 @@ func (a *analyzer) typecheck(ctx context.Context, sites []*tscSite) {
 				cost.Round(time.Second), files, float64(bytes)/(1<<20), model.Plural(len(todo), "site's file", "sites' files"), left.Round(100*time.Millisecond)))
 			return
 		}
-		if full, what, ok := a.repoFullCost(); ok && !a.fitsTenth(roots, bytes, full, what) {
+		enough := 10 * (time.Since(a.started) + tscQuick(bytes))
+		if full, what, ok := a.repoFullCost(enough); ok && !a.fitsTenth(roots, bytes, full, what) {
 			return
 		}
 	}

@@ -197,17 +197,24 @@ func (a *analyzer) fitsTenth(roots []string, bytes int64, full time.Duration, wh
 
 // repoFullCost bounds a full tsc of any project from above: every
 // TypeScript and JavaScript file of the repository as the work tree
-// holds it. ok is false without a work tree.
-func (a *analyzer) repoFullCost() (time.Duration, string, bool) {
+// holds it, summed until the bound reaches enough (a tenth of it would
+// hold what the check needs: more is not needed to decide). ok is false
+// without a work tree.
+func (a *analyzer) repoFullCost(enough time.Duration) (time.Duration, string, bool) {
 	top := workTop(a.env.Head)
 	if top == "" {
 		return 0, "", false
 	}
 	var bytes int64
+	n := 0
 	for p := range a.files {
+		if tscFull(bytes) >= enough {
+			return tscFull(bytes), fmt.Sprintf("the whole repository (over %d files, %.1f MB)", n, float64(bytes)/(1<<20)), true
+		}
 		if st, err := os.Stat(filepath.Join(top, filepath.FromSlash(p))); err == nil {
 			bytes += st.Size()
 		}
+		n++
 	}
 	return tscFull(bytes), fmt.Sprintf("the whole repository (%d files, %.1f MB)", len(a.files), float64(bytes)/(1<<20)), true
 }
