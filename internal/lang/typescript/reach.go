@@ -74,8 +74,7 @@ func (a *analyzer) forwards(p string) []string {
 		for _, r := range f.reexports {
 			add(r.spec)
 		}
-		for as, local := range f.exports {
-			_ = as
+		for _, local := range f.exports {
 			if b := f.imports[local]; b != nil {
 				add(b.spec)
 			}
