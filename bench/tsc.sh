@@ -22,6 +22,8 @@
 #   MODES               precision modes to time (default "auto syntax types")
 #   TSC                 TypeScript 7's tsc (default: the one Ripple installs in
 #                       its user cache, installed there with npm when missing)
+#   HOOK                a hook binary to time instead of building this tree's
+#                       (an older build, to compare two versions in one session)
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -76,7 +78,12 @@ if [ -z "${TSC:-}" ]; then
 fi
 echo "tsc: $TSC ($("$TSC" --version))"
 
-build_hook
+if [ -n "${HOOK:-}" ]; then
+	[ -x "$HOOK" ] || die "HOOK=$HOOK is not an executable"
+	RIPPLE_REV="$HOOK"
+else
+	build_hook
+fi
 machine
 
 declare -A MED RSS CPU

@@ -4,9 +4,11 @@ import (
 	"context"
 	"path"
 	"strings"
+	"time"
 
 	"github.com/ripple-dev/ripple/internal/corpus"
 	"github.com/ripple-dev/ripple/internal/lang"
+	"github.com/ripple-dev/ripple/internal/lang/treesit"
 	"github.com/ripple-dev/ripple/internal/model"
 )
 
@@ -19,10 +21,24 @@ type analyzer struct {
 	files map[string]bool // every usable file of the head state
 	proj  *project        // tsconfig paths and workspace packages, read on first use
 	typed int             // projects tsc checked
+	// reach and fwd memoize mayReach and forwards (reach.go)
+	reach map[string]bool
+	fwd   map[string][]string
+	prep  *tscPrepared // the type-precise tier's preparation (tsc.go)
+	// started is when the analyzer was made: auto's type tier counts the
+	// check's own time from it (tscbudget.go)
+	started time.Time
+	// followed, modes and byNode serve derived changes (follow.go): the
+	// declarations a change was followed to, how each derived change's
+	// declaration passes it on, the function declarations by node
+	followed map[followKey]bool
+	modes    map[*model.Block]string
+	byNode   map[*tsfile]map[*treesit.Node]*declData
+	inherits map[*model.Change]bool // stillInherited, by change (keyof.go)
 }
 
 func newAnalyzer(ctx context.Context, fe *Frontend, env *lang.Env) (*analyzer, error) {
-	a := &analyzer{ctx: ctx, fe: fe, env: env, files: map[string]bool{}}
+	a := &analyzer{ctx: ctx, fe: fe, env: env, files: map[string]bool{}, started: time.Now()}
 	a.c = corpus.New(corpus.Config[*tsfile]{
 		Tree: env.Head, Pathspecs: pathspecs, Diag: env.Diag,
 		Usable: func(p string) bool { return !skippedPath(p) && (env.Ignored == nil || !env.Ignored(p)) },
@@ -34,13 +50,16 @@ func newAnalyzer(ctx context.Context, fe *Frontend, env *lang.Env) (*analyzer, e
 			return f, true, d
 		},
 	})
+	t0 := time.Now()
 	all, err := a.c.All(ctx)
 	if err != nil {
 		return nil, err
 	}
+	trace("analyzer: %d files listed in %v", len(all), time.Since(t0))
 	for _, p := range all {
 		a.files[p] = true
 	}
+	a.startTSC()
 	return a, nil
 }
 
@@ -69,6 +88,7 @@ const (
 	tGone                 // a deleted or renamed declaration: every use
 	tAdded                // a required interface member added: implementations
 	tRetyped              // an interface member's type changed: its users
+	tIMethod              // an interface method's signature changed: calls through the interface, implementations, literals
 )
 
 // target is a changed declaration whose dependents are searched.
@@ -91,6 +111,9 @@ type target struct {
 	// when its props type has parts the analysis cannot read
 	comp      string
 	compExact bool
+	// mode says how a derived change's declaration passes on the change
+	// it follows (followForwards, followReturns)
+	mode string
 }
 
 func (t *target) display() string {
@@ -135,13 +158,16 @@ func (a *analyzer) targets(changes []*model.Change) []*target {
 		if t.d == nil {
 			t.d = nd
 		}
+		if c.Derived {
+			t.mode = a.modes[c.New]
+		}
 		switch c.Label {
 		case model.MMS, model.MCC:
 			if od == nil || nd == nil || od.fn == nil || nd.fn == nil {
 				continue
 			}
 			if od.kind == dIMember {
-				continue // calls through an interface: not judged in this slice
+				continue // interface members are fields to the core: MF below
 			}
 			t.kind = tCall
 		case model.DM, model.DC, model.DF:
@@ -162,6 +188,9 @@ func (a *analyzer) targets(changes []*model.Change) []*target {
 				continue
 			}
 			t.kind = tRetyped
+			if od.fn != nil && nd.fn != nil {
+				t.kind = tIMethod // a method signature: calls are bound anew
+			}
 			if od.optional && !nd.optional {
 				t.kind = tAdded // an optional member made required
 			}
@@ -188,28 +217,27 @@ func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*la
 		path, comp string
 	}
 	seenComp := map[compKey]bool{}
+	tstart := time.Now()
+	var found [][]string // the files holding each target's words
 	for i := 0; i < len(ts) && i < 500; i++ {
 		t := ts[i]
-		words := []string{t.name}
-		if t.kind == tCall && t.d.kind == dCtor || t.kind == tAdded || t.kind == tRetyped {
-			words = append([]string{t.container}, t.alts...)
-		} else if t.d.kind == dIMember {
-			// files naming the interface may declare its sub-interfaces
-			words = append(append(words, t.container), t.alts...)
-		}
-		if !t.member {
-			words = append(words, moduleWords(t.path)...)
-		}
-		if t.comp != "" {
-			words = []string{t.comp}
-			if f := a.file(t.path); t.comp == "default" || f != nil && f.exports["default"] == t.comp {
-				words = append(words, moduleWords(t.path)...)
+		if i >= len(found) {
+			// the targets not searched yet, together
+			var sets [][]string
+			for _, u := range ts[i:min(len(ts), 500)] {
+				sets = append(sets, a.searchWords(u))
 			}
+			t0 := time.Now()
+			res, err := a.searchEach(ctx, sets)
+			if err != nil {
+				return nil, err
+			}
+			trace("searched for %s in %v", model.Plural(len(sets), "target", "targets"), time.Since(t0))
+			found = append(found, res...)
 		}
-		paths, err := a.c.Search(ctx, words)
-		if err != nil {
-			return nil, err
-		}
+		paths := found[i]
+		t1 := time.Now()
+		n0 := a.c.Count()
 		if !t.member && !contains(paths, t.path) && a.files[t.path] {
 			paths = append(paths, t.path)
 		}
@@ -217,6 +245,8 @@ func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*la
 		if err != nil {
 			return nil, err
 		}
+		t2 := time.Now()
+		n1 := a.c.Count()
 		for _, f := range files {
 			if declOnly(f.path) {
 				continue
@@ -259,9 +289,42 @@ func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*la
 				ts = append(ts, &st)
 			}
 		}
+		trace("target %s: %d files, %d parsed in %v, judged in %v (%d more parsed)", t.name, len(paths), n1-n0, t2.Sub(t1), time.Since(t2), a.c.Count()-n1)
 	}
+	trace("impacted: %d targets, %d files parsed, %v", len(ts), a.c.Count(), time.Since(tstart))
 	a.typecheck(ctx, sites)
+	for _, r := range out {
+		if r.Verdict == model.Consistent {
+			r.Follow = nil // tsc found the call consistent: nothing follows from it
+		}
+	}
 	return out, nil
+}
+
+// searchWords are the words a file using a target must hold.
+func (a *analyzer) searchWords(t *target) []string {
+	words := []string{t.name}
+	if t.kind == tCall && t.d.kind == dCtor || t.kind == tAdded || t.kind == tRetyped || t.kind == tIMethod {
+		words = append([]string{t.container}, t.alts...)
+	} else if t.d.kind == dIMember {
+		// files naming the interface may declare its sub-interfaces
+		words = append(append(words, t.container), t.alts...)
+	}
+	if !t.member {
+		words = append(words, moduleWords(t.path)...)
+	}
+	if t.member && t.d.kind == dIMember {
+		// literals written for the container as the value of another
+		// interface's property name that interface (nested.go)
+		words = append(words, a.holders(t)...)
+	}
+	if t.comp != "" {
+		words = []string{t.comp}
+		if f := a.file(t.path); t.comp == "default" || f != nil && f.exports["default"] == t.comp {
+			words = append(words, moduleWords(t.path)...)
+		}
+	}
+	return words
 }
 
 // moduleWords are the words an importer of a module's default or

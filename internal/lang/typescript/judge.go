@@ -37,6 +37,7 @@ func (j *judge) run() {
 	case !t.member:
 		locals, nss := j.bindings(t.name)
 		j.topLevel(locals, nss)
+		j.dynamicImports(j.exportNames(t.name))
 	case t.d.kind == dCtor:
 		j.ctor()
 	case t.d.kind == dEnumMember:
@@ -97,7 +98,7 @@ func (j *judge) bindings(name string) (locals map[string]bool, nss map[string]bo
 	exps := j.exportNames(name)
 	for _, b := range j.f.imports {
 		mod := j.a.resolve(j.f.path, b.spec)
-		if mod == "" {
+		if mod == "" || !j.a.mayReach(mod, t.path) {
 			continue
 		}
 		if b.name == "*" {
@@ -123,6 +124,9 @@ func (j *judge) bindings(name string) (locals map[string]bool, nss map[string]bo
 				continue
 			}
 			mod := j.a.resolve(j.f.path, r.spec)
+			if !j.a.mayReach(mod, t.path) {
+				continue
+			}
 			if _, last, ok := j.a.exportOf(mod, r.name, 0); !ok && j.lost(mod, last) {
 				j.emit(r.node, model.ImportedBy, model.Inconsistent, model.PrecisionSyntax,
 					fmt.Sprintf("re-exports %s from %s, which no longer exports it (%s %s)", r.name, r.spec, t.display(), j.what()))
@@ -154,6 +158,9 @@ func (j *judge) reaches(mod string, exps []string) bool {
 // what says what happened to a gone target.
 func (j *judge) what() string {
 	c := j.t.ch
+	if c.Derived {
+		return mustOrMay(c) + " go with " + c.Cause.Block().Display
+	}
 	if c.Renamed() {
 		return "was renamed to " + c.New.Name
 	}
@@ -161,6 +168,22 @@ func (j *judge) what() string {
 		return "was changed"
 	}
 	return "was deleted"
+}
+
+// change says what happened to the target, for a derived change's
+// details: what() for a gone one, its details otherwise.
+func (j *judge) change() string {
+	if j.t.kind == tGone {
+		return j.what()
+	}
+	return "changed: " + strings.Join(j.t.ch.Details, "; ")
+}
+
+func mustOrMay(c *model.Change) string {
+	if c.Tentative > 0 {
+		return "may have to"
+	}
+	return "must"
 }
 
 // refs walks the file for uses of the local names and of ns.name.
@@ -384,8 +407,26 @@ func atMost(s *sig) string {
 	return fmt.Sprintf("%d to %d", req, m)
 }
 
-// call judges a call (or new) against the target's new signature.
+// call judges a call (or new) against the target's new signature, and
+// says when the declaration around it must follow (follow.go).
 func (j *judge) call(at, call *treesit.Node, rel model.Relation, prec model.Precision, byName bool) {
+	if j.t.ch.Derived {
+		j.derivedCall(at, call, rel, prec, byName)
+		return
+	}
+	n := len(j.out)
+	j.bindCall(at, call, rel, prec, byName)
+	if len(j.out) == n && !byName {
+		j.spreadForward(at, call, rel, prec)
+	}
+	if len(j.out) > n {
+		r := j.out[len(j.out)-1]
+		r.Follow = j.follow(call, r)
+	}
+}
+
+// bindCall judges a call (or new) against the target's new signature.
+func (j *judge) bindCall(at, call *treesit.Node, rel model.Relation, prec model.Precision, byName bool) {
 	t := j.t
 	as, spread := args(call)
 	name := t.name

@@ -221,6 +221,13 @@ func (j *judge) classMember() {
 		}
 		return true
 	})
+	if t.kind == tCall || t.kind == tGone {
+		j.destructuredMember(func(v *treesit.Node) bool { return j.receiver(v) == recvTarget },
+			func(ann string) bool {
+				name := typeName(ann)
+				return name == t.container && (j.f.path == t.path || j.f.imports[name] != nil || j.f.declares(name))
+			}, model.CalledBy, j.inherited)
+	}
 }
 
 // inherited says why a deleted member may still be provided: a base
@@ -374,6 +381,9 @@ func (j *judge) enumMember() {
 // and reads through values annotated with it.
 func (j *judge) ifaceMember() {
 	t := j.t
+	if j.stillInherited() {
+		return // a base declares it: it is still a member
+	}
 	locals, _ := j.bindings(t.container)
 	for _, alt := range t.alts {
 		more, _ := j.bindings(alt)
@@ -402,17 +412,20 @@ func (j *judge) ifaceMember() {
 	}
 	// a file that does not name the interface may still read members of
 	// a value a repository function returns as one (resultIsTarget)
+	// a file that does not name it may still hold literals written for it
+	// as a property of another's (nestedType)
 	named := len(locals) > 0
-	if !named && t.kind != tGone && t.kind != tRetyped {
-		return
-	}
 	treesit.Walk(j.f.t.Root, func(n *treesit.Node) bool {
 		if n.Bad {
 			return false
 		}
 		switch n.Kind {
 		case "class_declaration", "abstract_class_declaration", "class":
-			if t.kind != tAdded && t.kind != tRetyped || !j.implements(n, locals) {
+			if t.kind != tAdded && t.kind != tRetyped && t.kind != tIMethod || !j.implements(n, locals) {
+				return true
+			}
+			if t.kind == tIMethod {
+				j.implementation(n)
 				return true
 			}
 			if t.kind == tRetyped {
@@ -439,7 +452,20 @@ func (j *judge) ifaceMember() {
 					fmt.Sprintf("implements %s but lacks %s, which %s", t.container, t.name, j.addedWhat()))
 			}
 		case "object":
-			if !locals[literalType(n)] {
+			lt := literalType(n) // the container, or a sub-interface of it
+			typed := locals[lt]
+			if lt == "" {
+				if o, ok := j.nestedType(n); ok && o.path == t.path && (o.local == t.container || contains(t.alts, o.local)) {
+					lt, typed = o.local, true // a property's value, of the container's type
+				}
+			}
+			if !typed {
+				if ann := literalAnnotation(n); named && ann != "" {
+					if ok, partial, others := j.recordOfKeys(ann, locals); ok {
+						j.recordLiteral(n, ann, partial, others)
+						return true
+					}
+				}
 				if named && literalType(n) == "" && genericContext(n, locals) {
 					j.genericLiteral(n)
 				}
@@ -447,7 +473,6 @@ func (j *judge) ifaceMember() {
 			}
 			has, spread := objectKey(n, t.name)
 			rel := model.InstantiatedBy
-			lt := literalType(n) // the container, or a sub-interface of it
 			switch {
 			case t.kind == tAdded && !has && spread:
 				j.emit(n, rel, model.MayBeImpacted, model.PrecisionSyntax,
@@ -458,13 +483,30 @@ func (j *judge) ifaceMember() {
 			case t.kind == tRetyped && has:
 				j.emit(n, rel, model.MayBeImpacted, model.PrecisionSyntax,
 					fmt.Sprintf("builds a %s with %s, whose type changed: %s", lt, t.name, strings.Join(t.ch.Details, "; ")))
+			case t.kind == tIMethod && has:
+				j.emit(n, rel, model.MayBeImpacted, model.PrecisionSyntax,
+					fmt.Sprintf("builds a %s with %s, whose signature changed: %s", lt, t.name, strings.Join(t.ch.Details, "; ")))
 			case t.kind == tGone && has:
 				j.emit(n, rel, model.Inconsistent, model.PrecisionSyntax,
-					fmt.Sprintf("builds a %s with %s, which %s (an object literal may only specify known properties)", lt, t.name, j.what()))
+					fmt.Sprintf("builds a %s with %s, which %s%s", lt, t.name, j.what(), excessNote(t)))
 				j.withFix(j.renameKey(literalKey(n, t.name)))
 			}
 		case "member_expression":
-			if t.kind != tGone && t.kind != tRetyped || n.Child("property").Text() != t.name {
+			if t.kind != tGone && t.kind != tRetyped && t.kind != tIMethod || n.Child("property").Text() != t.name {
+				return true
+			}
+			if t.kind == tIMethod {
+				k, call := refKindOf(n)
+				if k != rCall {
+					return true
+				}
+				// interface members are fields to the core: a call of one
+				// uses it (UsedBy)
+				if typ := exprType(n.Child("object")); locals[typ] || typ == "" && j.resultIsTarget(n.Child("object")) {
+					j.call(n, call, model.UsedBy, model.PrecisionSyntax, false)
+				} else if typ == "" && named {
+					j.call(n, call, model.UsedBy, model.PrecisionName, true)
+				}
 				return true
 			}
 			if t.kind == tRetyped {
@@ -492,6 +534,47 @@ func (j *judge) ifaceMember() {
 		}
 		return true
 	})
+	if t.kind == tGone || t.kind == tIMethod {
+		j.destructuredMember(func(v *treesit.Node) bool {
+			typ := exprType(v)
+			return locals[typ] || typ == "" && j.resultIsTarget(v)
+		}, func(ann string) bool { return locals[typeName(ann)] }, model.UsedBy, func() string { return "" })
+	}
+}
+
+// implementation judges a class implementing the interface whose method
+// changed its signature: its method must follow. TypeScript accepts a
+// method with fewer parameters than the interface's, so only one that
+// requires more than the new signature takes is an error.
+func (j *judge) implementation(c *treesit.Node) {
+	t := j.t
+	m := classMember(c, t.name)
+	if m == nil || m.Kind != "method_definition" || t.nd == nil || t.nd.fn == nil {
+		return
+	}
+	at := m.Child("name")
+	s := sigOf(m)
+	nd := t.nd.fn
+	switch {
+	case paramsText(s) == paramsText(nd) && s.ret == nd.ret:
+		j.emit(at, model.EmbeddedBy, model.Consistent, model.PrecisionSyntax,
+			fmt.Sprintf("implements %s.%s with its new signature", t.container, t.name))
+	case nd.max() >= 0 && s.required() > nd.max():
+		j.emit(at, model.EmbeddedBy, model.Inconsistent, model.PrecisionSyntax,
+			fmt.Sprintf("implements %s.%s with %d required parameters; %s.%s now takes %s (%s)", t.container, t.name, s.required(), t.container, t.name, atMost(nd), strings.Join(t.ch.Details, "; ")))
+	default:
+		j.emit(at, model.EmbeddedBy, model.MayBeImpacted, model.PrecisionSyntax,
+			fmt.Sprintf("implements %s.%s, whose signature changed: %s", t.container, t.name, strings.Join(t.ch.Details, "; ")))
+	}
+}
+
+// excessNote says why writing a gone member is an error, not for a
+// derived change (the member is still there).
+func excessNote(t *target) string {
+	if t.ch.Derived {
+		return ""
+	}
+	return " (an object literal may only specify known properties)"
 }
 
 func (j *judge) addedWhat() string {
@@ -538,9 +621,10 @@ func (j *judge) extendsAny(c *treesit.Node) bool {
 }
 
 // literalType is the type an object literal is written for, from its
-// context: an annotated variable, `as`/`satisfies`, a return statement
-// of a function with a declared return type, a property of an
-// annotated parent is not followed. "" when unknown.
+// context: an annotated variable, `as`/`satisfies`, an assignment to a
+// variable or a field of a known type, a return statement of a function
+// with a declared return type; a property of an annotated parent is not
+// followed. "" when unknown.
 func literalType(o *treesit.Node) string {
 	p := o.Parent
 	for p != nil && p.Kind == "parenthesized_expression" {
@@ -558,6 +642,11 @@ func literalType(o *treesit.Node) string {
 		ks := p.NamedKids()
 		if len(ks) == 2 {
 			return typeName(ks[1].Text())
+		}
+	case "assignment_expression":
+		// x = {...}: the type x was declared with (or asserted to)
+		if treesit.Unparen(p.Child("right")) == o {
+			return exprType(p.Child("left"))
 		}
 	case "return_statement":
 		for q := p.Parent; q != nil; q = q.Parent {

@@ -19,7 +19,15 @@ type project struct {
 	nearest map[string]*tsconfig  // a directory: the config that governs it (nil: none)
 	pkgs    map[string]*workspace // a workspace package's name: the package
 	byDir   map[string]*workspace // a workspace package's directory: the package
-	cache   map[string]string     // directory + "\x00" + specifier: the file
+	cache   map[bareKey]string    // a specifier resolved from a directory under a configuration
+	forFile map[string]*tsconfig  // a file: the configuration that compiles it
+}
+
+// bareKey is a bare specifier written in a directory, under the
+// configuration that compiles the file.
+type bareKey struct {
+	c         *tsconfig
+	dir, spec string
 }
 
 // tsconfig is one configuration after following its extends chain.
@@ -28,6 +36,12 @@ type tsconfig struct {
 	hasBase  bool
 	paths    []pathRule
 	pathsDir string // where the paths' targets are relative to (baseUrl, else the declaring config's directory)
+	dir      string // the configuration's directory
+	// the files it compiles: include patterns and files (repository
+	// paths; nil: not set, inherited through extends), exclude patterns
+	include, files, exclude []string
+	// refs are the configurations its references name
+	refs []string
 }
 
 // pathRule is one compilerOptions.paths entry: a pattern with at most
@@ -52,7 +66,7 @@ func (a *analyzer) project() *project {
 		return a.proj
 	}
 	p := &project{a: a, raw: map[string][]byte{}, configs: map[string]*tsconfig{}, nearest: map[string]*tsconfig{},
-		pkgs: map[string]*workspace{}, byDir: map[string]*workspace{}, cache: map[string]string{}}
+		pkgs: map[string]*workspace{}, byDir: map[string]*workspace{}, cache: map[bareKey]string{}, forFile: map[string]*tsconfig{}}
 	a.proj = p
 	list, err := a.env.Head.List(a.ctx, "*.json", "*pnpm-workspace.yaml")
 	if err != nil {
@@ -183,13 +197,17 @@ func globMatch(pat, segs []string) bool {
 // repository.
 func (p *project) resolveBare(from, spec string) string {
 	dir := path.Dir(from)
-	key := dir + "\x00" + spec
+	c := p.configOf(from)
+	key := bareKey{c, dir, spec}
 	if r, ok := p.cache[key]; ok {
 		return r
 	}
 	r := ""
-	if c := p.configFor(dir); c != nil {
+	if c != nil {
 		r = p.viaConfig(c, spec)
+	}
+	if r == "" && strings.HasPrefix(spec, "#") {
+		r = p.viaImports(dir, spec)
 	}
 	if r == "" {
 		r = p.viaWorkspace(spec)
@@ -219,17 +237,139 @@ func (p *project) configFor(dir string) *tsconfig {
 	return c
 }
 
+// configOf is the configuration that compiles a file: the one governing
+// its directory (configFor), or, when that one does not include the file
+// and has project references (a solution configuration, `"files": []`,
+// or Vite's tsconfig.json naming tsconfig.app.json and
+// tsconfig.node.json), the first referenced configuration that includes
+// it, as TypeScript's editor support picks a file's project.
+func (p *project) configOf(file string) *tsconfig {
+	if c, ok := p.forFile[file]; ok {
+		return c
+	}
+	c := p.configFor(path.Dir(file))
+	if c != nil && len(c.refs) > 0 && !c.includes(file) {
+		if r := p.referenced(c, file, 0); r != nil {
+			c = r
+		}
+	}
+	p.forFile[file] = c
+	return c
+}
+
+// referenced finds, depth first through references, a configuration
+// that includes file.
+func (p *project) referenced(c *tsconfig, file string, depth int) *tsconfig {
+	if depth > 3 {
+		return nil
+	}
+	for _, r := range c.refs {
+		rc := p.config(r, 0)
+		if rc.includes(file) {
+			return rc
+		}
+		if x := p.referenced(rc, file, depth+1); x != nil {
+			return x
+		}
+	}
+	return nil
+}
+
+// includes reports whether a configuration compiles a file: one of its
+// files, or matched by an include pattern (default: everything under its
+// directory, unless it lists files) and no exclude pattern.
+func (c *tsconfig) includes(file string) bool {
+	for _, f := range c.files {
+		if f == file {
+			return true
+		}
+	}
+	include := c.include
+	if include == nil {
+		if c.files != nil {
+			return false
+		}
+		include = []string{path.Join(c.dir, "**")}
+	}
+	in := false
+	for _, g := range include {
+		if includeMatch(g, file) {
+			in = true
+			break
+		}
+	}
+	if !in {
+		return false
+	}
+	for _, g := range c.exclude {
+		if includeMatch(g, file) {
+			return false
+		}
+	}
+	return true
+}
+
+// includeMatch matches a repository path against an include or exclude
+// pattern of tsconfig (a repository path: `*` within a segment, `**`
+// across them; a last segment without a wildcard or an extension names a
+// directory, whose files it matches).
+func includeMatch(pattern, file string) bool {
+	segs := strings.Split(pattern, "/")
+	if last := segs[len(segs)-1]; last != "**" && !strings.ContainsAny(last, "*?") && !strings.Contains(last, ".") {
+		segs = append(segs, "**")
+	}
+	if segs[len(segs)-1] == "**" {
+		segs = append(segs, "*")
+	}
+	if pattern == "." || pattern == "" {
+		segs = []string{"**", "*"}
+	}
+	return globMatch(segs, strings.Split(file, "/"))
+}
+
 // config reads a configuration and the ones it extends (later entries of
 // an extends array win, the file's own options win over all).
 func (p *project) config(f string, depth int) *tsconfig {
 	if c, ok := p.configs[f]; ok {
 		return c
 	}
-	c := &tsconfig{}
+	c := &tsconfig{dir: path.Dir(f)}
 	p.configs[f] = c // a cycle ends here
 	m := jsonc.Object(p.raw[f])
 	if m == nil || depth > 8 {
 		return c
+	}
+	rel := func(ps []string) []string {
+		out := []string{}
+		for _, x := range ps {
+			out = append(out, path.Join(c.dir, x))
+		}
+		return out
+	}
+	if l, ok := m["include"].([]any); ok {
+		c.include = rel(strs(l))
+	}
+	if l, ok := m["files"].([]any); ok {
+		c.files = rel(strs(l))
+	}
+	if l, ok := m["exclude"].([]any); ok {
+		c.exclude = rel(strs(l))
+	}
+	if l, ok := m["references"].([]any); ok {
+		for _, r := range l {
+			o, _ := r.(map[string]any)
+			rp, _ := o["path"].(string)
+			if rp == "" {
+				continue
+			}
+			x := path.Join(c.dir, rp)
+			if _, ok := p.raw[x]; !ok {
+				x = path.Join(x, "tsconfig.json")
+			}
+			if _, ok := p.raw[x]; ok {
+				c.refs = append(c.refs, x)
+			}
+		}
 	}
 	var bases []string
 	switch e := m["extends"].(type) {
@@ -241,6 +381,15 @@ func (p *project) config(f string, depth int) *tsconfig {
 	for _, b := range bases {
 		if bf := p.extendsPath(path.Dir(f), b); bf != "" {
 			bc := p.config(bf, depth+1)
+			if c.include == nil && bc.include != nil {
+				c.include = bc.include
+			}
+			if c.files == nil && bc.files != nil {
+				c.files = bc.files
+			}
+			if c.exclude == nil && bc.exclude != nil {
+				c.exclude = bc.exclude
+			}
 			if bc.hasBase {
 				c.baseURL, c.hasBase = bc.baseURL, true
 			}
@@ -371,6 +520,30 @@ func (p *project) viaWorkspace(spec string) string {
 	return p.entry(w, sub)
 }
 
+// viaImports resolves a subpath import (`#internal/x`) through the
+// `imports` map of the nearest package.json above the importing
+// directory, as Node and TypeScript do: the exact key, else the pattern
+// with the longest prefix before its `*`; every condition's target is
+// tried, sources first, build output mapped back to its source.
+func (p *project) viaImports(dir, spec string) string {
+	for d := dir; ; d = path.Dir(d) {
+		f := path.Join(d, "package.json")
+		if _, ok := p.raw[f]; ok {
+			m := jsonc.Object(p.raw[f])
+			im, _ := m["imports"].(map[string]any)
+			for _, t := range patternTargets(im, spec) {
+				if r := p.source(d, t); r != "" {
+					return r
+				}
+			}
+			return "" // the nearest package.json decides
+		}
+		if d == "." || d == "/" || d == "" {
+			return ""
+		}
+	}
+}
+
 // entry maps a subpath of a workspace package to a source file: through
 // its package.json exports (subpaths, `*` patterns, conditions), else its
 // source/types/module/main fields, else the subpath as a path; each
@@ -419,6 +592,13 @@ func exportTargets(ex any, sub string) []string {
 		}
 		return nil
 	}
+	return patternTargets(m, sub)
+}
+
+// patternTargets lists the targets a map of subpaths (exports' "./x",
+// imports' "#x") gives key: its own entry, else the pattern with the
+// longest prefix before its `*`, the star substituted.
+func patternTargets(m map[string]any, sub string) []string {
 	if v, ok := m[sub]; ok {
 		return leaves(v)
 	}
@@ -457,6 +637,19 @@ func subpathKeys(m map[string]any) bool {
 // conditionOrder puts the conditions that name sources first.
 var conditionOrder = map[string]int{"source": 0, "development": 1, "types": 2, "typescript": 2, "import": 3, "module": 3, "default": 4, "node": 5, "require": 6}
 
+// conditionRank orders a condition: those naming sources first (a
+// custom one that says so too: vitest's __vitest_source__), unknown
+// ones after default.
+func conditionRank(k string) int {
+	if o, ok := conditionOrder[k]; ok {
+		return o
+	}
+	if strings.Contains(k, "source") {
+		return 0
+	}
+	return 5
+}
+
 // leaves are the string targets of an exports value, conditions in
 // source-first order.
 func leaves(v any) []string {
@@ -475,14 +668,7 @@ func leaves(v any) []string {
 			keys = append(keys, k)
 		}
 		sort.Slice(keys, func(i, j int) bool {
-			oi, ok := conditionOrder[keys[i]]
-			if !ok {
-				oi = 5
-			}
-			oj, ok := conditionOrder[keys[j]]
-			if !ok {
-				oj = 5
-			}
+			oi, oj := conditionRank(keys[i]), conditionRank(keys[j])
 			if oi != oj {
 				return oi < oj
 			}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ripple-dev/ripple/internal/lang"
 	"github.com/ripple-dev/ripple/internal/lang/treesit"
 	"github.com/ripple-dev/ripple/internal/model"
 )
@@ -70,14 +71,7 @@ func (j *judge) subtypes(locals map[string]bool) []subtype {
 				continue
 			}
 			if m := bodyMember(x.Child("body"), t.name); m != nil {
-				if t.kind == tRetyped && t.od != nil && memberTypeText(m) == oldMemberText(t) {
-					at := m.Child("name")
-					if at == nil {
-						at = m
-					}
-					j.emit(at, model.EmbeddedBy, model.MayBeImpacted, model.PrecisionSyntax,
-						fmt.Sprintf("%s redeclares %s with its old type; the base's changed: %s", name, t.name, strings.Join(t.ch.Details, "; ")))
-				}
+				j.redeclared(name, m)
 				continue // it declares the member itself
 			}
 			out = append(out, subtype{name, x})
@@ -92,6 +86,53 @@ func (j *judge) subtypes(locals map[string]bool) []subtype {
 		}
 	}
 	return out
+}
+
+// redeclared judges a sub-interface's own declaration of the target's
+// member. It is not broken, but it may have to follow its base, as an
+// override keeping an old signature or overriding a deleted method may:
+// one that keeps the old type of a retyped member, or declares a member
+// the base lost, is a warning, and the member it declares becomes a
+// derived change (tentative: its own users are reached one rung lower,
+// literals written for the sub-interface writing it, reads through it).
+func (j *judge) redeclared(sub string, m *treesit.Node) {
+	t := j.t
+	at := m.Child("name")
+	if at == nil {
+		at = m
+	}
+	var label model.Label
+	switch {
+	case t.kind == tRetyped && t.od != nil && memberTypeText(m) == oldMemberText(t):
+		j.emit(at, model.EmbeddedBy, model.MayBeImpacted, model.PrecisionSyntax,
+			fmt.Sprintf("%s redeclares %s with its old type; the base's changed: %s", sub, t.name, strings.Join(t.ch.Details, "; ")))
+		label = model.MF
+	case t.kind == tGone && !t.ch.Derived:
+		base := t.ch.Old.Container // the changed interface (t.container may be a sub-interface of it)
+		what := "was deleted from its base " + base
+		if t.ch.Renamed() {
+			what = "its base " + base + " renamed to " + t.ch.New.Name
+		}
+		j.emit(at, model.EmbeddedBy, model.MayBeImpacted, model.PrecisionSyntax,
+			fmt.Sprintf("%s redeclares %s, which %s: it may have to follow", sub, t.name, what))
+		if !t.ch.Renamed() {
+			label = model.DF
+		}
+	default:
+		return
+	}
+	if label == "" {
+		return
+	}
+	for _, d := range j.f.decls {
+		if d.node == m && d.kind == dIMember {
+			if decl := j.a.declOf(j.f, d); decl != nil {
+				j.out[len(j.out)-1].Follow = &lang.Follow{Decl: decl, Label: label,
+					Details: []string{fmt.Sprintf("redeclares %s of %s, which %s", t.name, t.ch.Block().Container, j.change())}}
+			}
+			return
+		}
+	}
 }
 
 // userType reports a name the file declares or imports other than as

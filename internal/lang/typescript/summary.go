@@ -307,6 +307,12 @@ func (f *tsfile) exportStatement(st *treesit.Node) {
 		case v.Kind == "identifier":
 			f.exports["default"] = v.Text()
 			f.markExported(v.Text())
+		case v.Kind == "call_expression":
+			// export default memo(C): the component itself, with its props
+			if c := propsWrapped(v); c != "" {
+				f.exports["default"] = c
+				f.markExported(c)
+			}
 		}
 		return
 	}
@@ -351,6 +357,25 @@ func (f *tsfile) exportStatement(st *treesit.Node) {
 		f.exports[as] = name
 		f.markExported(name)
 	}
+}
+
+// componentWrappers keep the props of the component they wrap: what they
+// return is rendered with the same attributes.
+var componentWrappers = map[string]bool{"memo": true, "React.memo": true, "forwardRef": true, "React.forwardRef": true, "observer": true}
+
+// propsWrapped returns the component a call of a props-keeping wrapper
+// wraps (`memo(C)`, `React.memo(C, eq)`, `observer(C)`), "" for other
+// calls.
+func propsWrapped(call *treesit.Node) string {
+	fn := call.Child("function")
+	if fn == nil || !componentWrappers[fn.Text()] {
+		return ""
+	}
+	as := call.Child("arguments").NamedKids()
+	if len(as) == 0 || as[0].Kind != "identifier" {
+		return ""
+	}
+	return as[0].Text()
 }
 
 // markExported marks the local declaration name as exported (export {a},

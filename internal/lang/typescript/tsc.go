@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"time"
@@ -104,33 +105,58 @@ func (a *analyzer) typecheck(ctx context.Context, sites []*tscSite) {
 		ctx, cancel = context.WithDeadline(ctx, deadline)
 		defer cancel()
 	}
-	tsc := &oracle.TSC{NoInstall: a.env.Precision != "types"}
-	bin, err := tsc.Locate(ctx)
-	if err != nil {
-		a.note("typescript-tsc", "typescript: types not checked, the syntax judged every site: "+err.Error())
-		return
+	var roots []string
+	seen := map[string]bool{}
+	for _, s := range todo {
+		if !seen[s.ref.Site.Path] {
+			seen[s.ref.Site.Path] = true
+			roots = append(roots, s.ref.Site.Path)
+		}
 	}
-	t0 := time.Now()
-	wt := a.workTreeAtHead(ctx)
-	if wt != "" {
-		trace("the work tree holds the head state: tsc runs there (%v)", time.Since(t0))
-	}
-	if !deadline.IsZero() || os.Getenv("RIPPLE_TRACE") != "" {
-		var roots []string
-		seen := map[string]bool{}
-		for _, s := range todo {
-			if !seen[s.ref.Site.Path] {
-				seen[s.ref.Site.Path] = true
-				roots = append(roots, s.ref.Site.Path)
-			}
+	auto := a.env.Precision != "types"
+	var bytes int64
+	var files int
+	if auto {
+		// before anything costly: is tsc there, does it fit the budget,
+		// can it fit in a tenth of a full tsc at all (tscbudget.go)
+		if _, err := (&oracle.TSC{NoInstall: true}).Locate(ctx); err != nil {
+			a.note("typescript-tsc", "typescript: types not checked, the syntax judged every site: "+err.Error())
+			return
 		}
 		t0 := time.Now()
-		bytes, files := a.closure(ctx, a.reader(ctx, wt), roots, 50000)
+		bytes, files = a.closure(ctx, a.reader(ctx, ""), roots, 50000)
 		cost, left := tscCost(bytes), time.Until(deadline)
 		trace("the sites' files import %d files, %.1f MB: tsc would take about %v, %v of the budget left (estimated in %v)", files, float64(bytes)/(1<<20), cost.Round(100*time.Millisecond), left.Round(100*time.Millisecond), time.Since(t0))
 		if !deadline.IsZero() && cost > left {
 			a.note("typescript-budget", fmt.Sprintf("typescript: types not checked: tsc would take about %v on the %d files (%.1f MB) the %s import, more than the %v left of the time budget (raise budget, or use precision: types)",
 				cost.Round(time.Second), files, float64(bytes)/(1<<20), model.Plural(len(todo), "site's file", "sites' files"), left.Round(100*time.Millisecond)))
+			return
+		}
+		enough := 10 * (time.Since(a.started) + tscQuick(bytes))
+		if full, what, ok := a.repoFullCost(enough); ok && !a.fitsTenth(roots, bytes, full, what) {
+			return
+		}
+	}
+	prep := a.tscPrep()
+	select {
+	case <-prep.done:
+	case <-ctx.Done():
+		a.note("typescript-budget", fmt.Sprintf("typescript: %s not type-checked: the time budget was spent (raise budget, or use precision: types)", model.Plural(len(todo), "site was", "sites were")))
+		return
+	}
+	tsc, bin, err := prep.tsc, prep.bin, prep.err
+	if err != nil {
+		a.note("typescript-tsc", "typescript: types not checked, the syntax judged every site: "+err.Error())
+		return
+	}
+	wt := prep.wt
+	if wt != "" {
+		trace("the work tree holds the head state: tsc runs there")
+	}
+	if auto {
+		// the sites' projects, now that they are known
+		full, what := a.fullCost(ctx, prep, todo, bytes, files)
+		if !a.fitsTenth(roots, bytes, full, what) {
 			return
 		}
 	}
@@ -140,7 +166,7 @@ func (a *analyzer) typecheck(ctx context.Context, sites []*tscSite) {
 		return
 	}
 	defer os.RemoveAll(root)
-	t0 = time.Now()
+	t0 := time.Now()
 	tree := wt
 	if tree == "" {
 		tree = filepath.Join(root, "tree")
@@ -152,7 +178,10 @@ func (a *analyzer) typecheck(ctx context.Context, sites []*tscSite) {
 		}
 	}
 	t0 = time.Now()
-	projects := oracle.NewTSCProjects(bin, tree)
+	projects := prep.projects
+	if projects == nil || tree != wt {
+		projects = oracle.NewTSCProjects(bin, tree)
+	}
 	var order []*oracle.TSCProject
 	byProject := map[*oracle.TSCProject][]*tscSite{}
 	for _, s := range todo {
@@ -176,7 +205,7 @@ func (a *analyzer) typecheck(ctx context.Context, sites []*tscSite) {
 				roots = append(roots, f)
 			}
 		}
-		run, err := tsc.Run(ctx, bin, tree, p, oracle.TSCRunOptions{Roots: roots, Paths: paths, TempDir: root})
+		run, err := tsc.Run(ctx, bin, tree, p, oracle.TSCRunOptions{Roots: roots, Paths: paths, TempDir: root, Checkers: checkers()})
 		if err != nil {
 			for _, q := range order[i:] {
 				left += len(byProject[q])
@@ -202,18 +231,104 @@ func (a *analyzer) typecheck(ctx context.Context, sites []*tscSite) {
 	}
 }
 
+// tscPrepared is what the type-precise tier needs before it has sites:
+// tsc's executable, whether the work tree holds the head state, and the
+// projects of the changed files (a `tsc --showConfig` each), found while
+// the syntactic analysis runs.
+type tscPrepared struct {
+	done     chan struct{}
+	tsc      *oracle.TSC
+	bin      string
+	err      error
+	wt       string              // the work tree, when it holds the head state
+	projects *oracle.TSCProjects // of wt, with the changed files' projects loaded
+}
+
+// startTSC starts preparing the type-precise tier, concurrently with
+// the syntactic analysis, when it will run: under precision types, with a
+// TypeScript source changed. In auto tsc runs seldom (only where it fits
+// in a tenth of a full tsc), so it is prepared only once it is known to
+// fit: on two cores the preparation's processes would slow the syntax.
+func (a *analyzer) startTSC() {
+	if a.env.Precision != "types" {
+		return
+	}
+	var changed []string
+	for p := range a.env.Changed {
+		if tsSource(p) && a.files[p] {
+			changed = append(changed, p)
+		}
+	}
+	if len(changed) == 0 {
+		return
+	}
+	sort.Strings(changed)
+	a.prep = a.newPrep()
+	go a.prep.run(a, changed)
+}
+
+// tscPrep returns the preparation, made now when it was not started.
+func (a *analyzer) tscPrep() *tscPrepared {
+	if a.prep == nil {
+		a.prep = a.newPrep()
+		a.prep.run(a, nil)
+	}
+	return a.prep
+}
+
+func (a *analyzer) newPrep() *tscPrepared {
+	return &tscPrepared{done: make(chan struct{}), tsc: &oracle.TSC{NoInstall: a.env.Precision != "types"}}
+}
+
+func (p *tscPrepared) run(a *analyzer, changed []string) {
+	defer close(p.done)
+	t0 := time.Now()
+	ctx := a.ctx
+	if a.env.Precision != "types" && !a.env.Deadline.IsZero() {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, a.env.Deadline)
+		defer cancel()
+	}
+	if p.bin, p.err = p.tsc.Locate(ctx); p.err != nil {
+		return
+	}
+	if p.wt = a.workTreeAtHead(ctx); p.wt == "" {
+		return
+	}
+	p.projects = oracle.NewTSCProjects(p.bin, p.wt)
+	dirs := map[string]bool{}
+	for _, f := range changed {
+		if d := path.Dir(f); !dirs[d] && len(dirs) < 8 {
+			dirs[d] = true
+			p.projects.For(ctx, filepath.Join(p.wt, filepath.FromSlash(f)))
+		}
+	}
+	trace("prepared in %v (%d configurations read)", time.Since(t0), p.projects.Ran)
+}
+
+// checkers is the number of type checkers tsc runs for the sites' files:
+// half the cores, at least one and at most tsc's default of four. The
+// sites' files are a small program, where more checkers mostly repeat
+// each other's work on the default library, and the other cores parse.
+func checkers() int {
+	return min(4, max(1, runtime.NumCPU()/2))
+}
+
 func (a *analyzer) note(key, s string) {
 	if a.env.Note != nil {
 		a.env.Note(key, s)
 	}
 }
 
-// trace prints to stderr when RIPPLE_TRACE is set.
+// trace prints to stderr when RIPPLE_TRACE is set, with the time since
+// the process started.
 func trace(format string, args ...any) {
 	if os.Getenv("RIPPLE_TRACE") != "" {
-		fmt.Fprintf(os.Stderr, "ripple: typescript: "+format+"\n", args...)
+		fmt.Fprintf(os.Stderr, "ripple: typescript: %6.3fs: "+format+"\n", append([]any{time.Since(processStart).Seconds()}, args...)...)
 	}
 }
+
+var processStart = time.Now()
 
 // someOf lists at most n of names and says how many it left out.
 func someOf(names []string, n int) string {

@@ -3,7 +3,13 @@ package typescript
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 	"time"
+
+	"github.com/ripple-dev/ripple/internal/model"
+	"github.com/ripple-dev/ripple/internal/oracle"
 )
 
 // In auto, tsc runs only when it is expected to finish within the time
@@ -104,6 +110,113 @@ func (a *analyzer) closure(ctx context.Context, read func([]string) map[string][
 		level = next
 	}
 	return bytes, files
+}
+
+// In auto, the pre-push default, the check also stays within a tenth of
+// what a full `tsc --noEmit` of the sites' projects would take (issue
+// 12's bar for the default mode): tsc runs only when the time the check
+// has spent and tsc's expected time on the sites' files fit in that
+// tenth. tsc's own fixed cost (its process and the default library,
+// lib.dom.d.ts alone 2.3 MB) is more than a tenth of a full check of
+// any but large projects, so in practice auto type-checks only where
+// the sites' files are a small part of a large project; precision
+// types always does. Both estimates are from runs on a 2-core machine
+// at high priority (bench/tsc.sh with NICE=-15): the sites' files of
+// the benchmark cases, one checker, 0.32-0.52 s for 0.3-0.6 MB of
+// sources (zod, hono, playwright), 0.95 s for 3.9 MB (typeorm); a full
+// tsc of playwright, four checkers on both cores, 2.5-3.7 s for 16.7 MB.
+// The check's own estimate errs long and the full one short, so that
+// auto keeps its promise.
+
+// tscQuick is the time tsc is expected to take on the sites' files and
+// the sources they import (bytes).
+func tscQuick(bytes int64) time.Duration {
+	return 250*time.Millisecond + time.Duration(float64(bytes)/(4<<20)*float64(time.Second))
+}
+
+// tscFull is the time a full tsc of projects of so many bytes of
+// sources is expected to take, at the least.
+func tscFull(bytes int64) time.Duration {
+	return 200*time.Millisecond + time.Duration(float64(bytes)/(7<<20)*float64(time.Second))
+}
+
+// fullCost estimates a full tsc of the projects holding the sites: the
+// sizes of their files when their projects are known (the work tree
+// holds the head state), else the repository's file count at the
+// average size of the files the sites import. what names it.
+func (a *analyzer) fullCost(ctx context.Context, prep *tscPrepared, todo []*tscSite, closureBytes int64, closureFiles int) (time.Duration, string) {
+	if prep.projects != nil && prep.wt != "" {
+		seen := map[*oracle.TSCProject]bool{}
+		files := map[string]bool{}
+		var bytes int64
+		for _, s := range todo {
+			p := prep.projects.For(ctx, filepath.Join(prep.wt, filepath.FromSlash(s.ref.Site.Path)))
+			if p == nil || seen[p] {
+				continue
+			}
+			seen[p] = true
+			for _, f := range p.Files {
+				if files[f] {
+					continue
+				}
+				files[f] = true
+				if st, err := os.Stat(f); err == nil {
+					bytes += st.Size()
+				}
+			}
+		}
+		if bytes > 0 {
+			return tscFull(bytes), fmt.Sprintf("%s (%d files, %.1f MB)", model.Plural(len(seen), "project", "projects"), len(files), float64(bytes)/(1<<20))
+		}
+	}
+	avg := int64(0)
+	if closureFiles > 0 {
+		avg = closureBytes / int64(closureFiles)
+	}
+	n := len(a.files)
+	return tscFull(int64(n) * avg), fmt.Sprintf("the repository (%d files, estimated)", n)
+}
+
+// fitsTenth applies auto's rule: the check's time so far and tsc's on the
+// sites' files (bytes) within a tenth of a full tsc (full, of what); it
+// notes why not when they do not fit.
+func (a *analyzer) fitsTenth(roots []string, bytes int64, full time.Duration, what string) bool {
+	quick, spent := tscQuick(bytes), time.Since(a.started)
+	trace("tsc on the sites' files: about %v, with the %v spent; a full tsc of %s: about %v", quick.Round(10*time.Millisecond), spent.Round(10*time.Millisecond), what, full.Round(10*time.Millisecond))
+	if spent+quick <= full/10 {
+		return true
+	}
+	files := "the site's file and what it imports"
+	if len(roots) > 1 {
+		files = fmt.Sprintf("the %d sites' files and what they import", len(roots))
+	}
+	a.note("typescript-budget", fmt.Sprintf("typescript: types not checked: tsc on %s (%.1f MB) would take about %v, more than a tenth of a full tsc of %s (about %v) with the check's own %v; auto stays within that tenth (use precision: types)",
+		files, float64(bytes)/(1<<20), quick.Round(10*time.Millisecond), what, full.Round(100*time.Millisecond), spent.Round(10*time.Millisecond)))
+	return false
+}
+
+// repoFullCost bounds a full tsc of any project from above: every
+// TypeScript and JavaScript file of the repository as the work tree
+// holds it, summed until the bound reaches enough (a tenth of it would
+// hold what the check needs: more is not needed to decide). ok is false
+// without a work tree.
+func (a *analyzer) repoFullCost(enough time.Duration) (time.Duration, string, bool) {
+	top := workTop(a.env.Head)
+	if top == "" {
+		return 0, "", false
+	}
+	var bytes int64
+	n := 0
+	for p := range a.files {
+		if tscFull(bytes) >= enough {
+			return tscFull(bytes), fmt.Sprintf("the whole repository (over %d files, %.1f MB)", n, float64(bytes)/(1<<20)), true
+		}
+		if st, err := os.Stat(filepath.Join(top, filepath.FromSlash(p))); err == nil {
+			bytes += st.Size()
+		}
+		n++
+	}
+	return tscFull(bytes), fmt.Sprintf("the whole repository (%d files, %.1f MB)", len(a.files), float64(bytes)/(1<<20)), true
 }
 
 // tscCost is the time tsc is expected to take on a program of so many

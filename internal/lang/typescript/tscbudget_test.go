@@ -2,8 +2,11 @@ package typescript
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/ripple-dev/ripple/internal/lang"
 )
 
 // TestSpecifiers reads the module specifiers the closure estimate
@@ -37,5 +40,35 @@ func TestTSCCost(t *testing.T) {
 	}
 	if got := tscCost(4 << 20); got != tscStartup+4*time.Second {
 		t.Errorf("4 MB: %v", got)
+	}
+}
+
+// TestFitsTenth: auto type-checks only when the check's time so far and
+// tsc's on the sites' files fit in a tenth of a full tsc, and says why
+// not once, in a note.
+func TestFitsTenth(t *testing.T) {
+	var notes []string
+	a := &analyzer{started: time.Now(), env: &lang.Env{Note: func(_, s string) { notes = append(notes, s) }}}
+	roots := []string{"src/a.ts", "src/b.ts"}
+	// a large project: 0.25 s + 0.1 s for the sites against 30 s
+	if !a.fitsTenth(roots, 400<<10, 30*time.Second, "p") || len(notes) != 0 {
+		t.Errorf("a large project: did not fit (%q)", notes)
+	}
+	// a small one: the same against 2 s
+	if a.fitsTenth(roots, 400<<10, 2*time.Second, "the whole repository (9 files, 0.1 MB)") {
+		t.Error("a small project: fit")
+	}
+	if len(notes) != 1 || !strings.Contains(notes[0], "tsc on the 2 sites' files and what they import (0.4 MB)") ||
+		!strings.Contains(notes[0], "more than a tenth of a full tsc of the whole repository (9 files, 0.1 MB) (about 2s)") {
+		t.Errorf("notes %q", notes)
+	}
+	// the time the check has spent counts
+	a.started = time.Now().Add(-3 * time.Second)
+	if a.fitsTenth(roots, 400<<10, 30*time.Second, "p") {
+		t.Error("3 s spent of a 3 s tenth: fit")
+	}
+	// the full estimate errs short, the sites' one long
+	if tscFull(16700<<10) > 3*time.Second || tscQuick(400<<10) < 300*time.Millisecond {
+		t.Errorf("estimates: full %v for 16.7 MB (tsc took 2.2-3.7 s), sites %v for 0.4 MB (0.35-0.45 s)", tscFull(16700<<10), tscQuick(400<<10))
 	}
 }
