@@ -27,6 +27,8 @@ type judge struct {
 	comps []component
 	// canRename caches renameUses (fixes.go)
 	canRename *bool
+	// ctr caches containerImport's bindings of the member's class
+	ctr map[string]bool
 }
 
 func (j *judge) run() {

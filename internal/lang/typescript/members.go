@@ -2,6 +2,7 @@ package typescript
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/ripple-dev/ripple/internal/lang/treesit"
@@ -86,6 +87,26 @@ func (j *judge) newByName(seen map[*treesit.Node]bool) {
 	})
 }
 
+// containerImport classifies a name the file imports: the target's class
+// (bound under that name, an alias or through re-exports), another
+// module's declaration, or unknown when its module does not resolve.
+func (j *judge) containerImport(name string) recv {
+	b := j.f.imports[name]
+	if b == nil {
+		return recvUnknown
+	}
+	if j.ctr == nil {
+		j.ctr, _ = j.bindings(j.t.container)
+	}
+	switch {
+	case j.ctr[name]:
+		return recvTarget
+	case j.a.resolve(j.f.path, b.spec) == "":
+		return recvUnknown
+	}
+	return recvOther
+}
+
 // memberOf classifies a receiver: the target's class (or a subclass of
 // it declared in the file), another known class, or unknown.
 type recv int
@@ -107,7 +128,7 @@ func (j *judge) receiver(obj *treesit.Node) recv {
 	}
 	if obj.Kind == "identifier" && obj.Text() == t.container && lookup(obj, obj.Text()) == nil {
 		// a static member through the class itself
-		if j.f.path == t.path || j.f.imports[t.container] != nil {
+		if j.f.path == t.path || j.containerImport(t.container) == recvTarget {
 			return recvTarget
 		}
 	}
@@ -126,9 +147,17 @@ func (j *judge) receiver(obj *treesit.Node) recv {
 		}
 		return recvUnknown
 	}
-	if name == t.container {
-		if obj.Kind == "this" || j.f.path == t.path || j.f.imports[name] != nil || j.f.declares(name) {
+	if name == t.container || j.f.imports[name] != nil && j.containerImport(name) == recvTarget {
+		switch {
+		case obj.Kind == "this" || j.f.path == t.path:
 			return recvTarget
+		case j.f.imports[name] != nil:
+			// an import of that name: the target's class only where it
+			// resolves to it (typeorm's tests each declare their own
+			// entity/User, 62948a3751)
+			return j.containerImport(name)
+		case j.f.declares(name):
+			return recvOther // a class of the same name, of this file
 		}
 		return recvUnknown
 	}
@@ -473,6 +502,22 @@ func (j *judge) ifaceMember() {
 			}
 			has, spread := objectKey(n, t.name)
 			rel := model.InstantiatedBy
+			if asserted(n) && (t.kind == tAdded || t.kind == tGone) {
+				// `{...} as T` compiles when either type is assignable to
+				// the other (trpc 492bacf3b9's `({}) as Output` fixtures,
+				// playwright's `{} as RecorderBackend`): it breaks only
+				// when the literal lacks a required member of T and
+				// writes a key T lacks
+				if lacks, excess, ok := j.assertionGap(n); ok && lacks != "" && excess != "" {
+					what := j.what()
+					if t.kind == tAdded {
+						what = j.addedWhat()
+					}
+					j.emit(n, rel, model.Inconsistent, model.PrecisionSyntax,
+						fmt.Sprintf("asserts an object literal as %s, which it no longer overlaps: it lacks %s and writes %s (%s %s)", lt, lacks, excess, t.display(), what))
+				}
+				return true
+			}
 			switch {
 			case t.kind == tAdded && !has && spread:
 				j.emit(n, rel, model.MayBeImpacted, model.PrecisionSyntax,
@@ -602,6 +647,93 @@ func (j *judge) implements(c *treesit.Node, locals map[string]bool) bool {
 		return true
 	})
 	return found
+}
+
+// assertionGap compares an asserted object literal with the target's
+// container as the head declares it (its own members; a container that
+// extends others is not known whole): a required member the literal
+// lacks, and a key it writes that the container lacks ("" when none).
+// ok is false when the literal spreads or the container is not known.
+func (j *judge) assertionGap(o *treesit.Node) (lacks, excess string, ok bool) {
+	t := j.t
+	owner := t.d.owner()
+	if owner == nil || owner.FirstOf("extends_type_clause") != nil {
+		return "", "", false
+	}
+	required := map[string]bool{}
+	treesit.Walk(owner, func(n *treesit.Node) bool {
+		switch n.Kind {
+		case "property_signature", "method_signature":
+			if name := declName(n); name != "" {
+				required[name] = !n.HasToken("?")
+			}
+			return false
+		case "type_parameters":
+			return false
+		}
+		return true
+	})
+	switch t.kind {
+	case tGone:
+		delete(required, t.name) // the owner read is the base's
+	case tAdded:
+		required[t.name] = true
+	}
+	keys := map[string]bool{}
+	for _, k := range o.NamedKids() {
+		switch k.Kind {
+		case "pair":
+			if kn := k.Child("key"); kn != nil {
+				name := kn.Text()
+				if kn.Kind == "string" {
+					name = stringValue(kn)
+				}
+				keys[name] = true
+			}
+		case "shorthand_property_identifier":
+			keys[k.Text()] = true
+		case "method_definition":
+			keys[declName(k)] = true
+		case "spread_element":
+			return "", "", false
+		}
+	}
+	var ls, es []string
+	for name, req := range required {
+		if req && !keys[name] {
+			ls = append(ls, name)
+		}
+	}
+	for k := range keys {
+		if _, ok := required[k]; !ok {
+			es = append(es, k)
+		}
+	}
+	sort.Strings(ls)
+	sort.Strings(es)
+	return strings.Join(ls, ", "), strings.Join(es, ", "), true
+}
+
+// asserted reports an object literal that is the operand of a type
+// assertion (`{...} as T`, `<T>{...}`): TypeScript checks no missing or
+// excess member there, unlike an annotation or `satisfies`.
+func asserted(o *treesit.Node) bool {
+	cur := o
+	p := o.Parent
+	for p != nil && p.Kind == "parenthesized_expression" {
+		cur, p = p, p.Parent
+	}
+	if p == nil {
+		return false
+	}
+	switch p.Kind {
+	case "as_expression":
+		ks := p.NamedKids()
+		return len(ks) == 2 && ks[0] == cur
+	case "type_assertion":
+		return true
+	}
+	return false
 }
 
 // extendsAny reports a class with an extends clause (a base may provide
