@@ -13,7 +13,8 @@ import (
 )
 
 // modules maps directories of the head state to import paths, from the
-// go.mod files of the tree (several modules per repository are common).
+// go.mod files of the tree (several modules per repository are common;
+// a vendor.mod where a directory has no go.mod).
 type modules struct {
 	roots []modRoot // longest dir first
 	// requires of each module (for locating external sources in the
@@ -28,13 +29,25 @@ type modRoot struct {
 }
 
 func loadModules(ctx context.Context, t gitio.Tree) (*modules, error) {
-	files, err := t.List(ctx, "go.mod", "*/go.mod")
+	files, err := t.List(ctx, "go.mod", "*/go.mod", "vendor.mod", "*/vendor.mod")
 	if err != nil {
 		return nil, err
 	}
+	// a vendor.mod stands for a go.mod its build scripts put beside it
+	// (docker/cli and moby: module github.com/docker/cli, no go.mod in
+	// the tree); a directory with a go.mod of its own keeps it
+	hasGoMod := map[string]bool{}
+	for _, f := range files {
+		if path.Base(f) == "go.mod" {
+			hasGoMod[path.Dir(f)] = true
+		}
+	}
 	m := &modules{requires: map[string][]module.Version{}, replaces: map[string]map[string]module.Version{}}
 	for _, f := range files {
-		if path.Base(f) != "go.mod" || strings.Contains("/"+f, "/vendor/") || strings.Contains("/"+f, "/testdata/") {
+		switch base := path.Base(f); {
+		case base != "go.mod" && base != "vendor.mod",
+			base == "vendor.mod" && hasGoMod[path.Dir(f)],
+			strings.Contains("/"+f, "/vendor/") || strings.Contains("/"+f, "/testdata/"):
 			continue
 		}
 		src, err := t.ReadFile(ctx, f)
