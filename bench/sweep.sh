@@ -10,9 +10,11 @@
 #   bench/sweep.sh MIRROR [N]
 #
 # MIRROR is a fetched repository (a git directory, bare or not); the last
-# N (default 100) first-parent, non-merge commits of its HEAD that change
-# a .go, .py, .ts, .tsx, .js or .jsx file are checked, each against its
-# parent, from the git objects alone (no checkout). For each commit one
+# N (default 100) first-parent commits of its HEAD that change a .go,
+# .py, .ts, .tsx, .js or .jsx file are checked, each against its first
+# parent (a merge of a pull request is checked as the whole pull request,
+# as its push to the default branch would be), from the git objects
+# alone (no checkout). For each commit one
 # line: the short id, the exit status, errors, warnings, notes, seconds,
 # and the subject. Then a summary line:
 #
@@ -57,7 +59,7 @@ if [ ! -d "$REPO/.git" ]; then
 	G clone -q --shared --no-checkout "$MIRROR" "$REPO" || die "cannot clone $MIRROR"
 fi
 
-mapfile -t commits < <(git -C "$MIRROR" log --first-parent --no-merges --format=%H -n "$((N * 4))" HEAD -- \
+mapfile -t commits < <(git -C "$MIRROR" log --first-parent --format=%H -n "$((N * 4))" HEAD -- \
 	'*.go' '*.py' '*.ts' '*.tsx' '*.js' '*.jsx' ':!vendor/**' ':!node_modules/**' | head -n "$N")
 [ ${#commits[@]} -gt 0 ] || die "no commit of $MIRROR changes a source file Ripple reads"
 
@@ -65,7 +67,7 @@ times=()
 with_errors=0 failures=0
 for c in "${commits[@]}"; do
 	short=${c:0:10}
-	parent=$(git -C "$MIRROR" rev-parse -q --verify "$c^" 2>/dev/null) || continue
+	parent=$(git -C "$MIRROR" rev-parse -q --verify "$c^1" 2>/dev/null) || continue
 	set +e
 	t0=$(date +%s.%N)
 	timeout "$TIMEOUT" "$HOOK" -C "$REPO" check --base "$parent" --head "$c" --format json >"$OUT/$short.json" 2>"$OUT/$short.err"

@@ -292,6 +292,9 @@ func (w *walker) key(id *ast.Ident, lit *ast.CompositeLit, ts []*target) {
 					continue
 				}
 			}
+			if w.anonymousStruct(lit) {
+				continue // a literal of a struct type written out: never a named type's
+			}
 			r.prec = model.PrecisionName
 		case *lt == (tref{t.pkgKey, t.container}) || w.syms.sameStruct(lt, tref{t.pkgKey, t.container}):
 			r.prec = model.PrecisionSyntax
@@ -302,6 +305,39 @@ func (w *walker) key(id *ast.Ident, lit *ast.CompositeLit, ts []*target) {
 		}
 		w.add(r)
 	}
+}
+
+// anonymousStruct reports a composite literal whose type is a struct
+// type written out (struct{...}{...}), or elided in a slice, array or
+// map literal of one (the test tables of []struct{...}{{...}}).
+func (w *walker) anonymousStruct(lit *ast.CompositeLit) bool {
+	isStruct := func(e ast.Expr) bool {
+		if st, ok := e.(*ast.StarExpr); ok {
+			e = st.X
+		}
+		_, ok := e.(*ast.StructType)
+		return ok
+	}
+	if lit.Type != nil {
+		return isStruct(lit.Type)
+	}
+	for i := len(w.stack) - 2; i >= 0; i-- {
+		switch p := w.stack[i].(type) {
+		case *ast.KeyValueExpr, *ast.UnaryExpr:
+			continue
+		case *ast.CompositeLit:
+			switch ot := p.Type.(type) {
+			case *ast.ArrayType:
+				return isStruct(ot.Elt)
+			case *ast.MapType:
+				return isStruct(ot.Value)
+			}
+			return false
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // literalType resolves the type of a composite literal, including the

@@ -626,6 +626,12 @@ func (a *analyzer) kindVerdict(r *ref, rel model.Relation) verdict {
 	if t.new.Kind == model.KindIfaceMethod || t.old.Kind == model.KindIfaceMethod {
 		return verdict{skip: true} // the type became an interface, or back: its own change (MC) is judged
 	}
+	if r.prec == model.PrecisionName {
+		// the receiver or the literal's type is not known: some other
+		// type's member of that name, as often as not
+		return verdict{rel: rel, v: model.MayBeImpacted,
+			msg: fmt.Sprintf("uses %s on a value whose type could not be resolved; %s %s", t.name, t.new.Display, strings.Join(t.ch.Details, "; "))}
+	}
 	switch {
 	case of != nil && nm: // field -> method
 		switch r.kind {
