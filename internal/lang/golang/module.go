@@ -153,7 +153,9 @@ func (m *modules) dirOf(importPath, fromDir string, dirs map[string]bool) (strin
 func defaultImportName(p string) string {
 	elems := strings.Split(p, "/")
 	last := elems[len(elems)-1]
-	if len(elems) > 1 && len(last) >= 2 && last[0] == 'v' && strings.Trim(last[1:], "0123456789") == "" {
+	if len(elems) > 1 && len(last) >= 2 && last[0] == 'v' && strings.Trim(last[1:], "0123456789") == "" && last != "v0" && last != "v1" {
+		// a major-version suffix (v2 and up; modules v0 and v1 have
+		// none): k8s.io/api/core/v1 is package v1
 		last = elems[len(elems)-2]
 	}
 	if i := strings.Index(last, ".v"); i > 0 && strings.HasPrefix(p, "gopkg.in/") {

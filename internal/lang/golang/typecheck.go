@@ -8,6 +8,7 @@ import (
 	"go/types"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -321,7 +322,7 @@ func (tv *typeVerdicts) verdictFor(r *ref, syn verdict) (verdict, bool) {
 	if rel == "" {
 		rel = relationOf(r)
 	}
-	errs := proofs(tv.relevantErrors(r))
+	errs := tv.guessFree(r.f, proofs(tv.relevantErrors(r)))
 	if len(errs) > 0 {
 		if syn.skip && r.prec != model.PrecisionName && !syn.unlessTypes {
 			return verdict{}, false
@@ -427,6 +428,38 @@ func proofs(errs []types.Error) []types.Error {
 		if !strings.Contains(e.Msg, "invalid type") && !selfMismatch(e.Msg) {
 			out = append(out, e)
 		}
+	}
+	return out
+}
+
+// guessFree drops "undefined: X" errors in a file that imports, without
+// naming it, a package that was not loaded: the name such an import
+// binds was guessed from its path (kubectl's k8s.io/api/core/v1 is
+// package v1, not core), and X may be that package.
+func (tv *typeVerdicts) guessFree(f *pfile, errs []types.Error) []types.Error {
+	if len(errs) == 0 || f == nil || f.ast == nil {
+		return errs
+	}
+	guessed := false
+	tv.l.mu.Lock()
+	for _, im := range f.ast.Imports {
+		if im.Name != nil {
+			continue
+		}
+		if ip, err := strconv.Unquote(im.Path.Value); err == nil && tv.l.stubbed[ip] {
+			guessed = true
+		}
+	}
+	tv.l.mu.Unlock()
+	if !guessed {
+		return errs
+	}
+	out := errs[:0:0]
+	for _, e := range errs {
+		if name, ok := strings.CutPrefix(e.Msg, "undefined: "); ok && token.IsIdentifier(name) {
+			continue
+		}
+		out = append(out, e)
 	}
 	return out
 }

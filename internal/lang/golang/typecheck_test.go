@@ -35,3 +35,20 @@ func TestSelfMismatch(t *testing.T) {
 		}
 	}
 }
+
+func TestDefaultImportName(t *testing.T) {
+	for path, want := range map[string]string{
+		"github.com/foo/bar":                 "bar",
+		"github.com/foo/bar/v2":              "bar",
+		"k8s.io/api/core/v1":                 "v1", // a package named v1, not a major version
+		"k8s.io/api/apps/v1beta1":            "v1beta1",
+		"gopkg.in/yaml.v3":                   "yaml",
+		"github.com/sagikazarmark/go-finder": "finder",
+		"github.com/mattn/go-isatty":         "isatty",
+		"example.org/x/client-go":            "client",
+	} {
+		if got := defaultImportName(path); got != want {
+			t.Errorf("defaultImportName(%q) = %q, want %q", path, got, want)
+		}
+	}
+}
