@@ -265,6 +265,11 @@ func (w *walker) member(id *ast.Ident, sel *ast.SelectorExpr, ts []*target, kind
 		switch {
 		case recv == nil:
 			r.prec = model.PrecisionName
+		case (t.ch.Label == model.DM || t.ch.Label == model.DF) && w.syms.embedsUnknown(recv, 0):
+			// the type embeds one the index does not hold, which may
+			// provide the member (bubbletea d1c8c97640: KeyMsg became an
+			// interface embedding fmt.Stringer, String deleted from it)
+			r.prec = model.PrecisionName
 		case *recv == container || w.syms.sameStruct(recv, container):
 			r.prec = model.PrecisionSyntax
 		case w.syms.embeds(recv, container, 0):

@@ -463,6 +463,28 @@ func (s *symbols) memberKind(t *tref, name string, depth int) byte {
 	return 0
 }
 
+// embedsUnknown reports whether the head state's type t embeds, at some
+// depth, a type the index does not hold (another module's, the standard
+// library's: fmt.Stringer): a member of any name may come from it.
+func (s *symbols) embedsUnknown(t *tref, depth int) bool {
+	ts := s.lookupType(t)
+	if ts == nil || depth > 4 {
+		return false
+	}
+	for _, em := range append(append([]fieldSym{}, ts.embeds...), ts.ifaceEm...) {
+		r := s.typeRef(em.expr, em.file)
+		if r == nil || s.pkgs[r.pkg] == nil {
+			return true // a package the index holds nothing of
+		}
+		// a type an indexed package lacks is gone (dc_embedded), not
+		// unknown
+		if s.embedsUnknown(r, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
 // embedderHas reports whether an indexed interface that embeds target
 // (directly or deeper) has a method named name: a method moved from an
 // embedded interface into one embedding it (terraform 660d029178) is
