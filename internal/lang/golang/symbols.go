@@ -2,9 +2,13 @@ package golang
 
 import (
 	"go/ast"
+	"go/parser"
 	"go/token"
 	"go/types"
+	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 )
 
 // tref names a declared type: its package key and name.
@@ -46,9 +50,77 @@ type pkgSyms struct {
 // symbols indexes the parsed files by package key.
 type symbols struct {
 	pkgs map[string]*pkgSyms
+	// std holds the standard library packages read for their members
+	// (stdPkg): a type the repository embeds (fmt.Stringer) is known
+	std map[string]*pkgSyms
 }
 
-func newSymbols() *symbols { return &symbols{pkgs: map[string]*pkgSyms{}} }
+func newSymbols() *symbols { return &symbols{pkgs: map[string]*pkgSyms{}, std: map[string]*pkgSyms{}} }
+
+// stdPkg returns the declarations of a standard library package, read
+// from GOROOT's sources once (non-test files, bodies skipped, every
+// build configuration's files together: a union of members), or nil
+// for a path that is not the standard library's.
+func (s *symbols) stdPkg(path string) *pkgSyms {
+	if p, ok := s.std[path]; ok {
+		return p
+	}
+	s.std[path] = nil
+	first, _, _ := strings.Cut(path, "/")
+	root := toolchainEnv().goroot
+	if strings.Contains(first, ".") || root == "" || strings.Contains(path, "internal") {
+		return nil
+	}
+	dir := filepath.Join(root, "src", filepath.FromSlash(path))
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	tmp := &symbols{pkgs: map[string]*pkgSyms{}}
+	fset := token.NewFileSet()
+	for _, e := range ents {
+		n := e.Name()
+		if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
+			continue
+		}
+		af, err := parser.ParseFile(fset, filepath.Join(dir, n), nil, parser.SkipObjectResolution)
+		if err != nil || af.Name == nil || af.Name.Name == "main" || af.Name.Name == "documentation" {
+			continue
+		}
+		for _, d := range af.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok {
+				fd.Body = nil
+			}
+		}
+		f := &pfile{path: path + "/" + n, dir: path, ast: af, pkgName: af.Name.Name, pkgKey: path, imports: map[string]string{}}
+		for _, im := range af.Imports {
+			ip, _ := strconv.Unquote(im.Path.Value)
+			switch {
+			case im.Name == nil:
+				f.imports[defaultImportName(ip)] = ip
+			case im.Name.Name != "_" && im.Name.Name != ".":
+				f.imports[im.Name.Name] = ip
+			}
+		}
+		tmp.add(f)
+	}
+	p := tmp.pkgs[path]
+	s.std[path] = p
+	return p
+}
+
+// lookupAny is lookupType, falling back to the standard library.
+func (s *symbols) lookupAny(t *tref) *typeSym {
+	if ts := s.lookupType(t); ts != nil || t == nil || s.pkgs[t.pkg] != nil {
+		return ts
+	}
+	if p := s.stdPkg(t.pkg); p != nil {
+		if ts := p.types[t.name]; ts != nil && ts.spec != nil {
+			return ts
+		}
+	}
+	return nil
+}
 
 func (s *symbols) pkg(key string) *pkgSyms {
 	p := s.pkgs[key]
@@ -435,7 +507,7 @@ func (s *symbols) hasMember(t *tref, name string, depth int) bool {
 // promoted: 'f' a field (an embedded one included), 'm' a method
 // (interface methods included), 0 nothing the syntax sees.
 func (s *symbols) memberKind(t *tref, name string, depth int) byte {
-	ts := s.lookupType(t)
+	ts := s.lookupAny(t)
 	if ts == nil || depth > 4 {
 		return 0
 	}
@@ -467,13 +539,13 @@ func (s *symbols) memberKind(t *tref, name string, depth int) byte {
 // depth, a type the index does not hold (another module's, the standard
 // library's: fmt.Stringer): a member of any name may come from it.
 func (s *symbols) embedsUnknown(t *tref, depth int) bool {
-	ts := s.lookupType(t)
+	ts := s.lookupAny(t)
 	if ts == nil || depth > 4 {
 		return false
 	}
 	for _, em := range append(append([]fieldSym{}, ts.embeds...), ts.ifaceEm...) {
 		r := s.typeRef(em.expr, em.file)
-		if r == nil || s.pkgs[r.pkg] == nil {
+		if r == nil || s.pkgs[r.pkg] == nil && s.stdPkg(r.pkg) == nil {
 			return true // a package the index holds nothing of
 		}
 		// a type an indexed package lacks is gone (dc_embedded), not
