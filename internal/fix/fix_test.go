@@ -607,3 +607,47 @@ def scale(x: int, factor: int, verbose: bool = False) -> int:
 		t.Errorf("missing defaults %q, want [factor]", res.MissingDefaults)
 	}
 }
+
+// TestMechanicalBuildVariant: a function renamed in the file of one set
+// of builds is renamed at its callers and in its other build variant in
+// one pass, and proven: the variant, left in the old form, is a warning
+// of the check (its builds still compile while the callers use the old
+// name), but renaming the callers alone would break the host's build.
+func TestMechanicalBuildVariant(t *testing.T) {
+	repo, sc := setup(t, `
+-- old/go.mod --
+module example.com/m
+
+go 1.22
+-- old/p/fs_linux.go --
+package p
+
+func openFile(name string) int { return 1 }
+-- old/p/fs_other.go --
+//go:build !linux
+
+package p
+
+func openFile(name string) int { return 2 }
+-- old/p/p.go --
+package p
+
+func Open(name string) int { return openFile(name) }
+-- new/p/fs_other.go --
+//go:build !linux
+
+package p
+
+func openPortable(name string) int { return 2 }
+`)
+	res := run(t, repo, sc, nil)
+	if !res.Proven || res.Mechanical < 2 {
+		logPlan(t, res)
+		t.Fatalf("proven %v mechanical %d; %v", res.Proven, res.Mechanical, res.Oracle)
+	}
+	for _, want := range []string{"+func openPortable(name string) int { return 1 }", "+func Open(name string) int { return openPortable(name) }"} {
+		if !strings.Contains(res.Patch, want) {
+			t.Errorf("patch lacks %q:\n%s", want, res.Patch)
+		}
+	}
+}
