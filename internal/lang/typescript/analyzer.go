@@ -352,3 +352,13 @@ func contains(xs []string, x string) bool {
 	}
 	return false
 }
+
+// touched reports whether the diff changed any line of node n in the head
+// state of file p.
+func (a *analyzer) touched(p string, n *treesit.Node) bool {
+	fc, ok := a.env.Changed[p]
+	if !ok || fc == nil || n == nil {
+		return false
+	}
+	return fc.NewRangeChanged(int(n.Line), int(n.EndLine))
+}

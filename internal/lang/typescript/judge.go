@@ -452,15 +452,28 @@ func (j *judge) bindCall(at, call *treesit.Node, rel model.Relation, prec model.
 		}
 		return
 	}
+	// a call the diff itself changed was written for the new parameters:
+	// where its arguments land is the author's intent, not a leftover
+	touched := j.a.touched(j.f.path, call)
 	if newErr != "" {
 		if oldErr != "" {
 			return // it did not bind before either: not this change's doing
 		}
-		j.emit(at, rel, model.Inconsistent, prec, fmt.Sprintf("the call %s (%s)", newErr, details))
-		j.withFix(j.argsFix(call))
-		return
-	}
-	if oldErr != "" {
+		if !isJS(t.path) {
+			j.emit(at, rel, model.Inconsistent, prec, fmt.Sprintf("the call %s (%s)", newErr, details))
+			j.withFix(j.argsFix(call))
+			return
+		}
+		// JavaScript does not check the count: a missing argument is
+		// undefined and an extra one is ignored (tsc takes every parameter
+		// of a .js file as optional). Only arguments that now land in
+		// another parameter are proof.
+		if bad, _ := shiftedArgs(as, od.fn, nd.fn); len(bad) == 0 || touched {
+			j.emit(at, rel, model.MayBeImpacted, prec, fmt.Sprintf("the call %s (%s); JavaScript does not check argument counts, so whether %s copes is up to its body", newErr, details, name))
+			j.withFix(j.argsFix(call))
+			return
+		}
+	} else if oldErr != "" {
 		j.emit(at, rel, model.Consistent, prec, fmt.Sprintf("the call is written for the new signature of %s (it did not bind to the old one)", name))
 		return
 	}
@@ -468,33 +481,14 @@ func (j *judge) bindCall(at, call *treesit.Node, rel model.Relation, prec model.
 		j.emit(at, rel, model.Consistent, prec, fmt.Sprintf("the call binds to an overload of %s", name))
 		return
 	}
-	// the arguments bind by count: do they still land where they were
-	// written for?
-	newOf := paramMap(od.fn, nd.fn)
-	oldOf := map[int]int{}
-	for i, k := range newOf {
-		oldOf[k] = i
+	bad, warn := shiftedArgs(as, od.fn, nd.fn)
+	if len(bad) > 0 && touched {
+		j.emit(at, rel, model.Consistent, prec, fmt.Sprintf("the call of %s was written in this change, for its new parameters", name))
+		return
 	}
-	var bad, warn []string
-	for i, arg := range as {
-		oi, ni := paramAt(od.fn, i), paramAt(nd.fn, i)
-		if oi < 0 || ni < 0 {
-			continue
-		}
-		op, np := od.fn.params[oi], nd.fn.params[ni]
-		if k, ok := newOf[oi]; ok && k == ni {
-			if op.typ != np.typ && op.typ != "" && np.typ != "" {
-				warn = append(warn, fmt.Sprintf("argument %d (%s) goes to %s, whose type changed: %s → %s", i+1, treesit.Compact(arg), np.name, op.typ, np.typ))
-			}
-			continue
-		}
-		if _, kept := oldOf[ni]; !kept {
-			bad = append(bad, fmt.Sprintf("argument %d, written for %s, now fills the new parameter %s", i+1, op.name, np.name))
-		} else if _, ok := newOf[oi]; !ok {
-			bad = append(bad, fmt.Sprintf("argument %d, written for %s (removed), now fills %s", i+1, op.name, np.name))
-		} else {
-			bad = append(bad, fmt.Sprintf("argument %d, written for %s, now fills %s", i+1, op.name, np.name))
-		}
+	oldOf := map[int]int{}
+	for i, k := range paramMap(od.fn, nd.fn) {
+		oldOf[k] = i
 	}
 	switch {
 	case len(bad) > 0:
@@ -517,6 +511,38 @@ func (j *judge) bindCall(at, call *treesit.Node, rel model.Relation, prec model.
 		}
 		j.emit(at, rel, model.Consistent, prec, fmt.Sprintf("the call binds to the new signature of %s", name))
 	}
+}
+
+// shiftedArgs says, for a call whose arguments bind by count, which of
+// them no longer land in the parameter they were written for (bad) and
+// which land in a parameter whose type changed (warn).
+func shiftedArgs(as []*treesit.Node, of, nf *sig) (bad, warn []string) {
+	newOf := paramMap(of, nf)
+	oldOf := map[int]int{}
+	for i, k := range newOf {
+		oldOf[k] = i
+	}
+	for i, arg := range as {
+		oi, ni := paramAt(of, i), paramAt(nf, i)
+		if oi < 0 || ni < 0 {
+			continue
+		}
+		op, np := of.params[oi], nf.params[ni]
+		if k, ok := newOf[oi]; ok && k == ni {
+			if op.typ != np.typ && op.typ != "" && np.typ != "" {
+				warn = append(warn, fmt.Sprintf("argument %d (%s) goes to %s, whose type changed: %s → %s", i+1, treesit.Compact(arg), np.name, op.typ, np.typ))
+			}
+			continue
+		}
+		if _, kept := oldOf[ni]; !kept {
+			bad = append(bad, fmt.Sprintf("argument %d, written for %s, now fills the new parameter %s", i+1, op.name, np.name))
+		} else if _, ok := newOf[oi]; !ok {
+			bad = append(bad, fmt.Sprintf("argument %d, written for %s (removed), now fills %s", i+1, op.name, np.name))
+		} else {
+			bad = append(bad, fmt.Sprintf("argument %d, written for %s, now fills %s", i+1, op.name, np.name))
+		}
+	}
+	return bad, warn
 }
 
 // paramAt is the parameter the i-th argument binds to, -1 for none.
