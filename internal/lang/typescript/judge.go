@@ -78,6 +78,9 @@ func (j *judge) exportNames(name string) []string {
 			out = append(out, as)
 		}
 	}
+	if d.exportAs != "" && !contains(out, d.exportAs) {
+		out = append(out, d.exportAs) // export default function f
+	}
 	if len(out) == 0 && d.exported {
 		out = append(out, name)
 	}
@@ -115,8 +118,12 @@ func (j *judge) bindings(name string) (locals map[string]bool, nss map[string]bo
 			locals[b.local] = true
 		case !ok && gone && j.lost(mod, last) && contains(exps, b.name):
 			locals[b.local] = true
+			what := b.name
+			if what == "default" {
+				what = "the default export"
+			}
 			j.emit(b.node, model.ImportedBy, model.Inconsistent, model.PrecisionSyntax,
-				fmt.Sprintf("imports %s from %s, which no longer exports it (%s %s)", b.name, b.spec, t.display(), j.what()))
+				fmt.Sprintf("imports %s from %s, which no longer exports it (%s %s)", what, b.spec, t.display(), j.what()))
 			j.withFix(j.importFix(b))
 		}
 	}

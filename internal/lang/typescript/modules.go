@@ -98,8 +98,8 @@ func (a *analyzer) exportOf(p, name string, depth int) (o origin, last string, o
 			return origin{a.resolve(p, r.spec), "*"}, p, true
 		}
 	}
-	if name != "default" {
-		last = p
+	last = p
+	if name != "default" { // export * passes no default on
 		for _, r := range f.reexports {
 			if r.name == "*" && r.as == "*" {
 				if o, l, ok := a.exportOf(a.resolve(p, r.spec), name, depth+1); ok {

@@ -270,13 +270,37 @@ func (f *tsfile) members(body *treesit.Node, owner *treesit.Node) {
 	}
 }
 
+// defaultDecl records `export default function f` and `export default
+// class C`: the module exports them as its default, not under their
+// names (which only the module itself sees).
+func (f *tsfile) defaultDecl(d *treesit.Node) bool {
+	switch d.Kind {
+	case "function_declaration", "generator_function_declaration":
+		f.add(&declData{node: d, kind: dFunc, fn: sigOf(d), exported: true, exportAs: "default"})
+		return true
+	case "class_declaration", "abstract_class_declaration":
+		name := declName(d)
+		_, had := f.exports[name]
+		f.class(d, true)
+		if !had {
+			delete(f.exports, name)
+		}
+		f.exports["default"] = name
+		return true
+	}
+	return false
+}
+
 func (f *tsfile) exportStatement(st *treesit.Node) {
 	src := st.Child("source")
+	isDefault := st.HasToken("default")
 	if d := st.Child("declaration"); d != nil {
+		if isDefault && f.defaultDecl(d) {
+			return
+		}
 		f.statement(d, true)
 		return
 	}
-	isDefault := st.HasToken("default")
 	if isDefault {
 		v := st.Child("value")
 		if v == nil {
@@ -307,12 +331,16 @@ func (f *tsfile) exportStatement(st *treesit.Node) {
 		case v.Kind == "identifier":
 			f.exports["default"] = v.Text()
 			f.markExported(v.Text())
-		case v.Kind == "call_expression":
+		case v.Kind == "call_expression" && propsWrapped(v) != "":
 			// export default memo(C): the component itself, with its props
-			if c := propsWrapped(v); c != "" {
-				f.exports["default"] = c
-				f.markExported(c)
-			}
+			c := propsWrapped(v)
+			f.exports["default"] = c
+			f.markExported(c)
+		default:
+			// any other value (`export default ok && function () {}`, an
+			// object, a call): the module has a default export, of no
+			// declaration the analysis follows
+			f.exports["default"] = "default"
 		}
 		return
 	}
