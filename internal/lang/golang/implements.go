@@ -167,11 +167,12 @@ func (tv *typeVerdicts) extraFindings(a *analyzer, ts []*target, seen map[string
 					// change renamed or removed, when the type has one
 					site, stale = a.staleImpl(t, ts, ie, errPkg)
 				}
-				if site == nil {
-					// the type has the method promoted from a type it embeds:
-					// the fix belongs at that method, one finding for every
-					// type that embeds it (testify 3ebf1ddaeb: Suite.SetT,
-					// not each suite embedding Suite)
+				if site == nil && strings.Contains(ie.err.Msg, "(wrong type for method ") {
+					// the type has the method, stale, promoted from a type it
+					// embeds: the fix belongs at that method, one finding for
+					// every type that embeds it (testify 3ebf1ddaeb:
+					// Suite.SetT, not each suite embedding Suite). A pointer
+					// receiver the value lacks stays the type's own.
 					site = a.syms.findPromoted(ie.typ, ie.typQ, errPkg, ie.which)
 				}
 				if site == nil {
