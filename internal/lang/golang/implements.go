@@ -93,18 +93,23 @@ func (tv *typeVerdicts) implVerdict(r *ref, syn verdict) (verdict, bool) {
 			continue
 		}
 		used := ie.typ == r.implRcv
+		via := ""
 		if !used { // a type that embeds the implementation, its method promoted
 			errFile := tv.a.ix.parsedFile(tv.a.ix.fset.PositionFor(ie.err.Pos, false).Filename)
 			for _, k := range tv.a.syms.candidates(ie.typQ, errFile) {
 				if tv.a.syms.embeds(&tref{k, ie.typ}, impl, 0) {
 					used = true
+					via = ie.typ + ", which embeds " + r.implRcv + ","
 				}
 			}
 		}
 		if used {
 			pos := tv.a.ix.fset.PositionFor(ie.err.Pos, false)
+			if via == "" {
+				via = r.implRcv
+			}
 			return verdict{rel: model.OverriddenBy, v: model.Inconsistent,
-				msg: fmt.Sprintf("%s (%s is used as %s at %s:%d)", syn.msg, r.implRcv, r.t.container, pos.Filename, pos.Line)}, true
+				msg: fmt.Sprintf("%s (%s is used as %s at %s:%d)", syn.msg, via, r.t.container, pos.Filename, pos.Line)}, true
 		}
 	}
 	return verdict{}, false
@@ -162,6 +167,14 @@ func (tv *typeVerdicts) extraFindings(a *analyzer, ts []*target, seen map[string
 					// change renamed or removed, when the type has one
 					site, stale = a.staleImpl(t, ts, ie, errPkg)
 				}
+				if site == nil && strings.Contains(ie.err.Msg, "(wrong type for method ") {
+					// the type has the method, stale, promoted from a type it
+					// embeds: the fix belongs at that method, one finding for
+					// every type that embeds it (testify 3ebf1ddaeb:
+					// Suite.SetT, not each suite embedding Suite). A pointer
+					// receiver the value lacks stays the type's own.
+					site = a.syms.findPromoted(ie.typ, ie.typQ, errPkg, ie.which)
+				}
 				if site == nil {
 					site = a.syms.findType(ie.typ, ie.typQ, errPkg)
 				}
@@ -213,8 +226,8 @@ func (tv *typeVerdicts) extraFindings(a *analyzer, ts []*target, seen map[string
 				fd.Site.Line, fd.Site.Col, fd.Site.Text = line, col, text
 			}
 			key := fmt.Sprintf("%s:%d:%s/%s:%s", fd.Site.Path, fd.Site.Line, fd.Change.Label, fd.Relation, fd.Change.Block().Display)
-			if seen[key] {
-				continue
+			if seen[key] || seen[siteKey(fd)] {
+				continue // the site is reported already (a promoted method)
 			}
 			seen[key] = true
 			out = append(out, fd)

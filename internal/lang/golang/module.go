@@ -109,6 +109,17 @@ func (m *modules) importPath(dir string) string {
 	return r.path + "/" + rel
 }
 
+// inRepo reports whether an import path is of a module of the
+// repository.
+func (m *modules) inRepo(importPath string) bool {
+	for _, r := range m.roots {
+		if importPath == r.path || strings.HasPrefix(importPath, r.path+"/") {
+			return true
+		}
+	}
+	return false
+}
+
 // dirOf returns the repository directory of an import path, as seen from
 // a package in fromDir (vendor directories first), and whether the path
 // is inside the repository.

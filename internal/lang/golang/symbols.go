@@ -637,6 +637,75 @@ func (s *symbols) findMember(typ, qual string, from *pfile, name string, iface b
 	return found
 }
 
+// findPromoted finds the method name that type qual.typ has promoted
+// from an indexed type it embeds (a struct's embedded field, up to a few
+// levels), when the type does not declare it itself: the shallowest one,
+// nil when that depth has two (an ambiguous selector) or none.
+func (s *symbols) findPromoted(typ, qual string, from *pfile, name string) *ast.Ident {
+	var found *ast.Ident
+	n := 0
+	for _, k := range s.candidates(qual, from) {
+		if ts := s.pkgs[k].types[typ]; ts == nil || ts.methods[name] != nil {
+			continue
+		}
+		if id := s.promotedMethod(&tref{k, typ}, name); id != nil {
+			found = id
+			n++
+		}
+	}
+	if n != 1 {
+		return nil
+	}
+	return found
+}
+
+func (s *symbols) promotedMethod(t *tref, name string) *ast.Ident {
+	level := []*tref{t}
+	for depth := 0; depth < 4 && len(level) > 0; depth++ {
+		var next []*tref
+		var found *ast.Ident
+		n := 0
+		for _, r := range level {
+			ts := s.lookupType(r)
+			if ts == nil {
+				continue
+			}
+			for _, em := range ts.embeds {
+				er := s.typeRef(em.expr, em.file)
+				if er == nil {
+					continue
+				}
+				ets := s.lookupType(er)
+				if ets == nil {
+					continue
+				}
+				if _, ok := ets.fields[name]; ok {
+					n++ // a field of that name at this depth: not a method
+					continue
+				}
+				if m := ets.methods[name]; m != nil {
+					found = m.decl.Name
+					n++
+					continue
+				}
+				if _, ok := ets.iface[name]; ok {
+					n++ // an embedded interface's method: no declaration to blame
+					continue
+				}
+				next = append(next, er)
+			}
+		}
+		if n > 0 {
+			if n == 1 {
+				return found
+			}
+			return nil
+		}
+		level = next
+	}
+	return nil
+}
+
 // findType finds the declaring identifier of type qual.typ; ambiguous
 // names give nil.
 func (s *symbols) findType(typ, qual string, from *pfile) *ast.Ident {
