@@ -70,6 +70,23 @@ func (a *analyzer) settle(s *tscSite, run *oracle.TSCRun, tree string, diags []o
 			others = append(others, d)
 		}
 	}
+	if len(hits) > 0 && relational(hits) && !primitiveOnly(hits) {
+		// whether one type is assignable to another depends on every type
+		// built into them: where the program lacked a module or the JSX
+		// types, an error between types of its own (not numbers and
+		// strings) may be the gap's doing (TanStack query's solid examples
+		// without solid-js: every element misses its children; msw's
+		// handlers' resolvers, generics over types of missing packages),
+		// as an error of an invalid type is in Go
+		what := run.UnresolvedIn[filepath.Join(tree, filepath.FromSlash(r.Site.Path))]
+		if len(what) == 0 {
+			what = lackedModules(run.Unresolved)
+		}
+		if len(what) > 0 {
+			r.Missing = fmt.Sprintf("complete types: tsc's %s (TS%d) may follow from what it did not find, %s", clip(hits[0].Message, 160), hits[0].Code, someOf(what, 3))
+			return
+		}
+	}
 	if len(hits) > 0 {
 		var msgs []string
 		for i, d := range hits {
@@ -266,4 +283,66 @@ func concerns(d oracle.TSCDiagnostic, t *target) bool {
 		}
 	}
 	return false
+}
+
+// relationalCodes are tsc's errors that one type is not assignable to
+// another (or matches no overload): they depend on every type involved.
+var relationalCodes = map[int]bool{2322: true, 2345: true, 2741: true, 2739: true, 2740: true, 2559: true, 2769: true, 2375: true, 2379: true}
+
+// relational reports whether every error is one of relationalCodes.
+func relational(ds []oracle.TSCDiagnostic) bool {
+	for _, d := range ds {
+		if !relationalCodes[d.Code] {
+			return false
+		}
+	}
+	return true
+}
+
+// clip shortens s to at most n bytes (on a rune boundary), marking the cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+// lackedModules are the modules and type libraries among what a program
+// lacked: an import of one is typed any, which may reach any type built
+// on it (msw's ResponseResolver, through its handlers' generics).
+func lackedModules(unresolved []string) []string {
+	var out []string
+	for _, u := range unresolved {
+		if strings.HasPrefix(u, "module ") || strings.HasPrefix(u, "type library ") || strings.HasPrefix(u, "the types of ") || u == "the JSX types" {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+var (
+	quotedTypeRE = regexp.MustCompile(`'([^']*)'`)
+	primitiveRE  = regexp.MustCompile(`^(?:\s|\||\[\]|[()]|"[^"]*"|-?[0-9][0-9._en]*|\b(?:number|string|boolean|bigint|symbol|null|undefined|true|false|void|never|unknown)\b)*$`)
+)
+
+// primitiveOnly reports whether every type the errors name is built of
+// primitive and literal types only, which no missing declaration can
+// change (a number passed for a string).
+func primitiveOnly(ds []oracle.TSCDiagnostic) bool {
+	for _, d := range ds {
+		msg, _, _ := strings.Cut(d.Message, "\n")
+		qs := quotedTypeRE.FindAllStringSubmatch(msg, -1)
+		if len(qs) == 0 {
+			return false
+		}
+		for _, q := range qs {
+			if !primitiveRE.MatchString(q[1]) {
+				return false
+			}
+		}
+	}
+	return true
 }
