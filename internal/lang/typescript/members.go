@@ -226,11 +226,11 @@ func (j *judge) classMember() {
 			if k != rCall {
 				return true
 			}
-			j.call(n, call, model.CalledBy, model.PrecisionSyntax, r == recvUnknown)
+			j.call(n, call, j.callRel(), model.PrecisionSyntax, r == recvUnknown)
 		case tGone:
 			rel, verb := model.UsedBy, "uses"
 			if k == rCall {
-				rel, verb = model.CalledBy, "calls"
+				rel, verb = j.callRel(), "calls"
 			}
 			if p := n.Parent; p != nil && p.Kind == "assignment_expression" && p.Child("left") == n {
 				verb = "sets"
@@ -255,8 +255,18 @@ func (j *judge) classMember() {
 			func(ann string) bool {
 				name := typeName(ann)
 				return name == t.container && (j.f.path == t.path || j.f.imports[name] != nil || j.f.declares(name))
-			}, model.CalledBy, j.inherited)
+			}, j.callRel(), j.inherited)
 	}
+}
+
+// callRel is the relation of a call of the target: its callers, or, for
+// a property (a field holding a function: msw's startHandler), its users,
+// the relation a field's changes are followed by.
+func (j *judge) callRel() model.Relation {
+	if l := j.t.ch.Label; l == model.DF || l == model.MF {
+		return model.UsedBy
+	}
+	return model.CalledBy
 }
 
 // inherited says why a deleted member may still be provided: a base
