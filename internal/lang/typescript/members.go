@@ -780,6 +780,11 @@ func literalType(o *treesit.Node) string {
 		if t := p.Child("type"); t != nil {
 			return typeName(t.Text())
 		}
+	case "public_field_definition", "required_parameter", "optional_parameter":
+		// a class property's initializer, a parameter's default value
+		if t := p.Child("type"); t != nil && treesit.Unparen(p.Child("value")) == o {
+			return typeName(t.Text())
+		}
 	case "satisfies_expression", "as_expression":
 		ks := p.NamedKids()
 		if len(ks) == 2 {
