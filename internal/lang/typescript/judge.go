@@ -456,6 +456,11 @@ func (j *judge) bindCall(at, call *treesit.Node, rel model.Relation, prec model.
 		if oldErr == "" && newErr != "" {
 			j.emit(at, rel, model.MayBeImpacted, model.PrecisionName,
 				fmt.Sprintf("may call %s (receiver type not resolved): the call %s", t.display(), newErr))
+		} else if oldErr == "" && len(od.overloads) == 0 && len(nd.overloads) == 0 {
+			if gaps := literalGaps(as, od.fn, nd.fn); len(gaps) > 0 {
+				j.emit(at, rel, model.MayBeImpacted, model.PrecisionName,
+					fmt.Sprintf("may call %s (receiver type not resolved): %s", t.display(), strings.Join(gaps, "; ")))
+			}
 		}
 		return
 	}
@@ -497,10 +502,15 @@ func (j *judge) bindCall(at, call *treesit.Node, rel model.Relation, prec model.
 	for i, k := range paramMap(od.fn, nd.fn) {
 		oldOf[k] = i
 	}
+	gaps := literalGaps(as, od.fn, nd.fn)
 	switch {
 	case len(bad) > 0:
 		j.emit(at, rel, model.Inconsistent, prec, fmt.Sprintf("the call of %s binds, but %s (%s)", name, strings.Join(bad, "; "), details))
 		j.withFix(j.argsFix(call))
+	case len(gaps) > 0 && !touched:
+		// tsc's excess-property and missing-member checks on a literal
+		// written where the parameter's inline type is
+		j.emit(at, rel, model.Inconsistent, prec, fmt.Sprintf("the call of %s binds, but %s (%s)", name, strings.Join(gaps, "; "), details))
 	case len(warn) > 0:
 		j.emit(at, rel, model.MayBeImpacted, prec, fmt.Sprintf("the call of %s binds, but %s", name, strings.Join(warn, "; ")))
 	case od.fn.ret != nd.fn.ret && call.Parent != nil && call.Parent.Kind != "expression_statement":
