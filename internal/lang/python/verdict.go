@@ -405,16 +405,44 @@ func (j *judge) starImports(f *pfile, p string) bool {
 
 // importedRoot reports whether an attribute's receiver chain starts at a
 // name bound by an import: a module-level function reached through a
-// module the resolver could not follow.
+// module the resolver could not follow. A module is reached by a dotted
+// name, or through importlib: a chain through any other call
+// (base64.b64encode(raw).decode) holds what that function returned, not
+// a module of the repository.
 func (j *judge) importedRoot(x *ref) bool {
 	root := receiverRoot(x.n.Child("object"))
-	if root == nil {
+	if root == nil || !moduleChain(x.n.Child("object")) {
 		return false
 	}
 	bs, _ := j.r.lookup(x.s, root.Text())
 	for _, b := range bs {
 		if b.kind == bImport || b.kind == bFrom {
 			return true
+		}
+	}
+	return false
+}
+
+// moduleChain reports whether a receiver expression may denote a module:
+// names and attributes, subscripts (a table of modules), and calls of
+// importlib.import_module, __import__ or reload.
+func moduleChain(n *treesit.Node) bool {
+	for n != nil {
+		switch n.Kind {
+		case "identifier":
+			return true
+		case "attribute":
+			n = n.Child("object")
+		case "subscript":
+			n = n.Child("value")
+		case "call":
+			switch lastPart(n.Child("function").Text()) {
+			case "import_module", "__import__", "reload":
+				return true
+			}
+			return false
+		default:
+			return false
 		}
 	}
 	return false
