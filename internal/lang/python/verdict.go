@@ -510,6 +510,10 @@ func (j *judge) deletedVerdict(t *target, x *ref, how matchHow, rel model.Relati
 		}
 		return verdict{rel, model.MayBeImpacted, fmt.Sprintf("%s %s; %s %s (%s)", verb, t.name, t.display(), what, why), prec, ""}, true
 	case mName:
+		if j.pulledUp(t) {
+			// were the receiver the class, it would reach the same code
+			return verdict{}, false
+		}
 		if x.kind == rString {
 			return verdict{rel, model.MayBeImpacted, fmt.Sprintf("names %s in a string on a value whose type could not be resolved; %s %s", t.name, t.display(), what), prec, ""}, true
 		}
@@ -781,10 +785,37 @@ func movedUp(t *target, h memberHit) bool {
 	switch {
 	case t.od.fn != nil && h.fn != nil:
 		a, b = t.od.fn.outer, h.fn.outer
+		if a != nil && b != nil && sameFunc(t.od.fn, h.fn) {
+			return true
+		}
 	case t.od.attr != nil && h.attr != nil:
 		a, b = t.od.attr.stmt, h.attr.stmt
 	}
 	return a != nil && b != nil && sameCode(a.Text(), b.Text())
+}
+
+// sameFunc reports whether two definitions are the same code but for
+// layout, comments and their docstrings: a method pulled up into a base
+// class whose docstring now speaks of the base ("Add a websocket to the
+// application" where it said "to the blueprint").
+func sameFunc(a, b *funcInfo) bool {
+	if a.outer == nil || b.outer == nil || a.node == nil || b.node == nil {
+		return false
+	}
+	ta := a.outer.Tree.Tokens(a.outer, docstring(a.node.Child("body")))
+	tb := b.outer.Tree.Tokens(b.outer, docstring(b.node.Child("body")))
+	return ta == tb
+}
+
+// pulledUp reports whether a deleted (not renamed) member of a class is
+// still provided to it, unchanged, by a base class: the class answers
+// the name as before, whatever the receiver.
+func (j *judge) pulledUp(t *target) bool {
+	if !t.member || t.cls == nil || t.ch.Renamed() {
+		return false
+	}
+	h := j.r.lookupMember(value{k: vInstance, cls: t.cls}, t.name)
+	return h.found() && h.owner != nil && !sameClass(h.owner, t.cls) && movedUp(t, h)
 }
 
 // sameCode compares two pieces of source line by line, ignoring
