@@ -153,6 +153,11 @@ func (j *judge) verdictFor(t *target, x *ref) (verdict, bool) {
 		if how == mName || x.kind == rImport || x.kind == rString {
 			return verdict{}, false
 		}
+		if attrOfFunction(x.n) {
+			// view.__name__ = name, view.view_class: the function object's
+			// attributes, whatever its signature
+			return verdict{}, false
+		}
 		if arity(callParams(t.od.fn)) != arity(callParams(t.nd.fn)) || t.od.fn.property != t.nd.fn.property || t.od.fn.async != t.nd.fn.async {
 			return verdict{rel, model.MayBeImpacted, fmt.Sprintf("uses %s as a value; its signature changed: %s", name, strings.Join(t.ch.Details, "; ")), prec, ""}, true
 		}
@@ -805,6 +810,22 @@ func sameFunc(a, b *funcInfo) bool {
 	ta := a.outer.Tree.Tokens(a.outer, docstring(a.node.Child("body")))
 	tb := b.outer.Tree.Tokens(b.outer, docstring(b.node.Child("body")))
 	return ta == tb
+}
+
+// signatureAttrs are the attributes of a function object that tell its
+// parameters.
+var signatureAttrs = map[string]bool{"__code__": true, "__defaults__": true, "__kwdefaults__": true, "__annotations__": true,
+	"__signature__": true, "__text_signature__": true, "__wrapped__": true, "__call__": true, "__get__": true, "__func__": true}
+
+// attrOfFunction reports whether a use of a function as a value reads or
+// sets one of its attributes that do not depend on its signature
+// (__name__, __doc__, attributes a framework hangs on a view).
+func attrOfFunction(n *treesit.Node) bool {
+	p := n.Parent
+	if p == nil || p.Kind != "attribute" || n.Field != "object" {
+		return false
+	}
+	return !signatureAttrs[p.Child("attribute").Text()]
 }
 
 // pulledUp reports whether a deleted (not renamed) member of a class is
