@@ -166,7 +166,9 @@
 //     inconsistent, including imports that re-export it; a member that a
 //     base class still defines, or that an external base may provide, may
 //     be impacted; a write creates the attribute anew (may be impacted);
-//     self.name in a class whose subclasses define name may be impacted.
+//     self.name in a class whose subclasses define name may be impacted,
+//     unless a renamed method's overrides are all that define it (they
+//     must follow the rename: inconsistent).
 //     A test requesting a renamed or deleted pytest fixture is
 //     inconsistent when no other fixture of that name is visible to it.
 //   - Overrides: a subclass method that kept the old signature of a

@@ -483,6 +483,12 @@ func (j *judge) deletedVerdict(t *target, x *ref, how matchHow, rel model.Relati
 		if x.kind == rString {
 			return verdict{rel, model.MayBeImpacted, fmt.Sprintf("names %s in a string; %s %s", name, t.display(), what), prec, ""}, true
 		}
+		if t.member && x.recv.k == vInstance && t.ch.Renamed() && t.dkind == model.KindMethod && j.onlyOverridesDefine(t, x.recv.cls) {
+			// the subclasses' definitions are overrides the rename leaves
+			// unreached (inconsistent themselves): once they follow it,
+			// nothing answers the old name
+			return verdict{rel, model.Inconsistent, fmt.Sprintf("%s %s on self; %s %s; subclasses still define %s, but only as overrides of it, which must follow the rename", verb, t.name, t.display(), what, t.name), prec, "AttributeError"}, true
+		}
 		if t.member && x.recv.k == vInstance && j.subclassDefines(t, x.recv.cls) {
 			return verdict{rel, model.MayBeImpacted, fmt.Sprintf("%s %s on self; %s %s, but subclasses still define %s", verb, t.name, t.display(), what, t.name), prec, ""}, true
 		}
@@ -525,6 +531,33 @@ func (j *judge) deletedVerdict(t *target, x *ref, how matchHow, rel model.Relati
 		return verdict{rel, model.MayBeImpacted, fmt.Sprintf("%s %s on a value whose type could not be resolved; %s %s", verb, t.name, t.display(), what), prec, ""}, true
 	}
 	return verdict{}, false
+}
+
+// onlyOverridesDefine reports whether the subclasses of c (among the
+// parsed files) that define the target's name all define it as a method
+// overriding the target's class's: what the rename of that method leaves
+// unreached.
+func (j *judge) onlyOverridesDefine(t *target, c *classInfo) bool {
+	if t.cls == nil || c == nil || !j.r.isSubclass(c, t.cls) {
+		return false
+	}
+	n := 0
+	for _, f := range j.a.ix.parsedFiles() {
+		for _, k := range f.classes {
+			if sameClass(k, c) || !j.r.isSubclass(k, c) {
+				continue
+			}
+			_, isAttr := k.attrs[t.name]
+			_, isMethod := k.methods[t.name]
+			switch {
+			case isAttr:
+				return false
+			case isMethod:
+				n++
+			}
+		}
+	}
+	return n > 0
 }
 
 // subclassDefines reports whether a subclass of the target's class (among
