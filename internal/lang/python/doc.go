@@ -178,7 +178,9 @@
 //     longer reached (inconsistent). A method whose new signature no
 //     longer accepts its base's calls is reported at the base (Overrides).
 //     A method added over a base method takes over the calls through the
-//     subclass (AM).
+//     subclass (AM): may be impacted, unless it only forwards the call to
+//     super() unchanged and adds code guarded by parameters the call
+//     leaves to defaults that do not run it (extend.go): consistent.
 //   - A name dropped from __all__ breaks the star-importers that use it;
 //     an added or changed import that names something its module does not
 //     define is itself inconsistent; getattr, setattr, hasattr and mock

@@ -170,8 +170,12 @@ func (j *judge) verdictFor(t *target, x *ref) (verdict, bool) {
 		bm := j.baseMethod(t)
 		bound := j.boundCall(t, x)
 		args := argsOf(x.call)
-		if res := bind(paramsFor(t.nd.fn, bound), args, name); res.err != "" && bind(paramsFor(bm, bound), args, name).err == "" {
+		res := bind(paramsFor(t.nd.fn, bound), args, name)
+		if res.err != "" && bind(paramsFor(bm, bound), args, name).err == "" {
 			return verdict{rel, model.Inconsistent, fmt.Sprintf("the call now reaches %s (added, overriding %s), and %s", name, bm.qual, res.err), prec, ""}, true
+		}
+		if res.err == "" && bind(paramsFor(bm, bound), args, name).err == "" && extendsBase(t.nd.fn, bm, res.defaulted) {
+			return verdict{rel, model.Consistent, fmt.Sprintf("the call now reaches %s (added), which passes it on to %s unchanged and adds only what parameters the call leaves to their defaults ask for", name, bm.qual), prec, ""}, true
 		}
 		return verdict{rel, model.MayBeImpacted, fmt.Sprintf("the call now reaches %s (added) instead of %s", name, bm.qual), prec, ""}, true
 	case model.MMB:
