@@ -211,3 +211,83 @@ func returnsValue(fn *funcInfo) bool {
 	})
 	return found
 }
+
+// emptyDefaults are defaults that hold no element: a function that only
+// tests, iterates or searches its parameter cannot tell them apart.
+var emptyDefaults = map[string]bool{"[]": true, "()": true, "{}": true, "list()": true, "tuple()": true,
+	"dict()": true, "set()": true, "frozenset()": true}
+
+// sameEmptyDefaults returns old with the default of each parameter that
+// went from one empty container to another (category_filter: List[str]
+// = [] → Iterable[str] = ()) set to the new one, where the new function
+// only reads the parameter in ways the two cannot be told apart by:
+// calls relying on it behave as before (quart c6905c0abe).
+func sameEmptyDefaults(old, new []param, fn *funcInfo) []param {
+	var out []param
+	for i, o := range old {
+		for _, n := range new {
+			if n.name != o.name || !o.hasDef || !n.hasDef || o.def == n.def || !emptyDefaults[o.def] || !emptyDefaults[n.def] {
+				continue
+			}
+			if fn == nil || fn.node == nil || !onlyReadsElements(fn.node.Child("body"), n.name) {
+				continue
+			}
+			if out == nil {
+				out = append([]param(nil), old...)
+			}
+			out[i].def = n.def
+		}
+	}
+	if out == nil {
+		return old
+	}
+	return out
+}
+
+// elementReaders are the builtins whose result is the same for any empty
+// container.
+var elementReaders = map[string]bool{"len": true, "any": true, "all": true, "bool": true, "sorted": true,
+	"list": true, "tuple": true, "set": true, "frozenset": true}
+
+// onlyReadsElements reports whether every use of name in body tests its
+// truth, iterates it, searches it (x in name) or passes it to a builtin
+// that only reads its elements; nothing stores to it.
+func onlyReadsElements(body *treesit.Node, name string) bool {
+	ok := body != nil
+	treesit.Walk(body, func(n *treesit.Node) bool {
+		if !ok {
+			return false
+		}
+		if n.Kind != "identifier" || n.Text() != name {
+			return true
+		}
+		p := n.Parent
+		if p == nil {
+			ok = false
+			return false
+		}
+		switch {
+		case p.Kind == "attribute" && n.Field == "attribute", p.Kind == "keyword_argument" && n.Field == "name":
+			// another object's attribute, a keyword's name
+		case (p.Kind == "if_statement" || p.Kind == "elif_clause" || p.Kind == "while_statement") && n.Field == "condition":
+		case p.Kind == "not_operator":
+		case (p.Kind == "for_statement" || p.Kind == "for_in_clause") && n.Field == "right":
+		case p.Kind == "comparison_operator" && (p.HasToken("in") || hasKid(p, "not in")) && len(p.NamedKids()) == 2 && p.NamedKids()[1] == n:
+		case p.Kind == "argument_list" && len(p.NamedKids()) == 1 && p.Parent != nil && p.Parent.Kind == "call" &&
+			elementReaders[p.Parent.Child("function").Text()]:
+		default:
+			ok = false
+		}
+		return false
+	})
+	return ok
+}
+
+func hasKid(n *treesit.Node, kind string) bool {
+	for _, k := range n.Kids {
+		if k.Kind == kind {
+			return true
+		}
+	}
+	return false
+}

@@ -641,7 +641,7 @@ func (j *judge) callVerdict(t *target, x *ref, how matchHow, rel model.Relation,
 		}
 		return verdict{rel, model.Inconsistent, fmt.Sprintf("the call %s (%s)", nb.err, details), prec, "TypeError"}, true
 	}
-	broken, moved := shifted(ops, nps, args, name)
+	broken, moved := shifted(sameEmptyDefaults(ops, nps, nf), nps, args, name)
 	if broken != "" && j.a.touched(x.f.path, x.call) {
 		broken = "" // the call was written in this diff, for the new parameters
 	}
