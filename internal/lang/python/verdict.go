@@ -310,6 +310,11 @@ func (j *judge) match(t *target, x *ref) matchHow {
 		}
 	}
 	if ti < 0 {
+		if x.recv.k == vInstance && h.dynamic && !h.found() {
+			// a proxy (__getattr__) of the repository answers any name
+			// with a value the syntax cannot know: as an unknown receiver
+			return mName
+		}
 		return mNone
 	}
 	if h.found() {
