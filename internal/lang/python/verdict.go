@@ -153,7 +153,7 @@ func (j *judge) verdictFor(t *target, x *ref) (verdict, bool) {
 		if how == mName || x.kind == rImport || x.kind == rString {
 			return verdict{}, false
 		}
-		if attrOfFunction(x.n) {
+		if attrOfFunction(x.n) && j.plainFunction(t.od.fn, t.nd.fn) {
 			// view.__name__ = name, view.view_class: the function object's
 			// attributes, whatever its signature
 			return verdict{}, false
@@ -868,6 +868,21 @@ func attrOfFunction(n *treesit.Node) bool {
 		return false
 	}
 	return !signatureAttrs[p.Child("attribute").Text()]
+}
+
+// plainFunction reports whether a function, in both states, is a
+// function object: no decorator that may replace it by another object
+// (a click command's make_context and params follow its options).
+func (j *judge) plainFunction(of, nf *funcInfo) bool {
+	if j.opaque(nf) {
+		return false
+	}
+	for _, d := range of.decoNames {
+		if !preserving(d) && !slices.Contains(nf.decoNames, d) {
+			return false
+		}
+	}
+	return true
 }
 
 // pulledUp reports whether a deleted (not renamed) member of a class is
