@@ -14,6 +14,9 @@ type callArgs struct {
 	posStar bool     // *iterable: any number more
 	kws     []string // keyword names, in order
 	kwStar  bool     // **mapping: any keywords
+	// names are the plain positional arguments' names where they are a
+	// name or an attribute (x, self.x: "x"), else ""
+	names []string
 }
 
 // argsOf reads the arguments of a call node. A decorator application
@@ -45,6 +48,14 @@ func argsOf(call *treesit.Node) callArgs {
 			a.kws = append(a.kws, k.Child("name").Text())
 		default:
 			a.pos++
+			n := ""
+			switch k.Kind {
+			case "identifier":
+				n = k.Text()
+			case "attribute":
+				n = k.Child("attribute").Text()
+			}
+			a.names = append(a.names, n)
 		}
 	}
 	return a
@@ -231,6 +242,10 @@ func shifted(old, new []param, a callArgs, name string) (broken, moved string) {
 		switch {
 		case !inOld[n] && !inNew[on]:
 			// renamed in place
+		case i < len(a.names) && a.names[i] == n:
+			// the argument is named for the parameter it now fills
+			// (run_task(host, port, debug, ca_certs, ...) once
+			// use_reloader was removed): written for this order
 		case !inOld[n] || !inNew[on]:
 			bad = append(bad, fmt.Sprintf("argument %d, written for %s, now fills %s", i+1, on, n))
 		default:

@@ -166,7 +166,9 @@
 //     inconsistent, including imports that re-export it; a member that a
 //     base class still defines, or that an external base may provide, may
 //     be impacted; a write creates the attribute anew (may be impacted);
-//     self.name in a class whose subclasses define name may be impacted.
+//     self.name in a class whose subclasses define name may be impacted,
+//     unless a renamed method's overrides are all that define it (they
+//     must follow the rename: inconsistent).
 //     A test requesting a renamed or deleted pytest fixture is
 //     inconsistent when no other fixture of that name is visible to it.
 //   - Overrides: a subclass method that kept the old signature of a
@@ -176,7 +178,9 @@
 //     longer reached (inconsistent). A method whose new signature no
 //     longer accepts its base's calls is reported at the base (Overrides).
 //     A method added over a base method takes over the calls through the
-//     subclass (AM).
+//     subclass (AM): may be impacted, unless it only forwards the call to
+//     super() unchanged and adds code guarded by parameters the call
+//     leaves to defaults that do not run it (extend.go): consistent.
 //   - A name dropped from __all__ breaks the star-importers that use it;
 //     an added or changed import that names something its module does not
 //     define is itself inconsistent; getattr, setattr, hasattr and mock

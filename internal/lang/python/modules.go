@@ -20,8 +20,9 @@ import (
 // from src): the folders above every root are roots too, tried after the
 // roots files sit in. A name the repository declares as a third-party
 // dependency (pyproject.toml, setup.cfg, requirements*.txt) never
-// resolves to a namespace folder: tests/fixtures/requests/ is not the
-// requests package.
+// resolves to a namespace folder (tests/fixtures/requests/ is not the
+// requests package) nor, from another root, to a loose module at the top
+// of a root (a fixture project's build.py is not the build package).
 type modules struct {
 	files map[string]bool // every .py and .pyi file
 	dirs  map[string]bool // every directory holding one, with its ancestors
@@ -176,7 +177,10 @@ func (m *modules) resolveAbs(dotted, from string) string {
 				}
 				continue
 			}
-			if m.deps[topName(dotted)] && m.throughNamespace(r, rel) {
+			if m.deps[topName(dotted)] && (m.throughNamespace(r, rel) || r != own && !m.isPackage(join(r, topName(dotted)))) {
+				// a declared dependency is not a folder that shares its
+				// name, nor a loose module of another root (a fixture
+				// project's build.py is not the build package)
 				continue
 			}
 			return f

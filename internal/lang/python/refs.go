@@ -344,7 +344,12 @@ func isLoad(n *treesit.Node) bool {
 		return n.Field == "value"
 	case "dotted_name", "aliased_import", "global_statement", "nonlocal_statement", "import_prefix", "relative_import":
 		return false
-	case "keyword_pattern", "case_pattern", "as_pattern", "splat_pattern", "dict_pattern", "class_pattern", "list_pattern", "tuple_pattern":
+	case "as_pattern":
+		// `except E as e:` and `with cm as x:` read E and cm (the alias is
+		// an as_pattern_target); in a match statement's `case p as x` the
+		// identifier is the capture
+		return p.Child("alias") != nil && n.Field != "alias"
+	case "keyword_pattern", "case_pattern", "splat_pattern", "dict_pattern", "class_pattern", "list_pattern", "tuple_pattern":
 		return false
 	case "pattern_list":
 		return false

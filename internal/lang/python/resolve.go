@@ -158,8 +158,14 @@ func (r *resolver) bindingsValue(bs []*binding, sc *scope) value {
 	}
 	var out, missing value
 	var alts []value
+	declared := r.declaredValue(bs, sc)
 	for _, b := range bs {
 		v := r.bindingValue(b, sc)
+		if !v.known() && declared.known() {
+			// the name's declared type holds every value bound to it
+			// (app: Quart | None = None; ... app = current_app._get())
+			v = declared
+		}
 		switch {
 		case v.k == vNone:
 			continue
@@ -194,6 +200,38 @@ func (r *resolver) bindingsValue(bs []*binding, sc *scope) value {
 		return missing
 	}
 	return out
+}
+
+// declaredValue is the type a scope declares for a name: the annotation
+// of a parameter or of an annotated assignment among its bindings, which
+// a type checker holds every other assignment of the name to. Unknown
+// when none is annotated, when the annotations disagree or do not
+// resolve.
+func (r *resolver) declaredValue(bs []*binding, sc *scope) value {
+	var d value
+	for _, b := range bs {
+		if b.annot == nil || b.kind != bParam && b.kind != bAssign {
+			continue
+		}
+		if b.kind == bParam {
+			if p := b.fn.params[b.param]; p.kind == varArgs || p.kind == varKw {
+				continue
+			}
+		}
+		v := r.annotation(b.annot, sc)
+		if b.kind == bParam {
+			v = r.annotation(b.annot, b.fn.scope.parent)
+		}
+		switch {
+		case !v.known():
+			return unknown
+		case !d.known():
+			d = v
+		case !sameValue(d, v):
+			return unknown
+		}
+	}
+	return d
 }
 
 // fallbackBinding reports a binding that may be a fallback or an

@@ -153,6 +153,11 @@ func (j *judge) verdictFor(t *target, x *ref) (verdict, bool) {
 		if how == mName || x.kind == rImport || x.kind == rString {
 			return verdict{}, false
 		}
+		if attrOfFunction(x.n) && j.plainFunction(t.od.fn, t.nd.fn) {
+			// view.__name__ = name, view.view_class: the function object's
+			// attributes, whatever its signature
+			return verdict{}, false
+		}
 		if arity(callParams(t.od.fn)) != arity(callParams(t.nd.fn)) || t.od.fn.property != t.nd.fn.property || t.od.fn.async != t.nd.fn.async {
 			return verdict{rel, model.MayBeImpacted, fmt.Sprintf("uses %s as a value; its signature changed: %s", name, strings.Join(t.ch.Details, "; ")), prec, ""}, true
 		}
@@ -165,8 +170,12 @@ func (j *judge) verdictFor(t *target, x *ref) (verdict, bool) {
 		bm := j.baseMethod(t)
 		bound := j.boundCall(t, x)
 		args := argsOf(x.call)
-		if res := bind(paramsFor(t.nd.fn, bound), args, name); res.err != "" && bind(paramsFor(bm, bound), args, name).err == "" {
+		res := bind(paramsFor(t.nd.fn, bound), args, name)
+		if res.err != "" && bind(paramsFor(bm, bound), args, name).err == "" {
 			return verdict{rel, model.Inconsistent, fmt.Sprintf("the call now reaches %s (added, overriding %s), and %s", name, bm.qual, res.err), prec, ""}, true
+		}
+		if res.err == "" && bind(paramsFor(bm, bound), args, name).err == "" && extendsBase(t.nd.fn, bm, res.defaulted) {
+			return verdict{rel, model.Consistent, fmt.Sprintf("the call now reaches %s (added), which passes it on to %s unchanged and adds only what parameters the call leaves to their defaults ask for", name, bm.qual), prec, ""}, true
 		}
 		return verdict{rel, model.MayBeImpacted, fmt.Sprintf("the call now reaches %s (added) instead of %s", name, bm.qual), prec, ""}, true
 	case model.MMB:
@@ -301,6 +310,11 @@ func (j *judge) match(t *target, x *ref) matchHow {
 		}
 	}
 	if ti < 0 {
+		if x.recv.k == vInstance && h.dynamic && !h.found() {
+			// a proxy (__getattr__) of the repository answers any name
+			// with a value the syntax cannot know: as an unknown receiver
+			return mName
+		}
 		return mNone
 	}
 	if h.found() {
@@ -405,16 +419,44 @@ func (j *judge) starImports(f *pfile, p string) bool {
 
 // importedRoot reports whether an attribute's receiver chain starts at a
 // name bound by an import: a module-level function reached through a
-// module the resolver could not follow.
+// module the resolver could not follow. A module is reached by a dotted
+// name, or through importlib: a chain through any other call
+// (base64.b64encode(raw).decode) holds what that function returned, not
+// a module of the repository.
 func (j *judge) importedRoot(x *ref) bool {
 	root := receiverRoot(x.n.Child("object"))
-	if root == nil {
+	if root == nil || !moduleChain(x.n.Child("object")) {
 		return false
 	}
 	bs, _ := j.r.lookup(x.s, root.Text())
 	for _, b := range bs {
 		if b.kind == bImport || b.kind == bFrom {
 			return true
+		}
+	}
+	return false
+}
+
+// moduleChain reports whether a receiver expression may denote a module:
+// names and attributes, subscripts (a table of modules), and calls of
+// importlib.import_module, __import__ or reload.
+func moduleChain(n *treesit.Node) bool {
+	for n != nil {
+		switch n.Kind {
+		case "identifier":
+			return true
+		case "attribute":
+			n = n.Child("object")
+		case "subscript":
+			n = n.Child("value")
+		case "call":
+			switch lastPart(n.Child("function").Text()) {
+			case "import_module", "__import__", "reload":
+				return true
+			}
+			return false
+		default:
+			return false
 		}
 	}
 	return false
@@ -450,6 +492,12 @@ func (j *judge) deletedVerdict(t *target, x *ref, how matchHow, rel model.Relati
 		if x.kind == rString {
 			return verdict{rel, model.MayBeImpacted, fmt.Sprintf("names %s in a string; %s %s", name, t.display(), what), prec, ""}, true
 		}
+		if t.member && x.recv.k == vInstance && t.ch.Renamed() && t.dkind == model.KindMethod && j.onlyOverridesDefine(t, x.recv.cls) {
+			// the subclasses' definitions are overrides the rename leaves
+			// unreached (inconsistent themselves): once they follow it,
+			// nothing answers the old name
+			return verdict{rel, model.Inconsistent, fmt.Sprintf("%s %s on self; %s %s; subclasses still define %s, but only as overrides of it, which must follow the rename", verb, t.name, t.display(), what, t.name), prec, "AttributeError"}, true
+		}
 		if t.member && x.recv.k == vInstance && j.subclassDefines(t, x.recv.cls) {
 			return verdict{rel, model.MayBeImpacted, fmt.Sprintf("%s %s on self; %s %s, but subclasses still define %s", verb, t.name, t.display(), what, t.name), prec, ""}, true
 		}
@@ -482,12 +530,43 @@ func (j *judge) deletedVerdict(t *target, x *ref, how matchHow, rel model.Relati
 		}
 		return verdict{rel, model.MayBeImpacted, fmt.Sprintf("%s %s; %s %s (%s)", verb, t.name, t.display(), what, why), prec, ""}, true
 	case mName:
+		if j.pulledUp(t) {
+			// were the receiver the class, it would reach the same code
+			return verdict{}, false
+		}
 		if x.kind == rString {
 			return verdict{rel, model.MayBeImpacted, fmt.Sprintf("names %s in a string on a value whose type could not be resolved; %s %s", t.name, t.display(), what), prec, ""}, true
 		}
 		return verdict{rel, model.MayBeImpacted, fmt.Sprintf("%s %s on a value whose type could not be resolved; %s %s", verb, t.name, t.display(), what), prec, ""}, true
 	}
 	return verdict{}, false
+}
+
+// onlyOverridesDefine reports whether the subclasses of c (among the
+// parsed files) that define the target's name all define it as a method
+// overriding the target's class's: what the rename of that method leaves
+// unreached.
+func (j *judge) onlyOverridesDefine(t *target, c *classInfo) bool {
+	if t.cls == nil || c == nil || !j.r.isSubclass(c, t.cls) {
+		return false
+	}
+	n := 0
+	for _, f := range j.a.ix.parsedFiles() {
+		for _, k := range f.classes {
+			if sameClass(k, c) || !j.r.isSubclass(k, c) {
+				continue
+			}
+			_, isAttr := k.attrs[t.name]
+			_, isMethod := k.methods[t.name]
+			switch {
+			case isAttr:
+				return false
+			case isMethod:
+				n++
+			}
+		}
+	}
+	return n > 0
 }
 
 // subclassDefines reports whether a subclass of the target's class (among
@@ -567,7 +646,7 @@ func (j *judge) callVerdict(t *target, x *ref, how matchHow, rel model.Relation,
 		}
 		return verdict{rel, model.Inconsistent, fmt.Sprintf("the call %s (%s)", nb.err, details), prec, "TypeError"}, true
 	}
-	broken, moved := shifted(ops, nps, args, name)
+	broken, moved := shifted(sameEmptyDefaults(ops, nps, nf), nps, args, name)
 	if broken != "" && j.a.touched(x.f.path, x.call) {
 		broken = "" // the call was written in this diff, for the new parameters
 	}
@@ -753,10 +832,68 @@ func movedUp(t *target, h memberHit) bool {
 	switch {
 	case t.od.fn != nil && h.fn != nil:
 		a, b = t.od.fn.outer, h.fn.outer
+		if a != nil && b != nil && sameFunc(t.od.fn, h.fn) {
+			return true
+		}
 	case t.od.attr != nil && h.attr != nil:
 		a, b = t.od.attr.stmt, h.attr.stmt
 	}
 	return a != nil && b != nil && sameCode(a.Text(), b.Text())
+}
+
+// sameFunc reports whether two definitions are the same code but for
+// layout, comments and their docstrings: a method pulled up into a base
+// class whose docstring now speaks of the base ("Add a websocket to the
+// application" where it said "to the blueprint").
+func sameFunc(a, b *funcInfo) bool {
+	if a.outer == nil || b.outer == nil || a.node == nil || b.node == nil {
+		return false
+	}
+	ta := a.outer.Tree.Tokens(a.outer, docstring(a.node.Child("body")))
+	tb := b.outer.Tree.Tokens(b.outer, docstring(b.node.Child("body")))
+	return ta == tb
+}
+
+// signatureAttrs are the attributes of a function object that tell its
+// parameters.
+var signatureAttrs = map[string]bool{"__code__": true, "__defaults__": true, "__kwdefaults__": true, "__annotations__": true,
+	"__signature__": true, "__text_signature__": true, "__wrapped__": true, "__call__": true, "__get__": true, "__func__": true}
+
+// attrOfFunction reports whether a use of a function as a value reads or
+// sets one of its attributes that do not depend on its signature
+// (__name__, __doc__, attributes a framework hangs on a view).
+func attrOfFunction(n *treesit.Node) bool {
+	p := n.Parent
+	if p == nil || p.Kind != "attribute" || n.Field != "object" {
+		return false
+	}
+	return !signatureAttrs[p.Child("attribute").Text()]
+}
+
+// plainFunction reports whether a function, in both states, is a
+// function object: no decorator that may replace it by another object
+// (a click command's make_context and params follow its options).
+func (j *judge) plainFunction(of, nf *funcInfo) bool {
+	if j.opaque(nf) {
+		return false
+	}
+	for _, d := range of.decoNames {
+		if !preserving(d) && !slices.Contains(nf.decoNames, d) {
+			return false
+		}
+	}
+	return true
+}
+
+// pulledUp reports whether a deleted (not renamed) member of a class is
+// still provided to it, unchanged, by a base class: the class answers
+// the name as before, whatever the receiver.
+func (j *judge) pulledUp(t *target) bool {
+	if !t.member || t.cls == nil || t.ch.Renamed() {
+		return false
+	}
+	h := j.r.lookupMember(value{k: vInstance, cls: t.cls}, t.name)
+	return h.found() && h.owner != nil && !sameClass(h.owner, t.cls) && movedUp(t, h)
 }
 
 // sameCode compares two pieces of source line by line, ignoring
