@@ -127,6 +127,16 @@ func (p *project) workspaces() {
 			globs = append(globs, strs(ps)...)
 		}
 	}
+	root := jsonc.Object(p.raw["package.json"])
+	if name, _ := root["name"].(string); name != "" && (len(globs) > 0 || root["exports"] != nil) {
+		// the root package is a project of its workspace (pnpm links it
+		// to members that depend on it: h3's examples import "h3"), and a
+		// package with an exports map may import itself by its name
+		// (Node's self-reference)
+		w := &workspace{name: name, dir: ".", manifest: root}
+		p.pkgs[name] = w
+		p.byDir["."] = w
+	}
 	if len(globs) == 0 {
 		return
 	}
@@ -148,7 +158,7 @@ func (p *project) workspaces() {
 			continue
 		}
 		w := &workspace{name: name, dir: dir, manifest: m}
-		if _, dup := p.pkgs[name]; !dup {
+		if x, dup := p.pkgs[name]; !dup || x.dir == "." {
 			p.pkgs[name] = w
 		}
 		p.byDir[dir] = w
