@@ -2,6 +2,7 @@ package typescript
 
 import (
 	"context"
+	"fmt"
 	"path"
 	"strings"
 	"time"
@@ -253,6 +254,17 @@ func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*la
 			}
 			j := &judge{a: a, t: t, f: f}
 			j.run()
+			if why := a.memberMayRemain(t); why != "" {
+				for _, r := range j.out {
+					switch {
+					case strings.HasSuffix(why, "as before") && r.Verdict != model.Consistent:
+						r.Verdict, r.Message = model.Consistent, why
+					case r.Verdict == model.Inconsistent:
+						r.Verdict = model.MayBeImpacted
+						r.Message += "; but " + why
+					}
+				}
+			}
 			out = append(out, j.out...)
 			for k, r := range j.out {
 				sites = append(sites, &tscSite{ref: r, t: t, f: f, n: j.at[k]})
@@ -361,4 +373,46 @@ func (a *analyzer) touched(p string, n *treesit.Node) bool {
 		return false
 	}
 	return fc.NewRangeChanged(int(n.Line), int(n.EndLine))
+}
+
+// memberMayRemain says why a member deleted from an interface or object
+// type may still be a member of its container: the container is now a
+// type alias of another form (h3's `interface PreparedResponse {status?
+// ...}` became `type PreparedResponse = ResponseInit & {body?}`, whose
+// ResponseInit declares status), which the analysis does not read. ""
+// when the container is gone or still one object type.
+func (a *analyzer) memberMayRemain(t *target) string {
+	if t.kind != tGone || t.sub || t.d == nil || t.d.kind != dIMember || t.container == "" {
+		return ""
+	}
+	if o := t.d.owner(); o == nil || declName(o) != t.container {
+		return "" // reached through another declaration (a sub-interface, an alias)
+	}
+	f := a.file(t.path)
+	if f == nil {
+		return ""
+	}
+	for _, d := range f.decls {
+		if n, c := d.names(); c == "" && n == t.container && d.kind == dType {
+			v := d.node.Child("value")
+			if v == nil {
+				continue
+			}
+			// a member the alias's own object part declares as before is
+			// still there (h3's body)
+			same := false
+			treesit.Walk(v, func(x *treesit.Node) bool {
+				if (x.Kind == "property_signature" || x.Kind == "method_signature") && declName(x) == t.name &&
+					treesit.Compact(x) == treesit.Compact(t.d.node) {
+					same = true
+				}
+				return !same
+			})
+			if same {
+				return fmt.Sprintf("%s is now %s, which declares it as before", t.container, treesit.Compact(v))
+			}
+			return fmt.Sprintf("%s is now %s, which may declare it", t.container, treesit.Compact(v))
+		}
+	}
+	return ""
 }

@@ -17,7 +17,7 @@ func (*Frontend) Details(old, new *lang.Decl) []string {
 	}
 	var out []string
 	if od.kind != nd.kind {
-		out = append(out, fmt.Sprintf("now a %s (was a %s)", kindWord(nd.kind), kindWord(od.kind)))
+		out = append(out, fmt.Sprintf("now %s (was %s)", article(kindWord(nd.kind)), article(kindWord(od.kind))))
 	}
 	if od.exported && !nd.exported {
 		out = append(out, "no longer exported")
@@ -212,4 +212,12 @@ func (*Frontend) Escapes(old, new *lang.Decl, oldChanged, newChanged func(from, 
 		}
 	}
 	return out
+}
+
+// article puts "a" or "an" before a word.
+func article(w string) string {
+	if w != "" && strings.ContainsRune("aeiou", rune(w[0])) {
+		return "an " + w
+	}
+	return "a " + w
 }
