@@ -309,8 +309,9 @@ func (a *analyzer) judge(ctx context.Context, ts []*target, refs []*ref, extra [
 	syn := make([]verdict, len(refs))
 	var unsure []*ref
 	gone := goneTypes(ts, refs)
+	aliased := aliasedTypes(ts)
 	for i, r := range refs {
-		if r.prec == model.PrecisionName && r.t.member && gone[tref{r.t.pkgKey, r.t.container}] {
+		if r.prec == model.PrecisionName && r.t.member && (gone[tref{r.t.pkgKey, r.t.container}] || aliased[tref{r.t.pkgKey, r.t.container}]) {
 			syn[i] = verdict{skip: true}
 			continue
 		}
@@ -711,4 +712,30 @@ func goneTypes(ts []*target, refs []*ref) map[tref]bool {
 		}
 	}
 	return gone
+}
+
+// aliasedTypes are the types the change turned into aliases of another
+// type (`type Buffer interface{...}` became `type Buffer =
+// logtemplate.Buffer`, fiber 40c0a5279a): their methods are the aliased
+// type's now, not deleted, and a name-matched use of one (a receiver
+// whose type is not known, 669 calls of .Set on fiber's correct commit)
+// is no evidence of anything. Uses the type checker typed are still
+// judged.
+func aliasedTypes(ts []*target) map[tref]bool {
+	var out map[tref]bool
+	for _, t := range ts {
+		if t.member || t.old == nil || t.new == nil || t.kind != model.KindType && t.kind != model.KindInterface {
+			continue
+		}
+		ot, _ := t.old.Data.(*typeInfo)
+		nt, _ := t.new.Data.(*typeInfo)
+		if ot == nil || nt == nil || ot.Alias || !nt.Alias {
+			continue
+		}
+		if out == nil {
+			out = map[tref]bool{}
+		}
+		out[tref{t.pkgKey, t.name}] = true
+	}
+	return out
 }
