@@ -311,7 +311,7 @@ func (a *analyzer) judge(ctx context.Context, ts []*target, refs []*ref, extra [
 	gone := goneTypes(ts, refs)
 	aliased := aliasedTypes(ts)
 	for i, r := range refs {
-		if r.prec == model.PrecisionName && r.t.member && (gone[tref{r.t.pkgKey, r.t.container}] || aliased[tref{r.t.pkgKey, r.t.container}]) {
+		if r.prec == model.PrecisionName && r.t.member && (gone[tref{r.t.pkgKey, r.t.container}] || aliased[tref{r.t.pkgKey, r.t.container}] != "") {
 			syn[i] = verdict{skip: true}
 			continue
 		}
@@ -367,6 +367,12 @@ func (a *analyzer) judge(ctx context.Context, ts []*target, refs []*ref, extra [
 			} else if tr.missing != "" {
 				v.missing = tr.missing
 			}
+		}
+		if to := aliased[tref{r.t.pkgKey, r.t.container}]; to != "" && r.t.member && prec != model.PrecisionTypes && v.v == model.Inconsistent {
+			// the syntax typed the receiver as the alias: the method is
+			// the aliased type's, which the type checker did not read
+			v.v, v.exactly = model.MayBeImpacted, false
+			v.msg += fmt.Sprintf("; but %s is now an alias of %s, which may declare it", r.t.container, to)
 		}
 		if r.t.ch.Label == model.AM && r.t.kind == model.KindInterface && (tv == nil || len(tv.byFile[r.f.path]) == 0) {
 			// no type checker judged this use of an interface that gained
@@ -721,8 +727,8 @@ func goneTypes(ts []*target, refs []*ref) map[tref]bool {
 // whose type is not known, 669 calls of .Set on fiber's correct commit)
 // is no evidence of anything. Uses the type checker typed are still
 // judged.
-func aliasedTypes(ts []*target) map[tref]bool {
-	var out map[tref]bool
+func aliasedTypes(ts []*target) map[tref]string {
+	var out map[tref]string
 	for _, t := range ts {
 		if t.member || t.old == nil || t.new == nil || t.kind != model.KindType && t.kind != model.KindInterface {
 			continue
@@ -733,9 +739,9 @@ func aliasedTypes(ts []*target) map[tref]bool {
 			continue
 		}
 		if out == nil {
-			out = map[tref]bool{}
+			out = map[tref]string{}
 		}
-		out[tref{t.pkgKey, t.name}] = true
+		out[tref{t.pkgKey, t.name}] = nt.Underlying
 	}
 	return out
 }
