@@ -78,6 +78,13 @@ type Env struct {
 	Note func(key, text string)
 }
 
+// Touched reports whether the diff changed any of lines from..to (head
+// numbering) of path: code the developer wrote in this change.
+func (e *Env) Touched(path string, from, to int) bool {
+	fc := e.Changed[path]
+	return fc != nil && fc.NewRangeChanged(from, to)
+}
+
 // Query asks for the dependents of one change along the given relations
 // (the rows of model.Impacts the core chose for the change's label).
 type Query struct {

@@ -565,11 +565,7 @@ func (a *analyzer) finding(r *ref, v verdict, prec model.Precision) *lang.Ref {
 // editedCall reports whether the diff changed a line of r's call: the
 // call was written or rewritten in this change.
 func (a *analyzer) editedCall(r *ref) bool {
-	fc := a.env.Changed[r.f.path]
-	if fc == nil || r.call == nil {
-		return false
-	}
-	return fc.NewRangeChanged(a.ix.fset.PositionFor(r.call.Pos(), false).Line, a.ix.fset.PositionFor(r.call.End(), false).Line)
+	return r.call != nil && a.env.Touched(r.f.path, a.ix.fset.PositionFor(r.call.Pos(), false).Line, a.ix.fset.PositionFor(r.call.End(), false).Line)
 }
 
 func trace(format string, args ...any) {

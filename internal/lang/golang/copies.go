@@ -222,7 +222,7 @@ func (a *analyzer) coverageVerdict(r *ref) verdict {
 	default:
 		return verdict{skip: true}
 	}
-	if fc := a.env.Changed[r.f.path]; fc != nil && fc.NewRangeChanged(a.ix.fset.PositionFor(from.Pos(), false).Line, a.ix.fset.PositionFor(to.End(), false).Line) {
+	if a.env.Touched(r.f.path, a.ix.fset.PositionFor(from.Pos(), false).Line, a.ix.fset.PositionFor(to.End(), false).Line) {
 		v.v, v.msg = model.Consistent, "edited in the same diff"
 	}
 	return v

@@ -477,9 +477,5 @@ func (t *target) dunderCall() bool {
 // touched reports whether the diff changed any line of node n in the head
 // state of file p.
 func (a *analyzer) touched(p string, n *treesit.Node) bool {
-	fc, ok := a.env.Changed[p]
-	if !ok || fc == nil || n == nil {
-		return false
-	}
-	return fc.NewRangeChanged(int(n.Line), int(n.EndLine))
+	return n != nil && a.env.Touched(p, int(n.Line), int(n.EndLine))
 }

@@ -248,13 +248,14 @@ func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*la
 		}
 		t2 := time.Now()
 		n1 := a.c.Count()
+		mayRemain := a.memberMayRemain(t)
 		for _, f := range files {
 			if declOnly(f.path) {
 				continue
 			}
 			j := &judge{a: a, t: t, f: f}
 			j.run()
-			if why := a.memberMayRemain(t); why != "" {
+			if why := mayRemain; why != "" {
 				for _, r := range j.out {
 					switch {
 					case strings.HasSuffix(why, "as before") && r.Verdict != model.Consistent:
@@ -368,11 +369,7 @@ func contains(xs []string, x string) bool {
 // touched reports whether the diff changed any line of node n in the head
 // state of file p.
 func (a *analyzer) touched(p string, n *treesit.Node) bool {
-	fc, ok := a.env.Changed[p]
-	if !ok || fc == nil || n == nil {
-		return false
-	}
-	return fc.NewRangeChanged(int(n.Line), int(n.EndLine))
+	return n != nil && a.env.Touched(p, int(n.Line), int(n.EndLine))
 }
 
 // memberMayRemain says why a member deleted from an interface or object

@@ -63,14 +63,11 @@ func (j *judge) renaming() (oldName, newName string, ok bool) {
 
 // isIdent reports a plain identifier.
 func isIdent(s string) bool {
-	if s == "" {
+	if s == "" || !isIdentStart(s[0]) {
 		return false
 	}
-	for i, r := range s {
-		switch {
-		case r == '_' || r == '$' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z':
-		case i > 0 && r >= '0' && r <= '9':
-		default:
+	for i := 1; i < len(s); i++ {
+		if !isIdentPart(s[i]) {
 			return false
 		}
 	}
