@@ -23,7 +23,7 @@
 // words (nor a target's name or container) are left out, and the file
 // is completed in place when something needs every body (partial.go).
 //
-// Fast tier (resolve.go, symbols.go, verdict.go): identifiers are
+// Fast tier (resolve.go, symbols.go, verdict.go, asserted.go): identifiers are
 // resolved through the file's scopes (scope.go: a scope walk of our own,
 // which says whether a name is a local binding and which node declares
 // it; files are parsed with parser.SkipObjectResolution) and imports (a
@@ -39,7 +39,7 @@
 // checker ran, is held against the types the syntax claims implement it
 // (ifacesyntax.go).
 //
-// Precise tier (typecheck.go, loader.go, evidence.go, implements.go): the
+// Precise tier (typecheck.go, narrowed.go, loader.go, evidence.go, implements.go): the
 // packages holding references
 // are type-checked with go/types, from source, with bodies; their imports
 // are loaded declarations-only (bodies blanked before parsing, strip.go):

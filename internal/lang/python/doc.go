@@ -118,7 +118,7 @@
 // may provide any attribute. A call of an external class yields an
 // external instance: its members are not the repository's.
 //
-// # Verdicts (bind.go, verdict.go, inherit.go, analyzer.go)
+// # Verdicts (bind.go, verdict.go, reach.go, inherit.go, analyzer.go)
 //
 // Candidates: a whole-word git grep of the head state for the names
 // dependents write (the old name of a renamed declaration, the class and

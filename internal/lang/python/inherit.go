@@ -3,9 +3,11 @@ package python
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/ripple-dev/ripple/internal/lang"
+	"github.com/ripple-dev/ripple/internal/lang/treesit"
 	"github.com/ripple-dev/ripple/internal/model"
 )
 
@@ -535,4 +537,67 @@ func (j *judge) overridesFindings() {
 			break
 		}
 	}
+}
+
+// movedUp reports whether the member a deleted one now resolves to in a
+// base class is the same code (a member pulled up into a base class:
+// alembic 2aba0ada16 moved Operations' methods and attributes into a new
+// AbstractOperations, and every use, resolving to the same code, was a
+// warning: 182 on a correct commit). The same code means the same lines
+// but for indentation; a member the base had already, or one that
+// changed on the way, still answers differently (a warning).
+func movedUp(t *target, h memberHit) bool {
+	if t.od == nil || t.ch.Renamed() {
+		return false
+	}
+	var a, b *treesit.Node
+	switch {
+	case t.od.fn != nil && h.fn != nil:
+		a, b = t.od.fn.outer, h.fn.outer
+		if a != nil && b != nil && sameFunc(t.od.fn, h.fn) {
+			return true
+		}
+	case t.od.attr != nil && h.attr != nil:
+		a, b = t.od.attr.stmt, h.attr.stmt
+	}
+	return a != nil && b != nil && sameCode(a.Text(), b.Text())
+}
+
+// sameFunc reports whether two definitions are the same code but for
+// layout, comments and their docstrings: a method pulled up into a base
+// class whose docstring now speaks of the base ("Add a websocket to the
+// application" where it said "to the blueprint").
+func sameFunc(a, b *funcInfo) bool {
+	if a.outer == nil || b.outer == nil || a.node == nil || b.node == nil {
+		return false
+	}
+	ta := a.outer.Tree.Tokens(a.outer, docstring(a.node.Child("body")))
+	tb := b.outer.Tree.Tokens(b.outer, docstring(b.node.Child("body")))
+	return ta == tb
+}
+
+// pulledUp reports whether a deleted (not renamed) member of a class is
+// still provided to it, unchanged, by a base class: the class answers
+// the name as before, whatever the receiver.
+func (j *judge) pulledUp(t *target) bool {
+	if !t.member || t.cls == nil || t.ch.Renamed() {
+		return false
+	}
+	h := j.r.lookupMember(value{k: vInstance, cls: t.cls}, t.name)
+	return h.found() && h.owner != nil && !sameClass(h.owner, t.cls) && movedUp(t, h)
+}
+
+// sameCode compares two pieces of source line by line, ignoring
+// indentation, trailing spaces and blank lines.
+func sameCode(a, b string) bool {
+	lines := func(s string) []string {
+		var out []string
+		for _, l := range strings.Split(s, "\n") {
+			if l = strings.TrimSpace(l); l != "" {
+				out = append(out, l)
+			}
+		}
+		return out
+	}
+	return slices.Equal(lines(a), lines(b))
 }

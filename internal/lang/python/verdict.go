@@ -1,7 +1,6 @@
 package python
 
 import (
-	"bytes"
 	"fmt"
 	"slices"
 	"strings"
@@ -356,110 +355,6 @@ func (j *judge) baseMethod(t *target) *funcInfo {
 		}
 	}
 	return nil
-}
-
-// reaches reports whether a file can plausibly hold a value of a member
-// target's class: it is the declaring file, names the class, or imports
-// the declaring module. A name match on an unknown receiver elsewhere is
-// another class's member of the same name.
-func (j *judge) reaches(f *pfile, t *target) bool {
-	k := f.path + "\x00" + t.path + "\x00" + t.cqual
-	if v, ok := j.reach[k]; ok {
-		return v
-	}
-	v := f.path == t.path || containsWord(f.t.Src, lastPart(t.cqual))
-	if !v {
-		for _, sc := range f.scopes {
-			for _, bs := range sc.names {
-				for _, b := range bs {
-					if b.kind != bImport && b.kind != bFrom {
-						continue
-					}
-					if p := j.a.ix.mods.resolve(b.module, f.path); p == t.path {
-						v = true
-					} else if b.kind == bFrom && j.a.ix.mods.submodule(p, b.member) == t.path {
-						v = true
-					}
-				}
-			}
-		}
-	}
-	j.reach[k] = v
-	return v
-}
-
-// containsWord reports whether src holds w as a whole identifier.
-func containsWord(src []byte, w string) bool {
-	isID := func(c byte) bool {
-		return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-	}
-	for i := 0; ; {
-		k := bytes.Index(src[i:], []byte(w))
-		if k < 0 {
-			return false
-		}
-		s, e := i+k, i+k+len(w)
-		if (s == 0 || !isID(src[s-1])) && (e == len(src) || !isID(src[e])) {
-			return true
-		}
-		i = s + 1
-	}
-}
-
-// starImports reports whether file f star-imports the module at p.
-func (j *judge) starImports(f *pfile, p string) bool {
-	for _, st := range f.stars {
-		m := j.r.module(st.Child("module_name").Text(), f.path)
-		if m.k == vModule && m.file != nil && m.file.path == p {
-			return true
-		}
-	}
-	return false
-}
-
-// importedRoot reports whether an attribute's receiver chain starts at a
-// name bound by an import: a module-level function reached through a
-// module the resolver could not follow. A module is reached by a dotted
-// name, or through importlib: a chain through any other call
-// (base64.b64encode(raw).decode) holds what that function returned, not
-// a module of the repository.
-func (j *judge) importedRoot(x *ref) bool {
-	root := receiverRoot(x.n.Child("object"))
-	if root == nil || !moduleChain(x.n.Child("object")) {
-		return false
-	}
-	bs, _ := j.r.lookup(x.s, root.Text())
-	for _, b := range bs {
-		if b.kind == bImport || b.kind == bFrom {
-			return true
-		}
-	}
-	return false
-}
-
-// moduleChain reports whether a receiver expression may denote a module:
-// names and attributes, subscripts (a table of modules), and calls of
-// importlib.import_module, __import__ or reload.
-func moduleChain(n *treesit.Node) bool {
-	for n != nil {
-		switch n.Kind {
-		case "identifier":
-			return true
-		case "attribute":
-			n = n.Child("object")
-		case "subscript":
-			n = n.Child("value")
-		case "call":
-			switch lastPart(n.Child("function").Text()) {
-			case "import_module", "__import__", "reload":
-				return true
-			}
-			return false
-		default:
-			return false
-		}
-	}
-	return false
 }
 
 func (j *judge) moduleName(p string) string { return j.a.ix.mods.moduleName(p) }
@@ -817,43 +712,6 @@ func namesClass(obj *treesit.Node, c *classInfo) bool {
 	return obj != nil && c != nil && (obj.Kind == "identifier" || obj.Kind == "attribute") && lastPart(obj.Text()) == c.name
 }
 
-// movedUp reports whether the member a deleted one now resolves to in a
-// base class is the same code (a member pulled up into a base class:
-// alembic 2aba0ada16 moved Operations' methods and attributes into a new
-// AbstractOperations, and every use, resolving to the same code, was a
-// warning: 182 on a correct commit). The same code means the same lines
-// but for indentation; a member the base had already, or one that
-// changed on the way, still answers differently (a warning).
-func movedUp(t *target, h memberHit) bool {
-	if t.od == nil || t.ch.Renamed() {
-		return false
-	}
-	var a, b *treesit.Node
-	switch {
-	case t.od.fn != nil && h.fn != nil:
-		a, b = t.od.fn.outer, h.fn.outer
-		if a != nil && b != nil && sameFunc(t.od.fn, h.fn) {
-			return true
-		}
-	case t.od.attr != nil && h.attr != nil:
-		a, b = t.od.attr.stmt, h.attr.stmt
-	}
-	return a != nil && b != nil && sameCode(a.Text(), b.Text())
-}
-
-// sameFunc reports whether two definitions are the same code but for
-// layout, comments and their docstrings: a method pulled up into a base
-// class whose docstring now speaks of the base ("Add a websocket to the
-// application" where it said "to the blueprint").
-func sameFunc(a, b *funcInfo) bool {
-	if a.outer == nil || b.outer == nil || a.node == nil || b.node == nil {
-		return false
-	}
-	ta := a.outer.Tree.Tokens(a.outer, docstring(a.node.Child("body")))
-	tb := b.outer.Tree.Tokens(b.outer, docstring(b.node.Child("body")))
-	return ta == tb
-}
-
 // signatureAttrs are the attributes of a function object that tell its
 // parameters.
 var signatureAttrs = map[string]bool{"__code__": true, "__defaults__": true, "__kwdefaults__": true, "__annotations__": true,
@@ -883,30 +741,4 @@ func (j *judge) plainFunction(of, nf *funcInfo) bool {
 		}
 	}
 	return true
-}
-
-// pulledUp reports whether a deleted (not renamed) member of a class is
-// still provided to it, unchanged, by a base class: the class answers
-// the name as before, whatever the receiver.
-func (j *judge) pulledUp(t *target) bool {
-	if !t.member || t.cls == nil || t.ch.Renamed() {
-		return false
-	}
-	h := j.r.lookupMember(value{k: vInstance, cls: t.cls}, t.name)
-	return h.found() && h.owner != nil && !sameClass(h.owner, t.cls) && movedUp(t, h)
-}
-
-// sameCode compares two pieces of source line by line, ignoring
-// indentation, trailing spaces and blank lines.
-func sameCode(a, b string) bool {
-	lines := func(s string) []string {
-		var out []string
-		for _, l := range strings.Split(s, "\n") {
-			if l = strings.TrimSpace(l); l != "" {
-				out = append(out, l)
-			}
-		}
-		return out
-	}
-	return slices.Equal(lines(a), lines(b))
 }

@@ -93,7 +93,7 @@
 // chains. Not yet: package.json imports, tsconfig references, dynamic
 // import().
 //
-// # Verdicts (analyzer.go, judge.go, members.go, scope.go)
+// # Verdicts (analyzer.go, judge.go, members.go, literals.go, inline.go, scope.go)
 //
 // Candidates: a whole-word git grep of the head state for the names
 // dependents write (the old name, the class of a constructor or of an

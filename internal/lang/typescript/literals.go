@@ -2,11 +2,18 @@ package typescript
 
 import (
 	"fmt"
+	"sort"
+	"strings"
 
 	"github.com/ripple-dev/ripple/internal/lang/treesit"
 	"github.com/ripple-dev/ripple/internal/model"
 )
 
+// Object literals: the type a literal is written for (literalType: an
+// annotation, an assertion, an assignment, a return type), the keys it
+// writes (objectKey), what an `as` assertion of one allows
+// (assertionGap), and literals typed through a generic, below.
+//
 // Object literals typed through a generic. A literal whose own context
 // names no type may still be written for an interface that its context
 // passes as a type argument:
@@ -124,4 +131,162 @@ func (j *judge) genericLiteral(o *treesit.Node) {
 		j.emit(o, model.InstantiatedBy, model.MayBeImpacted, model.PrecisionName,
 			fmt.Sprintf("builds an object like a %s (%d of its %d other members; a type argument of its context) without %s, which %s", t.container, n, of, t.name, j.addedWhat()))
 	}
+}
+
+// assertionGap compares an asserted object literal with the target's
+// container as the head declares it (its own members; a container that
+// extends others is not known whole): a required member the literal
+// lacks, and a key it writes that the container lacks ("" when none).
+// ok is false when the literal spreads or the container is not known.
+func (j *judge) assertionGap(o *treesit.Node) (lacks, excess string, ok bool) {
+	t := j.t
+	owner := t.d.owner()
+	if owner == nil || owner.FirstOf("extends_type_clause") != nil {
+		return "", "", false
+	}
+	required := map[string]bool{}
+	treesit.Walk(owner, func(n *treesit.Node) bool {
+		switch n.Kind {
+		case "property_signature", "method_signature":
+			if name := declName(n); name != "" {
+				required[name] = !n.HasToken("?")
+			}
+			return false
+		case "type_parameters":
+			return false
+		}
+		return true
+	})
+	switch t.kind {
+	case tGone:
+		delete(required, t.name) // the owner read is the base's
+	case tAdded:
+		required[t.name] = true
+	}
+	keys := map[string]bool{}
+	for _, k := range o.NamedKids() {
+		switch k.Kind {
+		case "pair":
+			if kn := k.Child("key"); kn != nil {
+				name := kn.Text()
+				if kn.Kind == "string" {
+					name = stringValue(kn)
+				}
+				keys[name] = true
+			}
+		case "shorthand_property_identifier":
+			keys[k.Text()] = true
+		case "method_definition":
+			keys[declName(k)] = true
+		case "spread_element":
+			return "", "", false
+		}
+	}
+	var ls, es []string
+	for name, req := range required {
+		if req && !keys[name] {
+			ls = append(ls, name)
+		}
+	}
+	for k := range keys {
+		if _, ok := required[k]; !ok {
+			es = append(es, k)
+		}
+	}
+	sort.Strings(ls)
+	sort.Strings(es)
+	return strings.Join(ls, ", "), strings.Join(es, ", "), true
+}
+
+// asserted reports an object literal that is the operand of a type
+// assertion (`{...} as T`, `<T>{...}`): TypeScript checks no missing or
+// excess member there, unlike an annotation or `satisfies`.
+func asserted(o *treesit.Node) bool {
+	cur := o
+	p := o.Parent
+	for p != nil && p.Kind == "parenthesized_expression" {
+		cur, p = p, p.Parent
+	}
+	if p == nil {
+		return false
+	}
+	switch p.Kind {
+	case "as_expression":
+		ks := p.NamedKids()
+		return len(ks) == 2 && ks[0] == cur
+	case "type_assertion":
+		return true
+	}
+	return false
+}
+
+// literalType is the type an object literal is written for, from its
+// context: an annotated variable, `as`/`satisfies`, an assignment to a
+// variable or a field of a known type, a return statement of a function
+// with a declared return type; a property of an annotated parent is not
+// followed. "" when unknown.
+func literalType(o *treesit.Node) string {
+	p := o.Parent
+	for p != nil && p.Kind == "parenthesized_expression" {
+		p = p.Parent
+	}
+	if p == nil {
+		return ""
+	}
+	switch p.Kind {
+	case "variable_declarator":
+		if t := p.Child("type"); t != nil {
+			return typeName(t.Text())
+		}
+	case "public_field_definition", "required_parameter", "optional_parameter":
+		// a class property's initializer, a parameter's default value
+		if t := p.Child("type"); t != nil && treesit.Unparen(p.Child("value")) == o {
+			return typeName(t.Text())
+		}
+	case "satisfies_expression", "as_expression":
+		ks := p.NamedKids()
+		if len(ks) == 2 {
+			return typeName(ks[1].Text())
+		}
+	case "assignment_expression":
+		// x = {...}: the type x was declared with (or asserted to)
+		if treesit.Unparen(p.Child("right")) == o {
+			return exprType(p.Child("left"))
+		}
+	case "return_statement":
+		for q := p.Parent; q != nil; q = q.Parent {
+			if funcScope(q) {
+				if r := q.Child("return_type"); r != nil {
+					return typeName(r.Text())
+				}
+				return ""
+			}
+		}
+	case "arrow_function":
+		if r := p.Child("return_type"); r != nil && p.Child("body") == o {
+			return typeName(r.Text())
+		}
+	}
+	return ""
+}
+
+// objectKey reports whether an object literal writes key name, and
+// whether it spreads another object.
+func objectKey(o *treesit.Node, name string) (has, spread bool) {
+	for _, k := range o.NamedKids() {
+		switch k.Kind {
+		case "pair":
+			kn := k.Child("key")
+			if kn != nil && (kn.Text() == name || stringValue(kn) == name && kn.Kind == "string") {
+				has = true
+			}
+		case "shorthand_property_identifier", "method_definition":
+			if k.Kind == "shorthand_property_identifier" && k.Text() == name || k.Kind == "method_definition" && declName(k) == name {
+				has = true
+			}
+		case "spread_element":
+			spread = true
+		}
+	}
+	return has, spread
 }
