@@ -43,8 +43,9 @@ func TestMain(m *testing.M) {
 //     pre-push hook that `hook install` writes runs this test binary's
 //     `hook` command (see setupGit).
 //   - Besides testscript's commands: `exitcode N prog args...` (exact exit
-//     status), `capture NAME` (last stdout into $NAME, for shas) and
-//     `json FILE PATH=VALUE...` (valid JSON holding those values).
+//     status), `capture NAME` (last stdout into $NAME, for shas),
+//     `json FILE PATH=VALUE...` (valid JSON holding those values) and
+//     `repeat N TEMPLATE OUT` (N files from a template: wide changes).
 //
 // Run one script with go test ./cmd/hook -run TestScripts/NAME; add
 // -testwork (after -args) to keep its $WORK for inspection.
@@ -59,6 +60,7 @@ func TestScripts(t *testing.T) {
 			"exitcode": cmdExitCode,
 			"capture":  cmdCapture,
 			"json":     cmdJSON,
+			"repeat":   cmdRepeat,
 		},
 	})
 }
@@ -161,6 +163,25 @@ func cmdCapture(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("usage: capture NAME")
 	}
 	ts.Setenv(args[0], strings.TrimRight(ts.ReadFile("stdout"), "\n"))
+}
+
+// cmdRepeat is `repeat N TEMPLATE OUT`: write N files, each TEMPLATE's
+// content with every {{i}} replaced by its number (0 to N-1), at OUT with
+// {{i}} replaced the same way: a thousand callers from one file.
+func cmdRepeat(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 || !strings.Contains(args[2], "{{i}}") {
+		ts.Fatalf("usage: repeat N TEMPLATE OUT (OUT holding {{i}})")
+	}
+	n, err := strconv.Atoi(args[0])
+	if err != nil || n < 1 {
+		ts.Fatalf("repeat: %q is not a positive number", args[0])
+	}
+	tmpl := ts.ReadFile(args[1])
+	for i := range n {
+		out := ts.MkAbs(strings.ReplaceAll(args[2], "{{i}}", strconv.Itoa(i)))
+		ts.Check(os.MkdirAll(filepath.Dir(out), 0o755))
+		ts.Check(os.WriteFile(out, []byte(strings.ReplaceAll(tmpl, "{{i}}", strconv.Itoa(i))), 0o644))
+	}
 }
 
 // cmdJSON is `json FILE [PATH=VALUE...]`: FILE (or stdout) must be one

@@ -3,6 +3,7 @@ package check
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -34,6 +35,10 @@ type Options struct {
 	// Frontends makes the front-ends of one check; nil =
 	// languages.Frontends (tests add a language without editing the list).
 	Frontends func() []lang.Frontend
+	// SkipFrontier leaves the farther frontier unwalked (changes whose
+	// dependents can only be notes: propagate.Input.SkipFrontier), for
+	// a report that shows no notes (the hook's text without -verbose).
+	SkipFrontier bool
 }
 
 // MaxDepth bounds the walk over derived changes (wrapper chains, a value
@@ -45,7 +50,23 @@ const (
 	MaxDerived = 200
 )
 
-// Run checks one range.
+// Reaches reports whether a result holds a change that dependents may
+// depend on (one the walk asks relations of): a check that failed after
+// classifying such a change may have missed broken sites.
+func Reaches(res *model.Result) bool {
+	if res == nil {
+		return false
+	}
+	for _, c := range res.Changes {
+		if len(propagate.Relations(c)) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// Run checks one range. On a failure of the walk, the result returned
+// with the error holds what was classified (Reaches).
 func Run(ctx context.Context, repo *gitio.Repo, o Options) (*model.Result, error) {
 	now := o.Now
 	if now == nil {
@@ -172,16 +193,25 @@ func Run(ctx context.Context, repo *gitio.Repo, o Options) (*model.Result, error
 	case cfg.Budget > 0:
 		env.Deadline = start.Add(cfg.Budget)
 	}
+	if !env.Deadline.IsZero() {
+		env.Deadline = env.Deadline.Add(-Reserve(cfg.Budget)) // the report's share
+	}
 	out, err := propagate.Walk(ctx, propagate.Input{
 		Changes: cl.Changes, Frontend: cl.Frontend, Env: env,
 		Level: cfg.FindingLevel, Generated: cfg.IsGeneratedPath, MaxDepth: MaxDepth, MaxDerived: MaxDerived,
+		Deadline: env.Deadline, SkipFrontier: o.SkipFrontier,
 	})
 	if err != nil {
-		return nil, err
+		return res, err // what was classified: Reaches decides what a failure does to a push
 	}
 	if out.Cut > 0 {
 		res.PrecisionNotes = append(res.PrecisionNotes, fmt.Sprintf("the farther frontier was cut: %d more dependents that may have to follow were not walked (the limit is %d derived changes per check)", out.Cut, MaxDerived))
 	}
+	if n := unwalked(out.Unwalked); n != "" {
+		res.PrecisionNotes = append(res.PrecisionNotes, fmt.Sprintf("the budget (%v) ran out: %s; every dependent of the diff's own changes was judged (raise budget to walk them)", cfg.Budget, n))
+		res.Stats.BudgetCut = true
+	}
+	res.Stats.FrontierSkipped = out.Skipped
 	res.Changes = append(res.Changes, out.Derived...)
 	res.Findings = out.Findings
 	res.Diagnostics = dedupeDiagnostics(res.Diagnostics)
@@ -189,6 +219,36 @@ func Run(ctx context.Context, repo *gitio.Repo, o Options) (*model.Result, error
 	res.Stats.TypedPackages = out.Typed
 	res.Stats.Millis = now().Sub(start).Milliseconds()
 	return res, nil
+}
+
+// Reserve is the part of a budget kept for settling and writing the
+// report: a twentieth, at most half a second.
+func Reserve(budget time.Duration) time.Duration {
+	return min(budget/20, 500*time.Millisecond)
+}
+
+// unwalked says what a deadline left unwalked, by the rung of what it
+// would reach, highest first: "12 derived changes were not walked (what
+// they reach could be errors for 2, warnings for 3, notes for 7)".
+func unwalked(by map[model.Verdict]int) string {
+	total := 0
+	var parts []string
+	for _, r := range []struct {
+		v    model.Verdict
+		what string
+	}{{model.Inconsistent, "errors"}, {model.MayBeImpacted, "warnings"}, {model.MayFollow, "notes"}} {
+		if n := by[r.v]; n > 0 {
+			total += n
+			parts = append(parts, fmt.Sprintf("%s for %d", r.what, n))
+		}
+	}
+	switch {
+	case total == 0:
+		return ""
+	case len(parts) == 1:
+		parts[0], _, _ = strings.Cut(parts[0], " ")
+	}
+	return fmt.Sprintf("%s not walked (what they reach could be %s)", model.Plural(total, "derived change was", "derived changes were"), strings.Join(parts, ", "))
 }
 
 // dedupeDiagnostics drops repeated diagnostics (a file that does not

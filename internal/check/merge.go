@@ -24,9 +24,11 @@ type MergeOptions struct {
 	Head   string
 	Config *config.Config
 	// Now, Deadline and Frontends are as in Options.
-	Now       func() time.Time
-	Deadline  time.Time
-	Frontends func() []lang.Frontend
+	Now      func() time.Time
+	Deadline time.Time
+	// SkipFrontier is as in Options.
+	SkipFrontier bool
+	Frontends    func() []lang.Frontend
 }
 
 // MergeResult is what a merge check found: findings that appear only
@@ -127,7 +129,7 @@ func Merge(ctx context.Context, repo *gitio.Repo, o MergeOptions) (*MergeResult,
 		return m, nil
 	}
 	run := func(base string) (*model.Result, error) {
-		return Run(ctx, scratch, Options{Base: base, Head: tree, Config: o.Config, Now: o.Now, Deadline: o.Deadline, Frontends: o.Frontends})
+		return Run(ctx, scratch, Options{Base: base, Head: tree, Config: o.Config, Now: o.Now, Deadline: o.Deadline, Frontends: o.Frontends, SkipFrontier: o.SkipFrontier})
 	}
 	// the head's changes as they land, then Ref's
 	ours, err := run(ref)

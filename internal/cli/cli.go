@@ -172,8 +172,9 @@ func runCheck(ctx context.Context, dir string, args []string, stdout, stderr io.
 	merging := *mergeRef != "" || cfg.MergeCheck
 	ctx, cancel := context.WithTimeout(ctx, cfg.Budget+30*time.Second)
 	defer cancel()
-	deadline := time.Now().Add(cfg.Budget) // one budget for the check and the merge check
-	res, err := check.Run(ctx, repo, check.Options{Base: *base, Head: *head, WorkTree: *work, Config: cfg, Deadline: deadline})
+	deadline := time.Now().Add(cfg.Budget)                  // one budget for the check and the merge check
+	skip := cfg.Format == config.FormatText && !cfg.Verbose // no notes shown: the frontier is not walked
+	res, err := check.Run(ctx, repo, check.Options{Base: *base, Head: *head, WorkTree: *work, Config: cfg, Deadline: deadline, SkipFrontier: skip})
 	if err != nil {
 		// HEAD is the head of the range, or with -worktree its default
 		// base: when it has no commit, say so rather than git's "unknown
@@ -190,7 +191,7 @@ func runCheck(ctx context.Context, dir string, args []string, stdout, stderr io.
 	case merging && *work:
 		res.PrecisionNotes = append(res.PrecisionNotes, "merge check: not run with -worktree (uncommitted work cannot be merged); commit, then check with -merge")
 	case merging:
-		mr := &mergeRun{repo: repo, cfg: cfg, ref: *mergeRef, head: res.Head, deadline: deadline}
+		mr := &mergeRun{repo: repo, cfg: cfg, ref: *mergeRef, head: res.Head, deadline: deadline, skipFrontier: skip}
 		stale, err := mr.run(ctx, res)
 		if err != nil {
 			fmt.Fprintln(stderr, "ripple:", err)

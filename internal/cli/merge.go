@@ -26,6 +26,8 @@ type mergeRun struct {
 	head        string // the head commit
 	deadline    time.Time
 	now         func() time.Time
+	// skipFrontier is check.Options.SkipFrontier
+	skipFrontier bool
 }
 
 // run runs the merge check and adds its findings (or why it did not
@@ -48,7 +50,7 @@ func (m *mergeRun) run(ctx context.Context, res *model.Result) (stale string, er
 		ref = strings.TrimPrefix(strings.TrimPrefix(def, "refs/remotes/"), "refs/heads/")
 	}
 	stale = m.staleness(ctx, ref)
-	mr, err := check.Merge(ctx, m.repo, check.MergeOptions{Ref: ref, Head: m.head, Config: m.cfg, Now: m.now, Deadline: m.deadline})
+	mr, err := check.Merge(ctx, m.repo, check.MergeOptions{Ref: ref, Head: m.head, Config: m.cfg, Now: m.now, Deadline: m.deadline, SkipFrontier: m.skipFrontier})
 	if err != nil {
 		return stale, err
 	}

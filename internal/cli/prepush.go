@@ -55,14 +55,23 @@ func runPrePush(ctx context.Context, dir string, args []string, stdin io.Reader,
 	if cfgErr != nil {
 		cfg = config.Fallback(repo.Top, args)
 	}
-	fail := func(err error) int {
-		if cfg.OnToolError == config.OnToolErrorBlock {
+	// fail decides what a failure of the check does to the push: with
+	// on_tool_error auto, it blocks when the diff had changed
+	// declarations others may use (reaches), since broken sites may have
+	// gone unreported, and lets the push through otherwise
+	failAfter := func(err error, reaches bool) int {
+		switch {
+		case cfg.OnToolError == config.OnToolErrorBlock:
 			fmt.Fprintf(stderr, "ripple: push blocked: the check failed: %v\n(on_tool_error: block; fix the cause, or push with --no-verify)\n", err)
 			return ExitFailure
+		case cfg.OnToolError == config.OnToolErrorAuto && reaches:
+			fmt.Fprintf(stderr, "ripple: push blocked: the check failed after the diff changed declarations that other code may use, so broken sites may be unreported: %v\n(on_tool_error: auto; fix the cause, push with --no-verify, or set on_tool_error: allow)\n", err)
+			return ExitFailure
 		}
-		fmt.Fprintf(stderr, "ripple: push not checked: %v\n(on_tool_error: allow lets the push through; set it to block to stop pushes when Ripple fails)\n", err)
+		fmt.Fprintf(stderr, "ripple: push not checked: %v\n(on_tool_error: %s lets the push through; set it to block to stop pushes when Ripple fails)\n", err, cfg.OnToolError)
 		return ExitOK
 	}
+	fail := func(err error) int { return failAfter(err, false) }
 	if cfgErr != nil {
 		if badFlag {
 			return fail(cfgErr)
@@ -102,14 +111,14 @@ func runPrePush(ctx context.Context, dir string, args []string, stdin io.Reader,
 	// a stale remote-tracking branch is said once, after the report (the
 	// first line says what blocked the push), or alone
 	var stale []string
+	deadline := time.Now().Add(cfg.Budget) // one budget for the push: every range and its merge check
 	for _, rg := range ranges {
-		deadline := time.Now().Add(cfg.Budget) // the range's check and its merge check share it
-		res, err := check.Run(ctx, repo, check.Options{Base: rg.Base, Head: rg.Head, Config: cfg, Deadline: deadline})
+		res, err := check.Run(ctx, repo, check.Options{Base: rg.Base, Head: rg.Head, Config: cfg, Deadline: deadline, SkipFrontier: !cfg.Verbose})
 		if err != nil {
-			return fail(fmt.Errorf("%s: %w", rg.Ref, err))
+			return failAfter(fmt.Errorf("%s: %w", rg.Ref, err), check.Reaches(res))
 		}
 		if cfg.MergeCheck {
-			mr := &mergeRun{repo: repo, cfg: cfg, remote: remote, head: rg.Head, deadline: deadline}
+			mr := &mergeRun{repo: repo, cfg: cfg, remote: remote, head: rg.Head, deadline: deadline, skipFrontier: !cfg.Verbose}
 			line, err := mr.run(ctx, res)
 			if err != nil {
 				return fail(fmt.Errorf("%s: %w", rg.Ref, err))

@@ -33,6 +33,11 @@ const (
 
 // Values of on_tool_error.
 const (
+	// OnToolErrorAuto blocks a push when the check failed after it had
+	// found changed declarations that dependents may use (a failure
+	// there may hide broken sites), and lets it through when it failed
+	// before (git missing, not a repository, an unknown revision).
+	OnToolErrorAuto  = "auto"
 	OnToolErrorAllow = "allow"
 	OnToolErrorBlock = "block"
 )
@@ -55,7 +60,7 @@ const (
 // messages list them.
 var (
 	failOnValues      = []string{FailOnError, FailOnWarning, FailOnNever}
-	onToolErrorValues = []string{OnToolErrorAllow, OnToolErrorBlock}
+	onToolErrorValues = []string{OnToolErrorAuto, OnToolErrorAllow, OnToolErrorBlock}
 	precisionValues   = []string{PrecisionAuto, PrecisionSyntax, PrecisionTypes}
 	formatValues      = []string{FormatText, FormatJSON, FormatSARIF}
 )
@@ -125,7 +130,7 @@ func Default() *Config {
 		Generated:     []string{},
 		Severity:      map[string]model.Level{},
 		FailOn:        FailOnError,
-		OnToolError:   OnToolErrorAllow,
+		OnToolError:   OnToolErrorAuto,
 		Budget:        10 * time.Second,
 		Precision:     PrecisionAuto,
 		MaxFiles:      5000,

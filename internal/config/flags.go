@@ -44,7 +44,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	def("fail_on", &choiceValue{&c.FailOn, failOnValues},
 		"lowest `level` that fails the check: "+orList(failOnValues))
 	def("on_tool_error", &choiceValue{&c.OnToolError, onToolErrorValues},
-		"what a failure of ripple itself does to a push (`action`): allow or block")
+		"what a failure of ripple itself does to a push (`action`): auto (block when the diff changed declarations others may use), allow or block")
 	def("budget", &durationValue{&c.Budget},
 		"wall-clock `duration` of one check, shared by the fast and the type-checked tier")
 	def("precision", &choiceValue{&c.Precision, precisionValues},

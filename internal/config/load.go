@@ -305,7 +305,7 @@ func Fallback(top string, args []string) *Config {
 		}
 		var m map[string]any
 		if yaml.Unmarshal(data, &m) == nil {
-			if v, ok := m["on_tool_error"].(string); ok && (v == OnToolErrorBlock || v == OnToolErrorAllow) {
+			if v, ok := m["on_tool_error"].(string); ok && slices.Contains(onToolErrorValues, v) {
 				c.OnToolError = v
 			}
 		}

@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"sort"
-	"strings"
 )
 
 // MemTree is a state of a repository held in memory, path to content: for
@@ -51,19 +49,8 @@ func (t MemTree) Grep(ctx context.Context, words []string, pathspecs ...string) 
 	if len(words) == 0 {
 		return nil, errors.New("grep: no words")
 	}
-	q := make([]string, len(words))
-	for i, w := range words {
-		q[i] = regexp.QuoteMeta(w)
-	}
-	re := regexp.MustCompile(`(^|[^\w])(` + strings.Join(q, "|") + `)($|[^\w])`)
 	all, _ := t.List(ctx, pathspecs...)
-	var out []string
-	for _, p := range all {
-		if re.Match(t[p]) {
-			out = append(out, p)
-		}
-	}
-	return out, nil
+	return newWordSet(words).search(ctx, all, func(p string) ([]byte, bool) { return t[p], true })
 }
 
 func matchAny(pathspecs []string, p string) bool {

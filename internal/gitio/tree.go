@@ -319,71 +319,6 @@ func wildmatch(pat, s string) bool {
 	return s == ""
 }
 
-// Grep searches the commit's files. When the commit is the one checked
-// out (the usual pre-push), it searches the work tree instead, which
-// reads files from the page cache rather than inflating every blob
-// (terraform: 0.07 s against 0.3-0.5 s), and searches again, in the
-// commit, only the files the work tree changed.
-func (t *RevTree) Grep(ctx context.Context, words []string, pathspecs ...string) ([]string, error) {
-	if paths, ok := t.grepWorkTree(ctx, words, pathspecs); ok {
-		return paths, nil
-	}
-	return t.grepRev(ctx, words, pathspecs)
-}
-
-func (t *RevTree) grepWorkTree(ctx context.Context, words []string, pathspecs []string) ([]string, bool) {
-	if t.R.HeadCommit(ctx) != t.SHA {
-		return nil, false
-	}
-	// which files the work tree changed, found while grep runs: both
-	// walk the whole tree (terraform: 20 ms and 60 ms), on two cores
-	var dirty map[string]bool
-	var wtOK bool
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		dirty, _, wtOK = t.workTree(ctx)
-	}()
-	wt, err := grepIn(ctx, t.R, words, grepScope{}, pathspecs) // tracked files, as on disk
-	<-done
-	if err != nil || !wtOK {
-		return nil, false
-	}
-	var changed []string
-	for p := range dirty {
-		if matchSpecs(pathspecs, p) {
-			changed = append(changed, p)
-		}
-	}
-	sort.Strings(changed)
-	if len(changed) == 0 {
-		return wt, true
-	}
-	var paths []string
-	for _, p := range wt {
-		if !dirty[p] {
-			paths = append(paths, p)
-		}
-	}
-	inRev, err := t.grepRev(ctx, words, changed)
-	if err != nil {
-		return nil, false
-	}
-	return append(paths, inRev...), true
-}
-
-func (t *RevTree) grepRev(ctx context.Context, words []string, pathspecs []string) ([]string, error) {
-	paths, err := grep(ctx, t.R, words, t.SHA, pathspecs)
-	if err != nil {
-		return nil, err
-	}
-	prefix := t.SHA + ":"
-	for i, p := range paths {
-		paths[i] = strings.TrimPrefix(p, prefix)
-	}
-	return paths, nil
-}
-
 // WorkTree is the files on disk: tracked files plus untracked files that
 // are not ignored.
 type WorkTree struct {
@@ -446,90 +381,84 @@ func (t *WorkTree) List(ctx context.Context, pathspecs ...string) ([]string, err
 	return paths, nil
 }
 
-func (t *WorkTree) Grep(ctx context.Context, words []string, pathspecs ...string) ([]string, error) {
-	return grep(ctx, t.R, words, "", pathspecs)
-}
-
-// grepScope says what git grep searches: a commit, the work tree's
-// tracked files, or those plus untracked files that are not ignored.
-type grepScope struct {
-	rev       string
-	untracked bool
-}
-
-// grep runs `git grep -l -w -F` for any of words. A rev of "" searches the
-// work tree, untracked files included.
-func grep(ctx context.Context, r *Repo, words []string, rev string, pathspecs []string) ([]string, error) {
-	return grepIn(ctx, r, words, grepScope{rev: rev, untracked: rev == ""}, pathspecs)
-}
-
-func grepIn(ctx context.Context, r *Repo, words []string, scope grepScope, pathspecs []string) ([]string, error) {
+// grep runs git grep -l -F for any of words in a commit (rev) or, with
+// rev "", the work tree with its untracked files; whole adds -w. It is
+// the search for pathspecs whose magic only git knows, and the fixed-string
+// narrowing of a commit not checked out (search.go).
+func grep(ctx context.Context, r *Repo, words []string, rev string, pathspecs []string, whole bool) ([]string, error) {
 	if len(words) == 0 {
 		return nil, nil
 	}
-	// git grep -w -F with several patterns slows down by orders of
-	// magnitude when one of them is a short, frequent word: each place
-	// the word occurs inside another word restarts the search (psf/black
-	// 6305bf1ae6: "a" among 52 words, 80 s against 0.1 s without it,
-	// and 0.03 s for "a" alone). Short words are grepped one by one,
-	// beside the others.
-	var short, long []string
-	for _, w := range words {
-		if len(w) <= shortWord {
-			short = append(short, w)
-		} else {
-			long = append(long, w)
-		}
-	}
-	if len(short) > 0 && len(words) > 1 {
-		groups := [][]string{}
-		if len(long) > 0 {
-			groups = append(groups, long)
-		}
-		for _, w := range short {
-			groups = append(groups, []string{w})
-		}
-		res := make([][]string, len(groups))
-		errs := make([]error, len(groups))
-		var wg sync.WaitGroup
-		for i, g := range groups {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				res[i], errs[i] = grepOnce(ctx, r, g, scope, pathspecs)
-			}()
-		}
-		wg.Wait()
-		seen := map[string]bool{}
-		var out []string
-		for i := range groups {
-			if errs[i] != nil {
-				return nil, errs[i]
+	if whole {
+		// git grep -w -F with several patterns slows down by orders of
+		// magnitude when one of them is a short, frequent word: each
+		// place the word occurs inside another word restarts the search
+		// (psf/black 6305bf1ae6: "a" among 52 words, 80 s against 0.1 s
+		// without it). Short words are grepped one by one, beside the
+		// others.
+		var short, long []string
+		for _, w := range words {
+			if len(w) <= shortWord {
+				short = append(short, w)
+			} else {
+				long = append(long, w)
 			}
-			for _, p := range res[i] {
-				if !seen[p] {
-					seen[p] = true
-					out = append(out, p)
+		}
+		if len(short) > 0 && len(words) > 1 {
+			groups := [][]string{}
+			if len(long) > 0 {
+				groups = append(groups, long)
+			}
+			for _, w := range short {
+				groups = append(groups, []string{w})
+			}
+			res := make([][]string, len(groups))
+			errs := make([]error, len(groups))
+			var wg sync.WaitGroup
+			for i, g := range groups {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					res[i], errs[i] = grepOnce(ctx, r, g, rev, pathspecs, true)
+				}()
+			}
+			wg.Wait()
+			seen := map[string]bool{}
+			var out []string
+			for i := range groups {
+				if errs[i] != nil {
+					return nil, errs[i]
+				}
+				for _, p := range res[i] {
+					if !seen[p] {
+						seen[p] = true
+						out = append(out, p)
+					}
 				}
 			}
+			sort.Strings(out)
+			return out, nil
 		}
-		return out, nil
 	}
-	return grepOnce(ctx, r, words, scope, pathspecs)
+	return grepOnce(ctx, r, words, rev, pathspecs, whole)
 }
 
 // shortWord is the length up to which a word is grepped on its own.
 const shortWord = 3
 
-// grepOnce is one git grep for words.
-func grepOnce(ctx context.Context, r *Repo, words []string, scope grepScope, pathspecs []string) ([]string, error) {
-	args := []string{"grep", "-l", "-z", "-w", "-F", "-I", "--no-color"}
-	if scope.untracked {
+// grepOnce is one git grep for words; paths are relative to the top,
+// without the rev's prefix.
+func grepOnce(ctx context.Context, r *Repo, words []string, rev string, pathspecs []string, whole bool) ([]string, error) {
+	args := []string{"grep", "-l", "-z", "-F", "-I", "--no-color"}
+	if whole {
+		args = append(args, "-w")
+	}
+	if rev == "" {
 		args = append(args, "--untracked")
 	}
 	args = append(args, "-f", "-")
-	if scope.rev != "" {
-		args = append(args, scope.rev)
+	if rev != "" {
+		args = append(args, rev)
 	}
 	args = append(append(args, "--"), pathspecs...)
 	var pat bytes.Buffer
@@ -545,7 +474,13 @@ func grepOnce(ctx context.Context, r *Repo, words []string, scope grepScope, pat
 		}
 		return nil, err
 	}
-	return splitZ(out), nil
+	paths := splitZ(out)
+	if rev != "" {
+		for i, p := range paths {
+			paths[i] = strings.TrimPrefix(p, rev+":")
+		}
+	}
+	return paths, nil
 }
 
 func splitZ(b []byte) []string {

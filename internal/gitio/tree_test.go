@@ -2,9 +2,11 @@ package gitio
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ripple-dev/ripple/internal/testrepo"
@@ -112,6 +114,90 @@ func TestGrepShortWords(t *testing.T) {
 		slices.Sort(got)
 		if want := []string{"a.py", "b.py", "c.py"}; !slices.Equal(got, want) {
 			t.Errorf("%T: grep %v = %v, want %v", tree, words, got, want)
+		}
+	}
+}
+
+// TestGrepAgreesWithGit holds the one-pass search (search.go) to git grep
+// -l -w -F on the same files: identifiers, a quoted import path (a word
+// with non-word bytes), words inside longer words, non-ASCII neighbours,
+// a binary file, an excluded folder, in a checked-out commit whose work
+// tree edited a file, in a commit that is not checked out and in the
+// work tree with an untracked file.
+func TestGrepAgreesWithGit(t *testing.T) {
+	testrepo.Hermetic(t)
+	dir := t.TempDir()
+	testrepo.Init(t, dir)
+	files := map[string]string{
+		"a.go":         "package a\n\nfunc Run() { Helper() }\n",
+		"b.go":         "package b\n\nimport \"example.com/p\"\n",
+		"c.go":         "package c\n\nvar x = RunAll // Run inside a longer word\n",
+		"d.go":         "package d\n\n// Helperé and éRun: non-ASCII bytes bound a word for git\n",
+		"e.go":         "package e\n\nimport \"example.com/pkg\"\n",
+		"f.go":         "package f\n\nvar _ = \"Run\"\n",
+		"bin.go":       "Run\x00binary\n",
+		"vendor/v.go":  "package v\n\nfunc Run() {}\n",
+		"x/sub/y.go":   "package y\n\nfunc run() { _ = Helper }\n",
+		"notes.txt":    "Run Helper\n",
+		"g.go":         "package g\n",
+		"h.go":         "package h\n\nvar _ = example.com/p\n",
+		"x/long.go":    "package x\n\n" + strings.Repeat("var aVeryLongNameThatIsNotAWord = 1\n", 200) + "var _ = Helper\n",
+		"x/nothing.go": "package x\n",
+	}
+	testrepo.WriteFiles(t, dir, files)
+	first := testrepo.CommitAll(t, dir, "first")
+	testrepo.WriteFiles(t, dir, map[string]string{"g.go": "package g\n\nfunc G() { Run() }\n", "a.go": "package a\n"})
+	second := testrepo.CommitAll(t, dir, "second")
+	// the work tree edits a file of the second commit and adds one
+	testrepo.WriteFiles(t, dir, map[string]string{"g.go": "package g\n", "c.go": "package c\n\nvar y = Helper\n", "new.go": "package n\n\nvar _ = Run\n"})
+	ctx := context.Background()
+	r, err := Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	specs := []string{"*.go", ":(exclude,glob)vendor/**", ":(exclude,glob)**/vendor/**"}
+	wordSets := [][]string{
+		{"Run"}, {"Helper"}, {"Run", "Helper", "a", "x"}, {`"example.com/p"`}, {"RunAll", "nothing"}, {"zzz"}, {"é"},
+	}
+	trees := []struct {
+		name string
+		tree Tree
+		rev  string
+	}{
+		{"checked out, edited", &RevTree{R: r, SHA: second}, second},
+		{"not checked out", &RevTree{R: r, SHA: first}, first},
+		{"work tree", &WorkTree{R: r}, ""},
+	}
+	for _, tc := range trees {
+		for _, words := range wordSets {
+			got, err := tc.tree.Grep(ctx, words, specs...)
+			if err != nil {
+				t.Fatalf("%s: %v", tc.name, err)
+			}
+			args := []string{"grep", "-l", "-z", "-w", "-F", "-I"}
+			if tc.rev == "" {
+				args = append(args, "--untracked")
+			}
+			for _, w := range words {
+				args = append(args, "-e", w)
+			}
+			if tc.rev != "" {
+				args = append(args, tc.rev)
+			}
+			out, err := r.Git(ctx, append(append(args, "--"), specs...)...)
+			var ee *ExitError
+			if err != nil && !(errors.As(err, &ee) && ee.Code == 1) {
+				t.Fatal(err)
+			}
+			want := splitZ(out)
+			for i, p := range want {
+				want[i] = strings.TrimPrefix(p, tc.rev+":")
+			}
+			slices.Sort(want)
+			if !slices.Equal(got, want) {
+				t.Errorf("%s: grep %q = %v, git grep -w says %v", tc.name, words, got, want)
+			}
 		}
 	}
 }

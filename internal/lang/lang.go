@@ -150,6 +150,12 @@ type Follow struct {
 	// implementation be changed back): the derived change is tentative
 	// even when the site that implies it is broken.
 	May bool
+	// Frontier marks a change whose form is not known, only that it may
+	// be needed (a function that may have to take the new value from its
+	// own callers, up to an entry point): every dependent it reaches is
+	// at most a note, and the walk asks about it last, and only for a
+	// report that shows notes (model.Change.Frontier).
+	Frontier bool
 }
 
 // Analyzer answers impact queries for one check.

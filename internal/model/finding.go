@@ -348,6 +348,12 @@ type Stats struct {
 	ParsedFiles   int   `json:"parsed_files"`
 	TypedPackages int   `json:"typed_packages"`
 	Millis        int64 `json:"millis"`
+	// BudgetCut is set when the budget ran out before every derived
+	// change was walked (a precision note says what was left).
+	BudgetCut bool `json:"budget_cut,omitempty"`
+	// FrontierSkipped counts the frontier changes not walked because
+	// the report shows no notes (check.Options.Frontier).
+	FrontierSkipped int `json:"frontier_skipped,omitempty"`
 }
 
 // Count returns the number of findings at each level.

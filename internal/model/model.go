@@ -128,6 +128,11 @@ type Change struct {
 	// may have to follow an override's new signature) is tentative, and
 	// what it reaches is reported one rung lower (see propagate.Cap).
 	Tentative int `json:"tentative,omitempty"`
+	// Frontier marks a derived change whose form is not known (a function
+	// that may have to take a new value from its own callers): its
+	// dependents can only be the farther frontier (notes), and so can
+	// what derives from it (see propagate.Rung).
+	Frontier bool `json:"frontier,omitempty"`
 }
 
 // Hops is the number of derived steps between the developer's change and

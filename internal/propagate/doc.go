@@ -19,8 +19,18 @@
 //     wrapper that forwards a changed parameter, an override of a changed
 //     method, an implementation of a changed interface method) becomes a
 //     derived change, related to its cause by the ref's relation (Via),
-//     and is asked about in the next round, breadth first, up to MaxDepth
-//     hops; each block is derived once.
+//     and is asked about in a later round, up to MaxDepth hops; each
+//     block is derived once.
+//  4. Rounds go by rung (Rung: the highest verdict a change's dependents
+//     can have once Cap applies): the seed's own changes first, always,
+//     whatever the deadline; then derived changes that could reach
+//     errors, then warnings, then the farther frontier (notes), breadth
+//     first within a rung. Input.Deadline (the budget, less the report's
+//     reserve) ends the rounds of derived changes: those not asked, and
+//     a round it interrupts, are counted in Output.Unwalked by rung, so
+//     that a cut loses notes before warnings and warnings before errors,
+//     and running out of time is never an error of the walk. A report
+//     that shows no notes skips the frontier altogether (SkipFrontier).
 //
 // The verdict ladder:
 //

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ripple-dev/ripple/internal/config"
 	"github.com/ripple-dev/ripple/internal/gitio"
@@ -233,5 +234,112 @@ func TestWalk(t *testing.T) {
 	}
 	if levels[1] != model.LevelError || levels[len("caller(F)")] != model.LevelNote {
 		t.Errorf("levels %v: want the seed's caller an error and the wrapper's caller (the frontier) a note", levels)
+	}
+}
+
+// ladder is an analyzer whose seed has one caller of each rung: a
+// wrapper that must follow (W: what it reaches could be errors), a base
+// that may follow (B: warnings) and a function that may have to take a
+// value from its callers (T: the frontier, notes). The derived changes
+// have one caller each and derive nothing. block, when set, makes the
+// rounds after the first wait for their context to end.
+type ladder struct {
+	asked [][]string
+	block bool
+}
+
+func (a *ladder) Answer(ctx context.Context, qs []lang.Query) ([]*lang.Ref, error) {
+	var names []string
+	for _, q := range qs {
+		names = append(names, q.Change.Block().Name)
+	}
+	a.asked = append(a.asked, names)
+	if a.block && len(a.asked) > 1 {
+		<-ctx.Done()
+		return nil, fmt.Errorf("search: %w", ctx.Err())
+	}
+	var out []*lang.Ref
+	for i, q := range qs {
+		site := model.Site{Path: "x.toy", Line: 10*len(a.asked) + i}
+		r := &lang.Ref{Change: q.Change, Relation: model.CalledBy, Verdict: model.Inconsistent, Site: site, Message: "calls " + names[i]}
+		out = append(out, r)
+		if q.Change.Derived {
+			continue
+		}
+		follow := func(name string, may, frontier bool) *lang.Ref {
+			site.Line++
+			return &lang.Ref{Change: q.Change, Relation: model.CalledBy, Verdict: model.Inconsistent, Site: site, Message: "in " + name,
+				Follow: &lang.Follow{Decl: &lang.Decl{Block: model.Block{Lang: "toy", Kind: model.KindFunc, Path: "x.toy", Name: name, Display: "func " + name}},
+					Label: model.MMS, May: may, Frontier: frontier}}
+		}
+		out = append(out, follow("T", false, true), follow("B", true, false), follow("W", false, false))
+	}
+	return out, nil
+}
+
+type ladderFrontend struct {
+	toyFrontend
+	an *ladder
+}
+
+func (fe ladderFrontend) NewAnalyzer(context.Context, *lang.Env) (lang.Analyzer, error) { return fe.an, nil }
+
+// TestWalkRungs checks the order and the bounds of the walk of derived
+// changes: the rung that could reach errors first, then warnings, then
+// the frontier; SkipFrontier leaves the frontier out; a deadline that
+// has passed leaves every derived change unwalked, counted by rung, and
+// one that interrupts a round drops that round, never failing the walk;
+// the seed's own dependents are answered whatever the deadline.
+func TestWalkRungs(t *testing.T) {
+	seed := &model.Change{Label: model.MMS, New: &model.Block{Lang: "toy", Kind: model.KindFunc, Path: "f.toy", Name: "S", Display: "func S"}}
+	run := func(in Input, an *ladder) *Output {
+		t.Helper()
+		in.Changes = []*model.Change{seed}
+		in.Frontend = map[*model.Change]lang.Frontend{seed: ladderFrontend{an: an}}
+		in.Env, in.MaxDepth = &lang.Env{}, 8
+		out, err := Walk(context.Background(), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	asked := func(an *ladder) string {
+		var rounds []string
+		for _, r := range an.asked {
+			rounds = append(rounds, strings.Join(r, ","))
+		}
+		return strings.Join(rounds, " ")
+	}
+	an := &ladder{}
+	out := run(Input{}, an)
+	if got := asked(an); got != "S W B T" {
+		t.Errorf("rounds %q, want the seed, then W (errors' rung), B (warnings'), T (the frontier)", got)
+	}
+	for _, f := range out.Findings {
+		if f.Change.Block().Name == "T" && f.Verdict != model.MayFollow {
+			t.Errorf("a site of the frontier change T is %v, want may have to follow (Cap)", f.Verdict)
+		}
+	}
+
+	an = &ladder{}
+	out = run(Input{SkipFrontier: true}, an)
+	if got := asked(an); got != "S W B" || out.Skipped != 1 || len(out.Derived) != 2 {
+		t.Errorf("SkipFrontier: rounds %q, %d skipped, %d derived; want S W B, 1 skipped (T), 2 derived", got, out.Skipped, len(out.Derived))
+	}
+
+	an = &ladder{}
+	out = run(Input{Deadline: time.Now().Add(-time.Second)}, an)
+	want := map[model.Verdict]int{model.Inconsistent: 1, model.MayBeImpacted: 1, model.MayFollow: 1}
+	if got := asked(an); got != "S" || fmt.Sprint(out.Unwalked) != fmt.Sprint(want) {
+		t.Errorf("deadline passed: rounds %q, unwalked %v; want S alone, one of each rung unwalked", got, out.Unwalked)
+	}
+	if len(out.Findings) != 4 {
+		t.Errorf("deadline passed: %d findings, want the seed's 4 sites", len(out.Findings))
+	}
+
+	an = &ladder{block: true}
+	out = run(Input{Deadline: time.Now().Add(50 * time.Millisecond)}, an)
+	if got := asked(an); got != "S W" || out.Unwalked[model.Inconsistent] != 1 || out.Unwalked[model.MayFollow] != 1 {
+		t.Errorf("deadline during W's round: rounds %q, unwalked %v; want S W, then W dropped and B and T left", got, out.Unwalked)
 	}
 }

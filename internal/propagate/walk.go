@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/ripple-dev/ripple/internal/lang"
 	"github.com/ripple-dev/ripple/internal/model"
@@ -31,6 +33,18 @@ type Input struct {
 	// AggregateAbove is how many sites of one reason are reported one by
 	// one; more become one finding listing the others (0: 8).
 	AggregateAbove int
+	// Deadline, when set, ends the walk of derived changes: the seed's
+	// own dependents are always answered (what the syntax proves broken
+	// there is what blocks a push), and the derived changes are asked
+	// about, errors' rung first, only while it has not passed; a round
+	// it interrupts is dropped. What was not walked is counted in
+	// Output.Unwalked.
+	Deadline time.Time
+	// SkipFrontier leaves out the farther frontier: derived changes
+	// whose every dependent is at most a note (Change.Frontier, or two
+	// uncertain steps away) are counted in Output.Skipped, not walked. A
+	// report that shows no notes (the hook's) need not pay for them.
+	SkipFrontier bool
 }
 
 // Output is the walk's result.
@@ -41,6 +55,11 @@ type Output struct {
 	Typed    int
 	// Cut counts the derived changes not walked because of MaxDerived.
 	Cut int
+	// Unwalked counts the derived changes the deadline left unasked, by
+	// the rung their dependents would have had at best (model.Verdict).
+	Unwalked map[model.Verdict]int
+	// Skipped counts the frontier changes not walked (SkipFrontier).
+	Skipped int
 }
 
 // Relations is the may-impact policy of the walk: the relations asked
@@ -53,49 +72,90 @@ func Relations(c *model.Change) []model.Relation {
 	return model.Impacts[c.Label]
 }
 
-// Walk asks each front-end's analyzer for the dependents of the changes,
-// walks the derived changes the answers imply (breadth first, up to
-// MaxDepth hops), and settles the findings.
-func Walk(ctx context.Context, in Input) (*Output, error) {
-	out := &Output{}
-	w := &walk{in: in, analyzers: map[lang.Frontend]lang.Analyzer{}, fe: map[*model.Change]lang.Frontend{}, seen: map[string]bool{}}
-	pending := map[lang.Frontend][]*model.Change{}
-	for _, c := range in.Changes {
-		fe := in.Frontend[c]
-		if fe == nil {
-			continue
-		}
-		w.fe[c] = fe
-		if _, ok := pending[fe]; !ok {
-			w.order = append(w.order, fe)
-		}
-		pending[fe] = append(pending[fe], c)
+// Rung is the highest verdict a change's dependents can have once Cap
+// applies: Inconsistent for the diff's own changes and what must follow
+// them, MayBeImpacted one uncertain step away, MayFollow on the farther
+// frontier.
+func Rung(c *model.Change) model.Verdict {
+	switch {
+	case c.Frontier || c.Tentative >= 2:
+		return model.MayFollow
+	case c.Tentative == 1:
+		return model.MayBeImpacted
 	}
+	return model.Inconsistent
+}
+
+// Walk asks each front-end's analyzer for the dependents of the changes,
+// walks the derived changes the answers imply (up to MaxDepth hops), and
+// settles the findings. Derived changes are asked about by rung, highest
+// first (breadth first within a rung), so that a deadline loses notes
+// before warnings and warnings before errors.
+func Walk(ctx context.Context, in Input) (*Output, error) {
+	out := &Output{Unwalked: map[model.Verdict]int{}}
+	w := &walk{in: in, analyzers: map[lang.Frontend]lang.Analyzer{}, fe: map[*model.Change]lang.Frontend{}, seen: map[string]bool{}}
 	var all []found
-	for depth := 0; len(pending) > 0; depth++ {
-		next := map[lang.Frontend][]*model.Change{}
-		for _, fe := range w.order {
-			refs, err := w.ask(ctx, fe, pending[fe])
-			if err != nil {
-				return nil, err
+	keep := func(refs []*lang.Ref, q *queue, depth int) {
+		for _, r := range refs {
+			r.Verdict = Cap(r.Change, r.Verdict)
+			all = append(all, found{finding(r), r.Generated, r.Gather})
+			if r.Follow == nil || depth >= in.MaxDepth {
+				continue
 			}
-			for _, r := range refs {
-				r.Verdict = Cap(r.Change, r.Verdict)
-				all = append(all, found{finding(r), r.Generated, r.Gather})
-				if r.Follow == nil || depth >= in.MaxDepth {
+			if d := w.derive(r); d != nil {
+				if in.SkipFrontier && Rung(d) == model.MayFollow {
+					out.Skipped++
 					continue
 				}
-				if d := w.derive(r); d != nil {
-					if in.MaxDerived > 0 && len(out.Derived) >= in.MaxDerived {
-						out.Cut++
-						continue
-					}
-					next[fe] = append(next[fe], d)
-					out.Derived = append(out.Derived, d)
+				if in.MaxDerived > 0 && len(out.Derived) >= in.MaxDerived {
+					out.Cut++
+					continue
 				}
+				q.add(d, depth+1)
+				out.Derived = append(out.Derived, d)
 			}
 		}
-		pending = next
+	}
+	// the seed's own dependents: always, whatever the deadline
+	seeds := &queue{}
+	for _, c := range in.Changes {
+		if fe := in.Frontend[c]; fe != nil {
+			w.fe[c] = fe
+			seeds.add(c, 0)
+		}
+	}
+	derived := &queue{}
+	for _, b := range seeds.batches(w) {
+		refs, err := w.ask(ctx, b.fe, b.changes)
+		if err != nil {
+			return nil, err
+		}
+		keep(refs, derived, 0)
+	}
+	// then the derived changes, rung by rung, within the deadline
+	dctx, cancel := ctx, context.CancelFunc(func() {})
+	if !in.Deadline.IsZero() {
+		dctx, cancel = context.WithDeadline(ctx, in.Deadline)
+	}
+	defer cancel()
+	for {
+		b, ok := derived.next(w)
+		if !ok {
+			break
+		}
+		if dctx.Err() != nil {
+			out.Unwalked[Rung(b.changes[0])] += len(b.changes)
+			continue
+		}
+		refs, err := w.ask(dctx, b.fe, b.changes)
+		if err != nil {
+			if ctx.Err() == nil && dctx.Err() != nil {
+				out.Unwalked[Rung(b.changes[0])] += len(b.changes)
+				continue // the deadline interrupted the round
+			}
+			return nil, err
+		}
+		keep(refs, derived, b.depth)
 	}
 	for _, an := range w.analyzers {
 		if s, ok := an.(lang.Stats); ok {
@@ -109,6 +169,84 @@ func Walk(ctx context.Context, in Input) (*Output, error) {
 		return ok && d.IsTest(f.Site.Path)
 	})
 	return out, nil
+}
+
+// queue holds the changes still to ask about, by rung and depth.
+type queue struct {
+	items []queued
+}
+
+type queued struct {
+	c     *model.Change
+	depth int
+}
+
+// batch is one round: changes of one front-end, one rung and one depth,
+// asked together.
+type batch struct {
+	fe      lang.Frontend
+	changes []*model.Change
+	depth   int
+}
+
+func (q *queue) add(c *model.Change, depth int) { q.items = append(q.items, queued{c, depth}) }
+
+// batches takes every change of the queue, grouped by front-end in the
+// order the front-ends were first met.
+func (q *queue) batches(w *walk) []batch {
+	var out []batch
+	at := map[lang.Frontend]int{}
+	for _, it := range q.items {
+		fe := w.fe[it.c]
+		i, ok := at[fe]
+		if !ok {
+			i = len(out)
+			at[fe] = i
+			out = append(out, batch{fe: fe, depth: it.depth})
+			if !slices.Contains(w.order, fe) {
+				w.order = append(w.order, fe)
+			}
+		}
+		out[i].changes = append(out[i].changes, it.c)
+	}
+	q.items = nil
+	return out
+}
+
+// next takes the next round: the changes of the highest rung, and of
+// them the shallowest, of the first front-end that has any.
+func (q *queue) next(w *walk) (batch, bool) {
+	if len(q.items) == 0 {
+		return batch{}, false
+	}
+	best := q.items[0]
+	for _, it := range q.items[1:] {
+		if r, br := Rung(it.c), Rung(best.c); r > br || r == br && it.depth < best.depth {
+			best = it
+		}
+	}
+	rung, depth := Rung(best.c), best.depth
+	in := func(it queued, fe lang.Frontend) bool {
+		return w.fe[it.c] == fe && Rung(it.c) == rung && it.depth == depth
+	}
+	fe := w.fe[best.c]
+	for _, f := range w.order { // the first front-end with changes of that rung and depth
+		if slices.ContainsFunc(q.items, func(it queued) bool { return in(it, f) }) {
+			fe = f
+			break
+		}
+	}
+	b := batch{fe: fe, depth: depth}
+	kept := q.items[:0]
+	for _, it := range q.items {
+		if in(it, fe) {
+			b.changes = append(b.changes, it.c)
+		} else {
+			kept = append(kept, it)
+		}
+	}
+	q.items = kept
+	return b, true
 }
 
 type walk struct {
@@ -152,7 +290,11 @@ func (w *walk) ask(ctx context.Context, fe lang.Frontend, cs []*model.Change) ([
 // steps away from the diff reaches only the frontier (MayFollow).
 func Cap(c *model.Change, v model.Verdict) model.Verdict {
 	switch {
-	case v == model.Consistent || c.Tentative == 0:
+	case v == model.Consistent:
+		return v
+	case c.Frontier:
+		return model.MayFollow
+	case c.Tentative == 0:
 		return v
 	case c.Tentative == 1 && v == model.Inconsistent:
 		return model.MayBeImpacted
@@ -175,7 +317,8 @@ func (w *walk) derive(r *lang.Ref) *model.Change {
 		old = &r.Follow.From.Block
 	}
 	d := &model.Change{Label: r.Follow.Label, Old: old, New: b, Details: r.Follow.Details,
-		Derived: true, Cause: r.Change, Via: r.Relation, Tentative: r.Change.Tentative}
+		Derived: true, Cause: r.Change, Via: r.Relation, Tentative: r.Change.Tentative,
+		Frontier: r.Change.Frontier || r.Follow.Frontier}
 	if r.Verdict != model.Inconsistent || r.Follow.May {
 		d.Tentative++
 	}

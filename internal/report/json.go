@@ -59,7 +59,9 @@ const JSONVersion = 1
 //	  "diagnostics": [{"path", "line", "message"}],
 //	  "precision_notes": [...],
 //	  "counts": {"error": 3, "warning": 1, "note": 0},  // reported findings
-//	  "stats": {"changed_files", "parsed_files", "typed_packages", "millis"}
+//	  "stats": {"changed_files", "parsed_files", "typed_packages", "millis",
+//	            "budget_cut",          // true: the budget ended the walk before every derived change (a precision note says what was left)
+//	            "frontier_skipped"}    // frontier changes not walked: the report shows no notes (the hook's text without -verbose)
 //	}
 //
 // Findings are in report order and deduplicated; findings with level
@@ -75,10 +77,12 @@ func JSON(w io.Writer, r *model.Result, o Options) error {
 		Diagnostics:    []JSONDiagnostic{},
 		PrecisionNotes: nonNil(p.r.PrecisionNotes),
 		Stats: JSONStats{
-			ChangedFiles:  p.r.Stats.ChangedFiles,
-			ParsedFiles:   p.r.Stats.ParsedFiles,
-			TypedPackages: p.r.Stats.TypedPackages,
-			Millis:        p.r.Stats.Millis,
+			ChangedFiles:    p.r.Stats.ChangedFiles,
+			ParsedFiles:     p.r.Stats.ParsedFiles,
+			TypedPackages:   p.r.Stats.TypedPackages,
+			Millis:          p.r.Stats.Millis,
+			BudgetCut:       p.r.Stats.BudgetCut,
+			FrontierSkipped: p.r.Stats.FrontierSkipped,
 		},
 	}
 	for i, c := range p.changes {
@@ -358,8 +362,10 @@ func (c JSONCounts) Total() int { return c.Error + c.Warning + c.Note }
 
 // JSONStats is what the check read.
 type JSONStats struct {
-	ChangedFiles  int   `json:"changed_files"`
-	ParsedFiles   int   `json:"parsed_files"`
-	TypedPackages int   `json:"typed_packages"`
-	Millis        int64 `json:"millis"`
+	ChangedFiles    int   `json:"changed_files"`
+	ParsedFiles     int   `json:"parsed_files"`
+	TypedPackages   int   `json:"typed_packages"`
+	Millis          int64 `json:"millis"`
+	BudgetCut       bool  `json:"budget_cut,omitempty"`
+	FrontierSkipped int   `json:"frontier_skipped,omitempty"`
 }

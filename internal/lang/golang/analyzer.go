@@ -512,7 +512,7 @@ func (a *analyzer) followWrapper(r *ref, v verdict, done map[*ast.FuncDecl]bool)
 		NameLine: a.ix.fset.PositionFor(fd.Name.Pos(), false).Line,
 		Data:     fi,
 	}}
-	return &lang.Follow{Decl: d, Label: model.MMS, Details: []string{details}}
+	return &lang.Follow{Decl: d, Label: model.MMS, Details: []string{details}, Frontier: why == ""}
 }
 
 // followImpl makes the derived change of an implementation that must

@@ -185,7 +185,7 @@ func (j *judge) follow(t *target, x *ref, v verdict) *lang.Follow {
 		if t.ch.Derived {
 			why = "calls " + t.display() + ", which may change: may have to take a new value from its callers"
 		}
-		return &lang.Follow{Decl: d, Label: model.MMS, Details: []string{why}}
+		return &lang.Follow{Decl: d, Label: model.MMS, Details: []string{why}, Frontier: true}
 	}
 	j.wrapped[fn] = true
 	d := j.a.declOf(fn)
