@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -45,7 +46,10 @@ func TestMain(m *testing.M) {
 //   - Besides testscript's commands: `exitcode N prog args...` (exact exit
 //     status), `capture NAME` (last stdout into $NAME, for shas),
 //     `json FILE PATH=VALUE...` (valid JSON holding those values) and
-//     `repeat N TEMPLATE OUT` (N files from a template: wide changes).
+//     `repeat N TEMPLATE OUT` (N files from a template: wide changes) and
+//     `waitwarm` (wait for a background `hook warm` to end).
+//   - RIPPLE_WARM is off: `hook install` and a cold push start no
+//     background warm-up unless a script clears it (and then waits).
 //
 // Run one script with go test ./cmd/hook -run TestScripts/NAME; add
 // -testwork (after -args) to keep its $WORK for inspection.
@@ -61,6 +65,7 @@ func TestScripts(t *testing.T) {
 			"capture":  cmdCapture,
 			"json":     cmdJSON,
 			"repeat":   cmdRepeat,
+			"waitwarm": cmdWaitWarm,
 		},
 	})
 }
@@ -106,6 +111,9 @@ func setupGit(env *testscript.Env) error {
 		env.Setenv("PATH", filepath.Dir(bin)+string(os.PathListSeparator)+env.Getenv("PATH"))
 	}
 	env.Setenv("NO_COLOR", "1")
+	// no detached warm-up outliving a script (it would write into $WORK
+	// while testscript removes it); warm_first_push.txtar turns it on
+	env.Setenv("RIPPLE_WARM", "off")
 
 	// RIPPLE_BIN: the pre-push hook runs "${RIPPLE_BIN:-<path recorded
 	// by hook install>}". The test binary itself (what os.Executable
@@ -182,6 +190,21 @@ func cmdRepeat(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Check(os.MkdirAll(filepath.Dir(out), 0o755))
 		ts.Check(os.WriteFile(out, []byte(strings.ReplaceAll(tmpl, "{{i}}", strconv.Itoa(i))), 0o644))
 	}
+}
+
+// cmdWaitWarm is `waitwarm`: wait, up to two minutes, until no `hook
+// warm -background` of the script holds its lock in the script's cache.
+func cmdWaitWarm(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 0 {
+		ts.Fatalf("usage: waitwarm")
+	}
+	lock := filepath.Join(ts.Getenv("HOME"), ".cache", "ripple", "warm.lock")
+	for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if _, err := os.Stat(lock); os.IsNotExist(err) {
+			return
+		}
+	}
+	ts.Fatalf("the background warm-up still holds %s after two minutes", lock)
 }
 
 // cmdJSON is `json FILE [PATH=VALUE...]`: FILE (or stdout) must be one

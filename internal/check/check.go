@@ -212,6 +212,7 @@ func Run(ctx context.Context, repo *gitio.Repo, o Options) (*model.Result, error
 		res.Stats.BudgetCut = true
 	}
 	res.Stats.FrontierSkipped = out.Skipped
+	res.Stats.Cold = out.Cold
 	res.Changes = append(res.Changes, out.Derived...)
 	res.Findings = out.Findings
 	res.Diagnostics = dedupeDiagnostics(res.Diagnostics)

@@ -44,6 +44,7 @@ commands:
   fix         derive the missing edits, prove them (Go: go build, go vet; Python: pyright), show or write them
   install     install the pre-push hook in this repository
   uninstall   remove it (restoring a hook it chained)
+  warm        prepare the type cache for this repository (install starts it in the background)
   version     print the version
 
 Run 'hook <command> -h' for a command's flags.
@@ -90,6 +91,8 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runFix(ctx, dir, rest, stdout, stderr)
 	case "install", "uninstall":
 		return runInstall(ctx, dir, cmd, rest, stdout, stderr)
+	case "warm":
+		return runWarm(ctx, dir, rest, stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintln(stdout, "ripple", ToolVersion())
 		return ExitOK
@@ -272,6 +275,9 @@ hook it chained; a hook that is not Ripple's is left alone.`)
 		if err != nil {
 			fmt.Fprintln(stderr, "ripple:", err)
 			return ExitFailure
+		}
+		if line := autoWarm(ctx, repo); line != "" {
+			msg = strings.TrimRight(msg, "\n") + "\n" + strings.TrimPrefix(line, "ripple: ")
 		}
 	} else {
 		msg, err = hookinstall.Uninstall(ctx, repo)

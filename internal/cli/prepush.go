@@ -138,6 +138,12 @@ func runPrePush(ctx context.Context, dir string, args []string, stdin io.Reader,
 			reportedAny = true
 		}
 	}
+	if merged.Stats.Cold {
+		// the next push finds the type cache warm
+		if line := autoWarm(ctx, repo); line != "" {
+			stale = append(stale, line)
+		}
+	}
 	sayStale := func() {
 		for _, l := range stale {
 			fmt.Fprintln(stderr, l)
@@ -197,6 +203,9 @@ func merge(dst, src *model.Result) {
 	dst.Stats.ParsedFiles += src.Stats.ParsedFiles
 	dst.Stats.TypedPackages += src.Stats.TypedPackages
 	dst.Stats.Millis += src.Stats.Millis
+	dst.Stats.BudgetCut = dst.Stats.BudgetCut || src.Stats.BudgetCut
+	dst.Stats.FrontierSkipped += src.Stats.FrontierSkipped
+	dst.Stats.Cold = dst.Stats.Cold || src.Stats.Cold
 }
 
 // changeKey identifies a change across the ranges of one push (stacked

@@ -220,6 +220,24 @@ type Stats interface {
 	Stats() (parsedFiles, typedPackages int)
 }
 
+// Cold is an optional capability of an Analyzer: whether its
+// type-precise tier ran out of time building what a warm-up (Warmer)
+// prepares, so that sites were left to the syntax that a warm check
+// would have type-checked.
+type Cold interface {
+	Cold() bool
+}
+
+// Warmer is an optional capability of a Frontend: preparing, ahead of a
+// check, what its type-precise tier would otherwise build on a check's
+// time (export data of every package of the repository and of what it
+// imports). `hook warm` runs it, and `hook install` starts it in the
+// background, so that the first push is not a cold one. It returns one
+// line saying what it prepared.
+type Warmer interface {
+	Warm(ctx context.Context, env *Env) (string, error)
+}
+
 // Provable is an optional capability of a Frontend: the oracle that
 // judges a state of the repository for this language (Go's compiler and
 // vet, pyright). The fix engine proves its edits with it. env is added to

@@ -354,6 +354,9 @@ type Stats struct {
 	// FrontierSkipped counts the frontier changes not walked because
 	// the report shows no notes (check.Options.Frontier).
 	FrontierSkipped int `json:"frontier_skipped,omitempty"`
+	// Cold is set when the type-precise tier ran out of time building
+	// what `hook warm` prepares (a first check on this machine).
+	Cold bool `json:"cold,omitempty"`
 }
 
 // Count returns the number of findings at each level.

@@ -282,7 +282,9 @@ type ladderFrontend struct {
 	an *ladder
 }
 
-func (fe ladderFrontend) NewAnalyzer(context.Context, *lang.Env) (lang.Analyzer, error) { return fe.an, nil }
+func (fe ladderFrontend) NewAnalyzer(context.Context, *lang.Env) (lang.Analyzer, error) {
+	return fe.an, nil
+}
 
 // TestWalkRungs checks the order and the bounds of the walk of derived
 // changes: the rung that could reach errors first, then warnings, then

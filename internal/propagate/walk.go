@@ -60,6 +60,9 @@ type Output struct {
 	Unwalked map[model.Verdict]int
 	// Skipped counts the frontier changes not walked (SkipFrontier).
 	Skipped int
+	// Cold is set when an analyzer's type-precise tier ran out of time
+	// building what a warm-up prepares (lang.Cold).
+	Cold bool
 }
 
 // Relations is the may-impact policy of the walk: the relations asked
@@ -162,6 +165,9 @@ func Walk(ctx context.Context, in Input) (*Output, error) {
 			p, t := s.Stats()
 			out.Parsed += p
 			out.Typed += t
+		}
+		if c, ok := an.(lang.Cold); ok && c.Cold() {
+			out.Cold = true
 		}
 	}
 	out.Findings = settle(all, in, func(f *model.Finding) bool {

@@ -61,7 +61,8 @@ const JSONVersion = 1
 //	  "counts": {"error": 3, "warning": 1, "note": 0},  // reported findings
 //	  "stats": {"changed_files", "parsed_files", "typed_packages", "millis",
 //	            "budget_cut",          // true: the budget ended the walk before every derived change (a precision note says what was left)
-//	            "frontier_skipped"}    // frontier changes not walked: the report shows no notes (the hook's text without -verbose)
+//	            "frontier_skipped",    // frontier changes not walked: the report shows no notes (the hook's text without -verbose)
+//	            "cold"}                // the type tier ran out of time building what `hook warm` prepares
 //	}
 //
 // Findings are in report order and deduplicated; findings with level
@@ -83,6 +84,7 @@ func JSON(w io.Writer, r *model.Result, o Options) error {
 			Millis:          p.r.Stats.Millis,
 			BudgetCut:       p.r.Stats.BudgetCut,
 			FrontierSkipped: p.r.Stats.FrontierSkipped,
+			Cold:            p.r.Stats.Cold,
 		},
 	}
 	for i, c := range p.changes {
@@ -368,4 +370,5 @@ type JSONStats struct {
 	Millis          int64 `json:"millis"`
 	BudgetCut       bool  `json:"budget_cut,omitempty"`
 	FrontierSkipped int   `json:"frontier_skipped,omitempty"`
+	Cold            bool  `json:"cold,omitempty"`
 }

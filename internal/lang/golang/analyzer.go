@@ -32,9 +32,14 @@ type analyzer struct {
 	lint *lintConfigs
 	// additions are the structs of this round that gained fields (copies.go)
 	additions map[tref]*addedFields
+	// cold: type checking stopped at the time budget after loading
+	// imported packages from source (the export-data cache lacked them)
+	cold bool
 }
 
 func (a *analyzer) Stats() (int, int) { return a.ix.Count(), a.typed }
+
+func (a *analyzer) Cold() bool { return a.cold }
 
 // pkgKeyOf is the package key of a block: its import path, with "_test"
 // for an external test package.

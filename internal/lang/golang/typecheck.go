@@ -121,7 +121,14 @@ func (a *analyzer) typecheck(ctx context.Context, ts []*target, refs []*ref, ext
 	}
 	a.typed += checked
 	if skipped > 0 {
-		a.note("budget", fmt.Sprintf("type checking stopped at the time budget: %d of %d packages checked, the others have syntax precision (raise budget, or use precision: types)", checked, checked+skipped))
+		why := "raise budget, or use precision: types"
+		if l.loaded > 0 {
+			// a cold cache: what the budget went to was building the
+			// imports' types, which a warm-up prepares
+			a.cold = true
+			why = fmt.Sprintf("the type cache was cold: %s loaded from source; `hook warm` prepares it, and the hook starts it after such a push", model.Plural(l.loaded, "imported package was", "imported packages were"))
+		}
+		a.note("budget", fmt.Sprintf("type checking stopped at the time budget: %d of %d packages checked, the others have syntax precision (%s)", checked, checked+skipped, why))
 	}
 	var absent, late []string
 	l.mu.Lock()
