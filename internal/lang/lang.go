@@ -220,6 +220,19 @@ type Stats interface {
 	Stats() (parsedFiles, typedPackages int)
 }
 
+// NewCodeJudge is an optional capability of an Analyzer: judging the
+// code the diff added or rewrote against the declarations it uses as
+// they stand at the head, whether or not this diff changed them (a
+// method an earlier push added to an interface that a type the new code
+// returns as that interface lacks). It is asked once per check, with
+// the diff's changes; each ref is a site on a line the diff touched,
+// attached to the change whose head block holds it, with relation
+// model.Uses. Only what the evidence proves is reported (a type error
+// the checker gave with everything it needed); a line that fits is not.
+type NewCodeJudge interface {
+	JudgeNewCode(ctx context.Context, changes []*model.Change) ([]*Ref, error)
+}
+
 // Cold is an optional capability of an Analyzer: whether its
 // type-precise tier ran out of time building what a warm-up (Warmer)
 // prepares, so that sites were left to the syntax that a warm check

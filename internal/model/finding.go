@@ -21,6 +21,12 @@ const (
 	EmbeddedBy     Relation = "EmbeddedBy"     // embeds or derives from the type (Go embedding, subclassing)
 	ReferencedBy   Relation = "ReferencedBy"   // names the type (declarations, conversions, assertions)
 	VariantOf      Relation = "VariantOf"      // another definition of the block for other builds (Go build tags, #if)
+	// Uses is the reverse direction, for the diff's own code: a line the
+	// diff added or rewrote that does not fit a declaration it uses, as
+	// that declaration stands at the head (changed in this push or an
+	// earlier one). It is not walked: each changed block's new code is
+	// judged once (lang.NewCodeJudge).
+	Uses Relation = "Uses"
 )
 
 // phrases name the hop of a relation path that reaches a block: "called
@@ -35,6 +41,7 @@ var phrases = map[Relation]string{
 	ImportedBy:     "imported by",
 	ReferencedBy:   "referenced by",
 	VariantOf:      "variant of",
+	Uses:           "uses",
 }
 
 // Phrase is the words of the relation on a relation path ("called by").
@@ -61,7 +68,7 @@ func TrailText(steps []Step) string {
 }
 
 // Relations lists every relation.
-var Relations = []Relation{CalledBy, OverriddenBy, Overrides, UsedBy, InstantiatedBy, ImportedBy, EmbeddedBy, ReferencedBy, VariantOf}
+var Relations = []Relation{CalledBy, OverriddenBy, Overrides, UsedBy, InstantiatedBy, ImportedBy, EmbeddedBy, ReferencedBy, VariantOf, Uses}
 
 // Impacts is the may-impact table: which relations of a changed block a
 // label reaches (CodePlan Table 1, with ReferencedBy for deleted and

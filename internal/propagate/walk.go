@@ -128,12 +128,30 @@ func Walk(ctx context.Context, in Input) (*Output, error) {
 		}
 	}
 	derived := &queue{}
+	broken := map[string]bool{} // sites already proven broken, by path and line
 	for _, b := range seeds.batches(w) {
 		refs, err := w.ask(ctx, b.fe, b.changes)
 		if err != nil {
 			return nil, err
 		}
+		for _, r := range refs {
+			if r.Verdict == model.Inconsistent {
+				broken[r.Site.Path+"\x00"+fmt.Sprint(r.Site.Line)] = true
+			}
+		}
 		keep(refs, derived, 0)
+		// the diff's own new code, against what it uses (once per front-end)
+		refs, err = w.judgeNewCode(ctx, b.fe, b.changes)
+		if err != nil {
+			return nil, err
+		}
+		var fresh []*lang.Ref
+		for _, r := range refs {
+			if !broken[r.Site.Path+"\x00"+fmt.Sprint(r.Site.Line)] {
+				fresh = append(fresh, r)
+			}
+		}
+		keep(fresh, derived, 0)
 	}
 	// then the derived changes, rung by rung, within the deadline
 	dctx, cancel := ctx, context.CancelFunc(func() {})
@@ -274,17 +292,63 @@ func (w *walk) ask(ctx context.Context, fe lang.Frontend, cs []*model.Change) ([
 	if len(qs) == 0 {
 		return nil, nil
 	}
-	an := w.analyzers[fe]
-	if an == nil {
-		var err error
-		if an, err = fe.NewAnalyzer(ctx, w.in.Env); err != nil {
-			return nil, fmt.Errorf("%s analysis: %w", fe.Name(), err)
-		}
-		w.analyzers[fe] = an
+	an, err := w.analyzer(ctx, fe)
+	if err != nil {
+		return nil, err
 	}
 	refs, err := answer(ctx, an, qs)
 	if err != nil {
 		return nil, fmt.Errorf("%s analysis: %w", fe.Name(), err)
+	}
+	return refs, nil
+}
+
+// analyzer returns the front-end's analyzer of this walk, made once.
+func (w *walk) analyzer(ctx context.Context, fe lang.Frontend) (lang.Analyzer, error) {
+	if an := w.analyzers[fe]; an != nil {
+		return an, nil
+	}
+	an, err := fe.NewAnalyzer(ctx, w.in.Env)
+	if err != nil {
+		return nil, fmt.Errorf("%s analysis: %w", fe.Name(), err)
+	}
+	w.analyzers[fe] = an
+	return an, nil
+}
+
+// judgeNewCode asks a front-end that judges the diff's own new code
+// (lang.NewCodeJudge) about the changes of the diff it owns. A change
+// whose head block the diff did not touch has no new code, and a
+// front-end with none is not even started.
+func (w *walk) judgeNewCode(ctx context.Context, fe lang.Frontend, cs []*model.Change) (refs []*lang.Ref, err error) {
+	var mine []*model.Change
+	for _, c := range cs {
+		if b := c.New; b != nil && !c.Derived && w.in.Env.Touched(b.Path, b.Span.StartLine, b.Span.EndLine) {
+			mine = append(mine, c)
+		}
+	}
+	if len(mine) == 0 {
+		return nil, nil
+	}
+	an, err := w.analyzer(ctx, fe)
+	if err != nil {
+		return nil, err
+	}
+	nc, ok := an.(lang.NewCodeJudge)
+	if !ok {
+		return nil, nil
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			if testing.Testing() {
+				panic(r)
+			}
+			err = fmt.Errorf("%s analysis of the new code: internal error (please report it with the output of 'hook version'): %v\n%s", fe.Name(), r, debug.Stack())
+		}
+	}()
+	refs, err = nc.JudgeNewCode(ctx, mine)
+	if err != nil {
+		return nil, fmt.Errorf("%s analysis of the new code: %w", fe.Name(), err)
 	}
 	return refs, nil
 }

@@ -441,6 +441,7 @@ var nouns = map[model.Relation][2]string{
 	model.ImportedBy:     {"importer", "importers"},
 	model.ReferencedBy:   {"reference", "references"},
 	model.VariantOf:      {"build variant", "build variants"},
+	model.Uses:           {"line of new code", "lines of new code"},
 }
 
 // mainRelation is the relation most findings of fs have; ties go to the

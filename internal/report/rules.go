@@ -19,6 +19,7 @@ var relationSubjects = map[model.Relation][2]string{
 	model.ImportedBy:     {"Importer of", "A file that imports"},
 	model.ReferencedBy:   {"Reference to", "A site that names"},
 	model.VariantOf:      {"Build variant of", "Another definition, for other builds, of"},
+	model.Uses:           {"New code in", "A line the diff wrote in"},
 }
 
 // labelObjects describe the changed declaration.
@@ -56,6 +57,15 @@ func ruleText(l model.Label, r model.Relation) (short, full, help string) {
 		}
 	}
 	short = subj[0] + " " + obj
+	if r == model.Uses {
+		short += " that does not fit a declaration it uses"
+		full = subj[1] + " " + obj + " (change " + string(l) + ", relation " + string(r) + ") " +
+			"does not fit a declaration it uses, as that declaration stands at the pushed head: " +
+			"it changed in this diff or in an earlier one, and the new code was written against another form of it."
+		help = "The type checker rejects a line this diff added or rewrote: it calls, constructs or converts to a declaration " +
+			"of the repository whose current form it does not fit. Fix the new code, or the declaration."
+		return short, full, help
+	}
 	full = subj[1] + " " + obj + " (change " + string(l) + ", relation " + string(r) + "). " +
 		"The diff changed the declaration but left this dependent site as it was, " +
 		"so the site may no longer compile or may no longer behave as intended."

@@ -166,7 +166,14 @@ func headingCounts(fs []*model.Finding, c tally) string {
 			parts = append(parts, fmt.Sprintf("%d %s", n, what))
 		}
 	}
-	add(c.inconsistent, "not updated")
+	switch {
+	case rel != model.Uses:
+		add(c.inconsistent, "not updated")
+	case c.inconsistent == 1:
+		add(c.inconsistent, "does not compile") // new code the diff wrote: nothing to update
+	default:
+		add(c.inconsistent, "do not compile")
+	}
 	add(c.mayBe, "may be impacted")
 	add(c.noted, "noted")
 	add(c.consistent, "consistent")
