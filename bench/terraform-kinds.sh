@@ -7,7 +7,7 @@
 # kind, the median wall time, the peak RSS and what was found, then one
 # summary line with the median over kinds and the worst peak RSS.
 #
-# Kinds (all from BASE_COMMIT):
+# Kinds (all from BASE_COMMIT but the last two):
 #   param    a parameter's type changes (addrs.ParseAbsResourceInstanceStr
 #            string -> []byte; 30 callers in 15 packages)
 #   result   a function gains a result (addrs.NewDefaultProvider returns
@@ -19,6 +19,18 @@
 #   field    a struct field's type changes (configs.Parser.fs afero.Afero
 #            -> *afero.Afero)
 #   branch   the four edits above as four commits of one pushed branch
+#   wide     a parameter added to tfdiags.Sourceless (932 callers)
+#   last10   terraform's own last 10 first-parent commits before
+#   last50   BASE_COMMIT (and the last 50), pushed as one range
+#
+# What is timed is `hook check` with its text report, the check the
+# pre-push hook runs (the farther frontier, which only notes reach, is
+# not walked: the text shows no notes); the counts come from one more,
+# untimed, JSON run (errors and warnings are the same; its notes include
+# the frontier's). Beside each kind: its CPU seconds as a share of a warm
+# `go build ./...` of BASE_COMMIT (GOBUILD=1, the default: built twice,
+# the second timed; GOBUILD=0 skips it), the measure of issue 16's
+# targets, since CPU time is what a loaded machine does not inflate.
 #
 # Environment: BENCH_WORK (default /tmp/ripple-bench; the work tree
 # $BENCH_WORK/terraform is shared with terraform.sh), TERRAFORM_MIRROR,
@@ -37,7 +49,8 @@ RIPPLE_ROOT=$(dirname "$HERE")
 BENCH_WORK=${BENCH_WORK:-/tmp/ripple-bench}
 MIRROR=${TERRAFORM_MIRROR:-/work/.mirror/hashicorp+terraform/repo}
 N=${N:-5}
-KINDS=${KINDS:-param result iface rename field branch}
+KINDS=${KINDS:-param result iface rename field branch wide last10 last50}
+GOBUILD=${GOBUILD:-1}
 MODDOWNLOAD=${MODDOWNLOAD:-1}
 CHECKOUT=${CHECKOUT:-1}
 # shellcheck source=bench/lib.sh
@@ -77,6 +90,9 @@ edit() {
 	field)
 		f=internal/configs/parser.go
 		perl -0pi -e 's/\tfs afero\.Afero\n/\tfs *afero.Afero\n/ or die "anchor"' "$TF/$f" ;;
+	wide)
+		f=internal/tfdiags/sourceless.go
+		perl -0pi -e 's/func Sourceless\(severity Severity, summary, detail string\) Diagnostic/func Sourceless(severity Severity, summary, detail string, code int) Diagnostic/ or die "anchor"' "$TF/$f" ;;
 	*) die "unknown kind $1" ;;
 	esac
 	G -C "$TF" add -- "$f"
@@ -111,39 +127,58 @@ else
 	CACHE="as found ($(du -sh "$(go env GOMODCACHE)" 2>/dev/null | cut -f1) in $(go env GOMODCACHE))"
 fi
 
-printf "%-7s %7s %7s %7s %7s %8s %8s %6s %6s %6s %6s\n" kind min_s med_s max_s cpu_s inner_s rss_MB errors warns notes typed
+# the warm go build of the base: built once (module and build caches
+# filled), timed the second time
+BUILD_CPU=""
+if [ "$GOBUILD" = 1 ]; then
+	G -C "$TF" checkout -q -f --detach "$BASE_COMMIT"
+	(cd "$TF" && go build ./... >/dev/null 2>&1) || die "go build ./... failed at $BASE_COMMIT (modules missing? run with MODDOWNLOAD=1)"
+	timed "$OUT/gobuild" sh -c "cd '$TF' && go build ./..."
+	BUILD_CPU=$T_CPU
+	echo "warm go build ./...: $(secs "$T_MS") s wall, $(secs "$T_CPU") CPU s, $(mb "$T_RSS") MB"
+fi
+pct() { [ -n "$BUILD_CPU" ] && awk -v c="$1" -v b="$BUILD_CPU" 'BEGIN { printf "%.1f%%", 100 * c / b }' || printf -- "-"; }
+
+printf "%-7s %7s %7s %7s %7s %7s %7s %7s %6s %6s %6s %6s\n" kind wall_s min_s max_s cpu_s cpu_pct inner_s rss_MB errors warns notes typed
 medians="" peak=0
 for kind in $KINDS; do
-	make_branch "$kind"
-	head=$(G -C "$TF" rev-parse "refs/heads/ripple-kinds/$kind")
+	case $kind in
+	last10 | last50)
+		base=$(G -C "$TF" rev-parse "$BASE_COMMIT~${kind#last}")
+		head=$BASE_COMMIT ;;
+	*)
+		make_branch "$kind"
+		base=$BASE_COMMIT
+		head=$(G -C "$TF" rev-parse "refs/heads/ripple-kinds/$kind") ;;
+	esac
 	if [ "$CHECKOUT" = 1 ]; then
 		G -C "$TF" checkout -q -f --detach "$head"
 	else
-		G -C "$TF" checkout -q -f --detach "$BASE_COMMIT"
+		G -C "$TF" checkout -q -f --detach "$base"
 	fi
 	# the pre-push range: what the branch adds over the base
-	: >"$OUT/$kind.ms"; : >"$OUT/$kind.rss"; : >"$OUT/$kind.cpu"; : >"$OUT/$kind.inner"
-	timed "$OUT/$kind.warm" "$HOOK" -C "$TF" check --base "$BASE_COMMIT" --head "$head" --format json
+	: >"$OUT/$kind.ms"; : >"$OUT/$kind.rss"; : >"$OUT/$kind.cpu"
+	timed "$OUT/$kind.warm" "$HOOK" -C "$TF" check --base "$base" --head "$head"
 	for i in $(seq 1 "$N"); do
-		timed "$OUT/$kind.$i" "$HOOK" -C "$TF" check --base "$BASE_COMMIT" --head "$head" --format json
+		timed "$OUT/$kind.$i" "$HOOK" -C "$TF" check --base "$base" --head "$head"
 		[ "$T_RC" -le 1 ] || die "$kind: hook check exited $T_RC: $(head -c 400 "$OUT/$kind.$i.err")"
 		echo "$T_MS" >>"$OUT/$kind.ms"
 		echo "${T_RSS:-0}" >>"$OUT/$kind.rss"
 		echo "${T_CPU:-0}" >>"$OUT/$kind.cpu"
-		jq -r '.stats.millis // 0' "$OUT/$kind.$i.out" >>"$OUT/$kind.inner"
 	done
 	read -r min med max < <(stats <"$OUT/$kind.ms")
 	read -r _ cmed _ < <(stats <"$OUT/$kind.cpu")
-	read -r _ imed _ < <(stats <"$OUT/$kind.inner")
 	rss=$(sort -n "$OUT/$kind.rss" | tail -n 1)
-	last="$OUT/$kind.$N.out"
+	timed "$OUT/$kind.json" "$HOOK" -C "$TF" check --base "$base" --head "$head" --format json
+	last="$OUT/$kind.json.out"
+	imed=$(jq -r '.stats.millis // 0' "$last")
 	errs=$(jq '[.findings[]? | select(.level=="error")] | length' "$last")
 	warns=$(jq '[.findings[]? | select(.level=="warning")] | length' "$last")
 	notes=$(jq '[.findings[]? | select(.level=="note")] | length' "$last")
 	typed=$(jq '.stats.typed_packages // 0' "$last")
-	printf "%-7s %7s %7s %7s %7s %8s %8s %6s %6s %6s %6s\n" "$kind" "$(secs "$min")" "$(secs "$med")" "$(secs "$max")" "$(secs "$cmed")" "$(secs "$imed")" "$(mb "$rss")" "$errs" "$warns" "$notes" "$typed"
+	printf "%-7s %7s %7s %7s %7s %7s %7s %7s %6s %6s %6s %6s\n" "$kind" "$(secs "$med")" "$(secs "$min")" "$(secs "$max")" "$(secs "$cmed")" "$(pct "$cmed")" "$(secs "$imed")" "$(mb "$rss")" "$errs" "$warns" "$notes" "$typed"
 	medians="$medians$med"$'\n'
 	[ "$rss" -gt "$peak" ] && peak=$rss
 done
 read -r _ kmed kmax < <(printf "%s" "$medians" | stats)
-echo "terraform kinds $(echo "$KINDS" | wc -w) median_of_medians $(secs "$kmed")s worst_median $(secs "$kmax")s peak_rss $(mb "$peak")MB ripple $RIPPLE_REV module_cache $CACHE head_checked_out $CHECKOUT"
+echo "terraform kinds $(echo "$KINDS" | wc -w) median_of_medians $(secs "$kmed")s worst_median $(secs "$kmax")s peak_rss $(mb "$peak")MB go_build_cpu ${BUILD_CPU:+$(secs "$BUILD_CPU")s} ripple $RIPPLE_REV module_cache $CACHE head_checked_out $CHECKOUT"
