@@ -186,6 +186,9 @@ func Run(ctx context.Context, repo *gitio.Repo, o Options) (*model.Result, error
 			}
 			mu.Unlock()
 		},
+		MayLevel: func(l model.Label, r model.Relation) model.Level {
+			return cfg.FindingLevel(&model.Finding{Change: &model.Change{Label: l}, Relation: r, Verdict: model.MayBeImpacted})
+		},
 	}
 	switch {
 	case !o.Deadline.IsZero():

@@ -76,6 +76,19 @@ type Env struct {
 	// Note records why precision is lower than it could be. A later note
 	// with the same key replaces an earlier one.
 	Note func(key, text string)
+	// MayLevel is the level the core reports a may-be-impacted site of a
+	// change labelled l, reached along r, at (the configuration's
+	// severity). nil: warning. An analyzer spends its precise tier in
+	// auto only on sites that can block or warn, not on what can only
+	// be a note (NoteOnly).
+	MayLevel func(l model.Label, r model.Relation) model.Level
+}
+
+// NoteOnly reports whether a may-be-impacted site of a change labelled l
+// along r can only be reported as a note (or not at all): calls of a
+// function whose body changed, by default.
+func (e *Env) NoteOnly(l model.Label, r model.Relation) bool {
+	return e.MayLevel != nil && e.MayLevel(l, r).Rank() <= model.LevelNote.Rank()
 }
 
 // Touched reports whether the diff changed any of lines from..to (head
