@@ -66,6 +66,7 @@ func Main() int {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(gcPercent)
 	}
+	capMemory()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	return Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
