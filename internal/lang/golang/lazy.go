@@ -95,6 +95,9 @@ func (l *loader) lazyLoad(p string, loc location, bc buildCtx) *types.Package {
 		return pkg
 	}
 	if l.late() {
+		if !loc.repo && l.cache != nil && !l.cache.has(l.cache.file(p, loc.dir, bc)) {
+			l.lateMissing++ // a warm cache would have had it in time
+		}
 		l.lazyPkgs[mk] = l.stub(p)
 		return l.lazyPkgs[mk]
 	}

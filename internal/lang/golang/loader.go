@@ -157,7 +157,10 @@ type loader struct {
 	// stubbed for the time budget or an import cycle
 	absent map[string]bool
 	loaded int
-	cached int // repository packages read from the export-data cache
+	// lateMissing counts imports past the deadline that the export-data
+	// cache did not hold either (coldCache)
+	lateMissing int
+	cached      int // repository packages read from the export-data cache
 	// dirty records loaded packages whose types depend on something not
 	// reproducible from disk (a stub, a package of the repository): they
 	// are not cached by directory, only by content key (repocache.go).
@@ -191,6 +194,33 @@ func newLoader(a *analyzer, deadline time.Time) *loader {
 }
 
 func (l *loader) late() bool { return !l.deadline.IsZero() && time.Now().After(l.deadline) }
+
+// coldCache reports a check that met an unprepared export-data cache:
+// it loaded imports from source, or imports it reached past the
+// deadline were not in the cache either, or the cache holds no entry at
+// all (on a loaded machine the deadline can pass before the first
+// import is read: the budget went elsewhere, but a warm-up is still what
+// the next check needs).
+func (l *loader) coldCache() bool {
+	if l.loaded > 0 || l.lateMissing > 0 {
+		return true
+	}
+	if l.cache == nil {
+		return false
+	}
+	d, err := os.Open(l.cache.dir)
+	if err != nil {
+		return true
+	}
+	defer d.Close()
+	names, _ := d.Readdirnames(3)
+	for _, n := range names {
+		if n != filepath.Base(l.cache.heads.path) {
+			return false // an entry (the heads store is not one)
+		}
+	}
+	return true
+}
 
 // importer resolves the imports of a package loaded from source at loc
 // under bc (the checked units import through lazyImporter).

@@ -122,11 +122,21 @@ func (a *analyzer) typecheck(ctx context.Context, ts []*target, refs []*ref, ext
 	a.typed += checked
 	if skipped > 0 {
 		why := "raise budget, or use precision: types"
-		if l.loaded > 0 {
+		if !l.coldCache() {
+			l.lateMissing += a.uncachedImports(ctx, l, units, keys, results)
+		}
+		if l.coldCache() {
 			// a cold cache: what the budget went to was building the
 			// imports' types, which a warm-up prepares
 			a.cold = true
-			why = fmt.Sprintf("the type cache was cold: %s loaded from source; `hook warm` prepares it, and the hook starts it after such a push", model.Plural(l.loaded, "imported package was", "imported packages were"))
+			what := "it was empty"
+			switch {
+			case l.loaded > 0:
+				what = model.Plural(l.loaded, "imported package was", "imported packages were") + " loaded from source"
+			case l.lateMissing > 0:
+				what = fmt.Sprintf("it lacked %s", model.Plural(l.lateMissing, "imported package", "imported packages"))
+			}
+			why = fmt.Sprintf("the type cache was cold: %s; `hook warm` prepares it, and the hook starts it after such a push", what)
 		}
 		a.note("budget", fmt.Sprintf("type checking stopped at the time budget: %d of %d packages checked, the others have syntax precision (%s)", checked, checked+skipped, why))
 	}
@@ -158,6 +168,44 @@ func someOf(names []string, n int) string {
 		return strings.Join(names, ", ")
 	}
 	return strings.Join(names[:n], ", ") + fmt.Sprintf(" and %d more", len(names)-n)
+}
+
+// uncachedImports counts the imports outside the repository of the
+// units the deadline left unchecked that the export-data cache does not
+// hold: when the budget ran out before their imports were even asked
+// for, whether a warm cache would have held them is still the question
+// (coldCache).
+func (a *analyzer) uncachedImports(ctx context.Context, l *loader, units map[string]*checkUnit, keys []string, results [][]*unitResult) int {
+	if l.cache == nil {
+		return 0
+	}
+	l.loadMu.Lock()
+	defer l.loadMu.Unlock()
+	seen, n := map[string]bool{}, 0
+	for i, k := range keys {
+		if results[i] != nil {
+			continue
+		}
+		u := units[k]
+		paths := make([]string, 0, len(u.refFiles))
+		for f := range u.refFiles {
+			paths = append(paths, f)
+		}
+		sort.Strings(paths)
+		for _, f := range a.ix.parse(ctx, paths) {
+			for _, ip := range f.imports {
+				if seen[ip] {
+					continue
+				}
+				seen[ip] = true
+				loc, ok := l.locate(ip, location{repo: true, dir: u.dir})
+				if ok && !loc.repo && !l.cache.has(l.cache.file(ip, loc.dir, platforms[0])) {
+					n++
+				}
+			}
+		}
+	}
+	return n
 }
 
 func (a *analyzer) note(key, s string) {
