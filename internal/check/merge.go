@@ -378,6 +378,17 @@ func (m *MergeResult) Into(res *model.Result) {
 	for _, c := range m.Changes {
 		mine[c] = true
 	}
+	// a line of new code that does not compile (model.Uses) where a
+	// dependent of a change is an error already says nothing more: the
+	// two checks of a merge each find what the other's change broke
+	broken := map[string]bool{}
+	for _, fs := range [][]*model.Finding{res.Findings, m.Findings} {
+		for _, f := range fs {
+			if f.Level == model.LevelError && f.Relation != model.Uses {
+				broken[fmt.Sprintf("%s|%s:%d", f.Site.Rev, f.Site.Path, f.Site.Line)] = true
+			}
+		}
+	}
 	used := map[*model.Change]bool{}
 	added := 0
 	for _, f := range m.Findings {
@@ -385,7 +396,7 @@ func (m *MergeResult) Into(res *model.Result) {
 			f.Change = k
 		}
 		key := findingKey(f)
-		if seen[key] {
+		if seen[key] || f.Relation == model.Uses && broken[fmt.Sprintf("%s|%s:%d", f.Site.Rev, f.Site.Path, f.Site.Line)] {
 			continue
 		}
 		seen[key] = true

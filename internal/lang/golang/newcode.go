@@ -181,5 +181,3 @@ func holder(cs []*model.Change, line int) *model.Change {
 	}
 	return best
 }
-
-
