@@ -151,6 +151,11 @@ func Run(ctx context.Context, repo *gitio.Repo, o Options) (*Result, error) {
 		}
 		e.res.Oracle = or
 		if or.Pass {
+			if or.Unanalysed != "" {
+				// a pass of a checker that did not read the files proves nothing
+				e.note("the oracle did not analyse every file it was given (" + or.Unanalysed + "): the edits are not proven")
+				break
+			}
 			if files := e.unjudged(); len(files) > 0 {
 				// passing says nothing of files no oracle reads
 				e.note(fmt.Sprintf("no oracle judges %s (its language has none here): the edits are not proven", strings.Join(files, ", ")))

@@ -42,6 +42,10 @@ type Result struct {
 	Took        time.Duration `json:"took_ns"`
 	// Ran lists the commands that ran, for reports.
 	Ran []string `json:"ran"`
+	// Unanalysed says what the checker was given and did not analyse
+	// (its configuration excludes it): a pass then proves nothing of
+	// those files, and a state whose proof rests on them is unproven.
+	Unanalysed string `json:"unanalysed,omitempty"`
 }
 
 // Options selects what runs.
@@ -78,6 +82,12 @@ func (a All) Check(ctx context.Context, dir string, o Options) (*Result, error) 
 		res.Diagnostics = append(res.Diagnostics, r.Diagnostics...)
 		res.Ran = append(res.Ran, r.Ran...)
 		res.Took += r.Took
+		if r.Unanalysed != "" {
+			if res.Unanalysed != "" {
+				res.Unanalysed += "; "
+			}
+			res.Unanalysed += r.Unanalysed
+		}
 	}
 	return res, nil
 }

@@ -166,6 +166,23 @@ func TestPyrightOracle(t *testing.T) {
 	if res, err = p.Check(context.Background(), dir, Options{Files: []string{"pkg/use.py"}}); err != nil || !res.Pass {
 		t.Fatalf("fixed package: %+v %v", res, err)
 	}
+	// a file under a dot-folder, which pyright's default exclude drops
+	// even when it is named: judged, not passed unread
+	write(".github/scripts/run.py", "from pkg.lib import scale\n\nscale(1)\n")
+	res, err = p.Check(context.Background(), dir, Options{Files: []string{".github/scripts/run.py", "pkg/use.py"}})
+	if err != nil || res.Pass || len(res.Diagnostics) != 1 || res.Diagnostics[0].Path != ".github/scripts/run.py" || res.Unanalysed != "" {
+		t.Fatalf("dot-folder script: %+v %v", res, err)
+	}
+	// a repository whose own configuration excludes it: its choice
+	// stands, and the pass says the file was not analysed
+	write("pyrightconfig.json", `{"exclude": ["**/.github"]}`)
+	res, err = p.Check(context.Background(), dir, Options{Files: []string{".github/scripts/run.py", "pkg/use.py"}})
+	if err != nil || !res.Pass || !strings.Contains(res.Unanalysed, "analysed 1 of the 2") {
+		t.Fatalf("excluded by the repository: %+v %v", res, err)
+	}
+	if err := os.Remove(filepath.Join(dir, "pyrightconfig.json")); err != nil {
+		t.Fatal(err)
+	}
 	// a change without Python files is not pyright's business
 	if res, err = p.Check(context.Background(), dir, Options{Files: []string{"main.go"}}); err != nil || !res.Pass || len(res.Ran) != 0 {
 		t.Fatalf("Go-only change: %+v %v", res, err)

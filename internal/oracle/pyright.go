@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -92,6 +93,19 @@ func (p *Pyright) Check(ctx context.Context, dir string, o Options) (*Result, er
 		return nil, err
 	}
 	args := append([]string{"--outputjson"}, o.Packages...)
+	if o.Files != nil && inDotFolder(o.Packages) && !hasPyrightConfig(dir) {
+		// pyright's default exclude ("**/.*") drops files under dot-folders
+		// (.github/scripts) even when they are named on the command line,
+		// and it then analyses nothing and passes: give it a configuration
+		// of its own that includes exactly the files, with the repository
+		// as the root imports resolve from
+		cfg, cleanup, err := pyrightConfig(dir, o.Packages)
+		if err != nil {
+			return nil, fmt.Errorf("pyright: %w", err)
+		}
+		defer cleanup()
+		args = []string{"--outputjson", "--project", cfg}
+	}
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir = dir
 	var stdout, stderr bytes.Buffer
@@ -108,7 +122,94 @@ func (p *Pyright) Check(ctx context.Context, dir string, o Options) (*Result, er
 	if perr != nil {
 		return nil, fmt.Errorf("pyright: %v (%s)", perr, lastLine(stderr.Bytes()))
 	}
-	return &Result{Pass: len(ds) == 0, Diagnostics: ds, Took: time.Since(start), Ran: []string{"pyright " + joinArgs(args)}}, nil
+	res := &Result{Pass: len(ds) == 0, Diagnostics: ds, Took: time.Since(start), Ran: []string{"pyright " + joinArgs(args)}}
+	if o.Files != nil {
+		if n, ok := pyrightAnalysed(stdout.Bytes()); ok && n < len(o.Packages) {
+			res.Unanalysed = fmt.Sprintf("pyright analysed %d of the %d Python files it was given: its configuration excludes the others", n, len(o.Packages))
+		}
+	}
+	return res, nil
+}
+
+// pyrightAnalysed reads the number of files pyright analysed from its
+// JSON summary.
+func pyrightAnalysed(out []byte) (int, bool) {
+	var report struct {
+		Summary *struct {
+			FilesAnalyzed int `json:"filesAnalyzed"`
+		} `json:"summary"`
+	}
+	if json.Unmarshal(out, &report) != nil || report.Summary == nil {
+		return 0, false
+	}
+	return report.Summary.FilesAnalyzed, true
+}
+
+// inDotFolder reports a path with a folder whose name starts with a dot.
+func inDotFolder(paths []string) bool {
+	for _, p := range paths {
+		parts := strings.Split(filepath.ToSlash(p), "/")
+		for _, d := range parts[:len(parts)-1] {
+			if strings.HasPrefix(d, ".") && d != "." && d != ".." {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasPyrightConfig reports a repository that configures pyright itself
+// (pyrightconfig.json, or [tool.pyright] in pyproject.toml): its own
+// include and exclude then stand, and what they exclude is unanalysed.
+func hasPyrightConfig(dir string) bool {
+	if _, err := os.Stat(filepath.Join(dir, "pyrightconfig.json")); err == nil {
+		return true
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "pyproject.toml"))
+	return err == nil && bytes.Contains(b, []byte("[tool.pyright"))
+}
+
+// pyrightConfig writes a configuration outside dir that includes exactly
+// files (repository-relative) and excludes nothing, with dir as the root
+// of the one execution environment (imports resolve from it, as they do
+// when pyright runs in dir). pyright reads include paths relative to the
+// configuration's folder only.
+func pyrightConfig(dir string, files []string) (string, func(), error) {
+	tmp, err := os.MkdirTemp("", "ripple-pyright-")
+	if err != nil {
+		return "", nil, err
+	}
+	cleanup := func() { os.RemoveAll(tmp) }
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		cleanup()
+		return "", nil, err
+	}
+	root, err := filepath.Rel(tmp, abs)
+	if err != nil {
+		cleanup()
+		return "", nil, err
+	}
+	root = filepath.ToSlash(root)
+	include := make([]string, len(files))
+	for i, f := range files {
+		include[i] = root + "/" + filepath.ToSlash(f)
+	}
+	cfg := map[string]any{
+		"include":               include,
+		"exclude":               []string{},
+		"executionEnvironments": []map[string]string{{"root": root}},
+		"stubPath":              root + "/typings",
+	}
+	b, err := json.Marshal(cfg)
+	if err == nil {
+		err = os.WriteFile(filepath.Join(tmp, "pyrightconfig.json"), b, 0o644)
+	}
+	if err != nil {
+		cleanup()
+		return "", nil, err
+	}
+	return filepath.Join(tmp, "pyrightconfig.json"), cleanup, nil
 }
 
 func joinArgs(a []string) string {
