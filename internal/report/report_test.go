@@ -362,3 +362,22 @@ func TestJSONVerbose(t *testing.T) {
 		t.Errorf("verbose JSON levels = %v", got)
 	}
 }
+
+// TestTextNoLeadingEmptyLine: a report without a block to show (no
+// findings, or only the hidden notes of the farther frontier) starts
+// with its first line, not with the empty line that separates blocks
+// from the notes and totals.
+func TestTextNoLeadingEmptyLine(t *testing.T) {
+	clean := cleanResult()
+	clean.PrecisionNotes = []string{"checked: 2 commits"}
+	clean.Diagnostics = []model.Diagnostic{{Path: "a.py", Message: "not parsed"}}
+	for name, r := range map[string]*model.Result{"clean": clean, "notes only": notesOnly(frontierResult()), "empty": {PrecisionNotes: []string{"checked: 1 commit"}}} {
+		var b strings.Builder
+		if err := Text(&b, r, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		if out := b.String(); strings.HasPrefix(out, "\n") || strings.Contains(out, "\n\n") {
+			t.Errorf("%s: empty line in a report without blocks:\n%q", name, out)
+		}
+	}
+}
