@@ -19,6 +19,7 @@ import (
 	"github.com/ripple-dev/ripple/internal/gitio"
 	"github.com/ripple-dev/ripple/internal/hookinstall"
 	"github.com/ripple-dev/ripple/internal/model"
+	"github.com/ripple-dev/ripple/internal/oracle"
 	"github.com/ripple-dev/ripple/internal/report"
 )
 
@@ -73,6 +74,7 @@ func Main() int {
 
 // Run runs one command line.
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	ctx = oracle.WithLog(ctx, stderr) // a tool's first install says so before it starts
 	dir := "."
 	for len(args) >= 2 && args[0] == "-C" {
 		dir, args = args[1], args[2:]

@@ -64,6 +64,7 @@ func (p *Pyright) locate(ctx context.Context) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
+	sayInstalling(ctx, "pyright", PyrightVersion, dir)
 	cmd := exec.CommandContext(ctx, npm, "install", "--no-audit", "--no-fund", "--prefix", dir, "pyright@"+PyrightVersion)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("installing pyright %s with npm: %v: %s", PyrightVersion, err, lastLine(out))

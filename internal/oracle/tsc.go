@@ -102,6 +102,7 @@ func (t *TSC) locate(ctx context.Context) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
+	sayInstalling(ctx, "typescript", TSCVersion, dir)
 	cmd := exec.CommandContext(ctx, npm, "install", "--no-audit", "--no-fund", "--prefix", dir, "typescript@"+TSCVersion)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("installing typescript %s with npm: %v: %s", TSCVersion, err, lastLine(out))
