@@ -46,6 +46,7 @@ commands:
   install     install the pre-push hook in this repository
   uninstall   remove it (restoring a hook it chained)
   warm        prepare the type cache for this repository (install starts it in the background)
+  cache       show where Ripple's cache is and its size; cache clean removes it
   version     print the version
 
 Run 'hook <command> -h' for a command's flags.
@@ -95,6 +96,8 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runInstall(ctx, dir, cmd, rest, stdout, stderr)
 	case "warm":
 		return runWarm(ctx, dir, rest, stdout, stderr)
+	case "cache":
+		return runCache(rest, stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintln(stdout, "ripple", ToolVersion())
 		return ExitOK

@@ -4,9 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"strings"
+
+	"github.com/ripple-dev/ripple/internal/usercache"
 )
 
 // An npm install of a tool takes seconds to minutes, once, on the first
@@ -29,17 +28,5 @@ func sayInstalling(ctx context.Context, pkg, version, dir string) {
 	if w == nil {
 		return
 	}
-	fmt.Fprintf(w, "ripple: installing %s@%s into %s (first use; once)\n", pkg, version, homeRel(dir))
-}
-
-// homeRel writes a path under the home directory as ~/...
-func homeRel(dir string) string {
-	home, err := os.UserHomeDir()
-	if err != nil || home == "" {
-		return dir
-	}
-	if rel, err := filepath.Rel(home, dir); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
-		return "~" + string(filepath.Separator) + rel
-	}
-	return dir
+	fmt.Fprintf(w, "ripple: installing %s@%s into %s (first use; once)\n", pkg, version, usercache.HomeRel(dir))
 }

@@ -54,14 +54,3 @@ func TestInstallSaysSo(t *testing.T) {
 		}
 	}
 }
-
-func TestHomeRel(t *testing.T) {
-	home := t.TempDir()
-	t.Setenv("HOME", home)
-	if got, want := homeRel(filepath.Join(home, ".cache", "ripple", "typescript")), "~/.cache/ripple/typescript"; got != want {
-		t.Errorf("homeRel = %q, want %q", got, want)
-	}
-	if got := homeRel("/elsewhere/x"); got != "/elsewhere/x" {
-		t.Errorf("homeRel outside home = %q", got)
-	}
-}

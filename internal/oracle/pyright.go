@@ -10,6 +10,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"time"
+
+	"github.com/ripple-dev/ripple/internal/usercache"
 )
 
 // PyrightVersion is the version installed when pyright is missing.
@@ -47,11 +49,11 @@ func (p *Pyright) locate(ctx context.Context) (string, error) {
 	}
 	dir := p.CacheDir
 	if dir == "" {
-		base, err := os.UserCacheDir()
+		d, err := usercache.ToolDir("pyright")
 		if err != nil {
 			return "", ErrNoPyright
 		}
-		dir = filepath.Join(base, "ripple", "pyright")
+		dir = d
 	}
 	bin := filepath.Join(dir, "node_modules", ".bin", "pyright")
 	if _, err := os.Stat(bin); err == nil {
