@@ -127,7 +127,7 @@ func cacheParts() ([]cachePart, error) {
 		parts = append(parts, cachePart{name: t, path: dir, what: what, root: root, tool: true, bytes: usercache.Size(dir)})
 	}
 	// the rest of the root: what is neither the type cache nor a tool
-	other := cachePart{name: "other", path: root, what: "the warm-up's lock and log", root: root}
+	other := cachePart{name: "other", path: root, what: "the rest (the warm-up's lock and log)", root: root}
 	ents, _ := os.ReadDir(root)
 	for _, e := range ents {
 		p := filepath.Join(root, e.Name())
@@ -160,22 +160,22 @@ func cleanCache(parts []cachePart, keepTools bool, stdout, stderr io.Writer) int
 			}
 			remove(p.path)
 		case p.name == "other":
-			// the root's other files; the tools' folders may sit in it
-			ents, _ := os.ReadDir(root)
-			for _, e := range ents {
-				path := filepath.Join(root, e.Name())
-				if !slices.ContainsFunc(parts, func(c cachePart) bool { return c.path == path && c.name != "other" }) {
-					remove(path)
+			// only the files Ripple writes there: RIPPLE_CACHE may name a
+			// folder that holds other things too
+			for _, f := range usercache.Files {
+				freed += usercache.Size(filepath.Join(root, f))
+				if err := os.Remove(filepath.Join(root, f)); err != nil && !os.IsNotExist(err) {
+					fmt.Fprintln(stderr, "ripple: cache clean:", err)
+					failed = true
 				}
 			}
+			continue
 		default:
 			remove(p.path)
 		}
 		freed += p.bytes
 	}
-	if !keepTools {
-		os.Remove(root) // empty now, unless the tools live elsewhere
-	}
+	os.Remove(root) // when empty: the tools kept, or files not Ripple's, keep it
 	if failed {
 		return ExitFailure
 	}

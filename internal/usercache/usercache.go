@@ -37,6 +37,11 @@ func ToolDir(name string) (string, error) {
 	return filepath.Join(base, "ripple", name), nil
 }
 
+// Files are the files Ripple writes at the cache's root (the warm-up's
+// lock and log, internal/cli): all that `hook cache clean` removes
+// there besides the type cache and the tools.
+var Files = []string{"warm.lock", "warm.log"}
+
 // Tools are the tools Ripple installs into the user cache.
 var Tools = []string{"typescript", "pyright"}
 
