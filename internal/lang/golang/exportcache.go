@@ -122,20 +122,26 @@ func (c *exportCache) trim() {
 	}
 }
 
-// capEvery is how often capTrim measures the cache; capFill how full it
-// leaves it, so that the next entries written do not trim it again.
+// capEvery is how often capTrim measures a large cache (capMarkAt
+// entries or more); capFill how full it leaves it, so that the next
+// entries written do not trim it again.
 const (
 	capEvery = time.Hour
 	capFill  = 0.9
 )
 
-// capTrim keeps the type cache under its cap (usercache.MaxBytes): once
-// an hour at most (the mtime of a marker says when it last ran) it adds
-// up the entries of every layout and, past the cap, removes those used
-// least recently (an entry's mtime is its last use, marked at most once
-// an hour) until capFill of the cap is left. A day of wide pushes grew
-// the cache to 531 MB, which the week's age trim alone lets stand. The
-// markers and the heads store are not entries and stay.
+// capMarkAt is the number of entries from which a measure is worth a
+// marker: a smaller cache is measured by every check (microseconds),
+// and nothing is written to it for the cap.
+var capMarkAt = 1000
+
+// capTrim keeps the type cache under its cap (usercache.MaxBytes): it
+// adds up the entries of every layout and, past the cap, removes those
+// used least recently (an entry's mtime is its last use, marked at most
+// once an hour) until capFill of the cap is left; a large cache at most
+// once an hour (the mtime of a marker says when it last ran). A day of
+// wide pushes grew the cache to 531 MB, which the week's age trim alone
+// lets stand. The markers and the heads store are not entries and stay.
 func (c *exportCache) capTrim() {
 	limit, _ := usercache.MaxBytes() // a bad value keeps the default; hook cache says why
 	if limit <= 0 {
@@ -145,12 +151,13 @@ func (c *exportCache) capTrim() {
 	if st, err := os.Stat(marker); err == nil && time.Since(st.ModTime()) < capEvery {
 		return
 	}
-	if err := os.WriteFile(marker, nil, 0o644); err != nil {
-		return
+	n := trimToSize(append([]string{c.dir}, c.oldDirs()...), limit, int64(float64(limit)*capFill))
+	if n >= capMarkAt {
+		if os.WriteFile(marker, nil, 0o644) == nil {
+			now := time.Now()
+			_ = os.Chtimes(marker, now, now)
+		}
 	}
-	now := time.Now()
-	_ = os.Chtimes(marker, now, now)
-	trimToSize(append([]string{c.dir}, c.oldDirs()...), limit, int64(float64(limit)*capFill))
 }
 
 // oldDirs are the folders of earlier layouts beside c's.
@@ -164,8 +171,8 @@ func (c *exportCache) oldDirs() []string {
 
 // trimToSize removes the entries of dirs used least recently while
 // they take more than keep bytes, when together they take more than
-// limit; it returns the bytes left.
-func trimToSize(dirs []string, limit, keep int64) int64 {
+// limit; it returns how many entries it measured.
+func trimToSize(dirs []string, limit, keep int64) int {
 	type entry struct {
 		path string
 		size int64
@@ -189,7 +196,7 @@ func trimToSize(dirs []string, limit, keep int64) int64 {
 		}
 	}
 	if total <= limit {
-		return total
+		return len(es)
 	}
 	sort.Slice(es, func(i, j int) bool { return es[i].used.Before(es[j].used) })
 	for _, e := range es {
@@ -200,7 +207,7 @@ func trimToSize(dirs []string, limit, keep int64) int64 {
 			total -= e.size
 		}
 	}
-	return total
+	return len(es)
 }
 
 // notEntry names the files of a layout's folder that are not entries:
