@@ -31,6 +31,7 @@ import (
 	"github.com/ripple-dev/ripple/internal/config"
 	"github.com/ripple-dev/ripple/internal/gitio"
 	"github.com/ripple-dev/ripple/internal/model"
+	"github.com/ripple-dev/ripple/internal/oracle"
 	"github.com/ripple-dev/ripple/internal/report"
 )
 
@@ -52,6 +53,7 @@ func Main() int {
 // Run runs the action once.
 func Run(ctx context.Context, env Env) (code int) {
 	r := &run{runner: runner{getenv: env.Getenv, w: env.Stdout}}
+	ctx = oracle.WithLog(ctx, env.Stdout) // a tool's first install says so in the log before it starts
 	r.gha = githubactions.New(githubactions.WithWriter(env.Stdout), githubactions.WithGetenv(env.Getenv))
 	defer func() {
 		if p := recover(); p != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/ripple-dev/ripple/internal/gitio"
 	"github.com/ripple-dev/ripple/internal/hookinstall"
 	"github.com/ripple-dev/ripple/internal/model"
+	"github.com/ripple-dev/ripple/internal/oracle"
 	"github.com/ripple-dev/ripple/internal/report"
 )
 
@@ -45,6 +46,7 @@ commands:
   install     install the pre-push hook in this repository
   uninstall   remove it (restoring a hook it chained)
   warm        prepare the type cache for this repository (install starts it in the background)
+  cache       show where Ripple's cache is and its size; cache clean removes it
   version     print the version
 
 Run 'hook <command> -h' for a command's flags.
@@ -74,6 +76,7 @@ func Main() int {
 
 // Run runs one command line.
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	ctx = oracle.WithLog(ctx, stderr) // a tool's first install says so before it starts
 	dir := "."
 	for len(args) >= 2 && args[0] == "-C" {
 		dir, args = args[1], args[2:]
@@ -94,6 +97,8 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runInstall(ctx, dir, cmd, rest, stdout, stderr)
 	case "warm":
 		return runWarm(ctx, dir, rest, stdout, stderr)
+	case "cache":
+		return runCache(rest, stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintln(stdout, "ripple", ToolVersion())
 		return ExitOK

@@ -87,7 +87,11 @@ func runPrePush(ctx context.Context, dir string, args []string, stdin io.Reader,
 		return fail(err)
 	}
 	if len(updates) == 0 {
-		fmt.Fprintln(stderr, "ripple: pre-push read no refs on its input: nothing to check (git runs this hook with the remote's name and URL, and the pushed refs on stdin)")
+		// git runs the hook with no refs on every up-to-date push: a line
+		// there would be noise on each one; -verbose (a run by hand) says it
+		if cfg.Verbose {
+			fmt.Fprintln(stderr, "ripple: pre-push read no refs on its input: nothing to check (git runs this hook with the remote's name and URL, and the pushed refs on stdin)")
+		}
 		return ExitOK
 	}
 	ctx, cancel := context.WithTimeout(ctx, cfg.Budget+30*time.Second)

@@ -17,6 +17,7 @@ import (
 	"github.com/ripple-dev/ripple/internal/gitio"
 	"github.com/ripple-dev/ripple/internal/lang"
 	"github.com/ripple-dev/ripple/internal/languages"
+	"github.com/ripple-dev/ripple/internal/usercache"
 )
 
 // warmTimeout bounds one warm-up: a repository whose every package takes
@@ -194,9 +195,5 @@ func cacheDir() (string, error) {
 	if d := os.Getenv("RIPPLE_CACHE"); d != "" && d != "off" {
 		return d, nil
 	}
-	base, err := os.UserCacheDir()
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(base, "ripple"), nil
+	return usercache.ToolDir("") // the user cache's ripple folder, even with the type cache off
 }

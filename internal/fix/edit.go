@@ -76,8 +76,9 @@ func (e *engine) applyMechanical(ctx context.Context, obs []*Obligation) bool {
 				}
 			}
 		}
-		e.logf("  %s", ob.Describe())
 	}
+	// no line per block: a mechanical edit takes no time to wait on, and
+	// the plan the caller prints lists each block once, as it ended
 	return true
 }
 
@@ -141,7 +142,7 @@ func (e *engine) applyModel(ctx context.Context, obs []*Obligation) bool {
 			if e.declare(ctx, ob) {
 				edited = true
 			}
-			e.logf("  %s", ob.Describe())
+			e.logf("  %s", ob.progress())
 			continue
 		}
 		ob.Span.StartLine += shift[ob.Path]
@@ -151,7 +152,7 @@ func (e *engine) applyModel(ctx context.Context, obs []*Obligation) bool {
 			edited = true
 			shift[ob.Path] += s
 		}
-		e.logf("  %s", ob.Describe())
+		e.logf("  %s", ob.progress())
 	}
 	return edited
 }

@@ -236,6 +236,14 @@ func order(obs []*Obligation) {
 	})
 }
 
+// progress is the first line of Describe, what the log says as a block
+// the model edits ends: the reasons and the path are the plan's, which
+// the caller prints once at the end.
+func (o *Obligation) progress() string {
+	s, _, _ := strings.Cut(o.Describe(), "\n")
+	return s
+}
+
 // Describe is a one-line account of an obligation for reports.
 func (o *Obligation) Describe() string {
 	var why []string

@@ -26,6 +26,10 @@
 // baseline excuses. The TypeScript front-end's type-precise tier runs
 // the same machinery on the head state (TSCProjects, TSC.Run).
 //
+// An npm install says so first, in one line, on the writer the caller
+// puts in the context (WithLog, install.go): the command line's stderr,
+// the Action's log.
+//
 // Only what the change introduced counts (baseline.go): the fix engine
 // runs the oracle on the base state too when the changed state fails,
 // and Relative excuses the diagnostics the base already had (matched by

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/ripple-dev/ripple/internal/usercache"
 )
 
 // PyrightVersion is the version installed when pyright is missing.
@@ -48,11 +50,11 @@ func (p *Pyright) locate(ctx context.Context) (string, error) {
 	}
 	dir := p.CacheDir
 	if dir == "" {
-		base, err := os.UserCacheDir()
+		d, err := usercache.ToolDir("pyright")
 		if err != nil {
 			return "", ErrNoPyright
 		}
-		dir = filepath.Join(base, "ripple", "pyright")
+		dir = d
 	}
 	bin := filepath.Join(dir, "node_modules", ".bin", "pyright")
 	if _, err := os.Stat(bin); err == nil {
@@ -65,6 +67,7 @@ func (p *Pyright) locate(ctx context.Context) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
+	sayInstalling(ctx, "pyright", PyrightVersion, dir)
 	cmd := exec.CommandContext(ctx, npm, "install", "--no-audit", "--no-fund", "--prefix", dir, "pyright@"+PyrightVersion)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("installing pyright %s with npm: %v: %s", PyrightVersion, err, lastLine(out))

@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/ripple-dev/ripple/internal/usercache"
 )
 
 // TSCVersion is the TypeScript version installed when tsc is missing:
@@ -64,11 +66,7 @@ func (t *TSC) cacheDir() (string, error) {
 	if t.CacheDir != "" {
 		return t.CacheDir, nil
 	}
-	base, err := os.UserCacheDir()
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(base, "ripple", "typescript"), nil
+	return usercache.ToolDir("typescript")
 }
 
 func (t *TSC) locate(ctx context.Context) (string, error) {
@@ -102,6 +100,7 @@ func (t *TSC) locate(ctx context.Context) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
+	sayInstalling(ctx, "typescript", TSCVersion, dir)
 	cmd := exec.CommandContext(ctx, npm, "install", "--no-audit", "--no-fund", "--prefix", dir, "typescript@"+TSCVersion)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("installing typescript %s with npm: %v: %s", TSCVersion, err, lastLine(out))

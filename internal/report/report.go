@@ -50,6 +50,7 @@ func Write(w io.Writer, format string, r *model.Result, o Options) error {
 //	ripple: 9 inconsistent sites in 2 changes; push blocked
 //	ripple: 9 inconsistent sites in 2 of 5 changes, 2 more may be impacted; push blocked
 //	ripple: 2 sites may be impacted in 1 of 3 changes
+//	ripple: 4 sites may have to follow in 1 change
 //	ripple: no inconsistent sites (3 changes checked)
 //
 // It counts what the totals line of Text counts, the developer's changes
@@ -75,7 +76,7 @@ func Headline(r *model.Result, blocked bool) string {
 			}
 		}
 	}
-	h := Headcount{Inconsistent: c.inconsistent, Others: c.mayBe + c.noted, WithInconsistent: len(withInc), WithAny: len(withAny), Seeds: p.seeds()}
+	h := Headcount{Inconsistent: c.inconsistent, MayBe: c.mayBe, Noted: c.noted, WithInconsistent: len(withInc), WithAny: len(withAny), Seeds: p.seeds()}
 	s := "ripple: " + h.Sentence()
 	if blocked {
 		s += "; push blocked"
@@ -89,14 +90,18 @@ func Headline(r *model.Result, blocked bool) string {
 // report read back; both say it with Sentence.
 type Headcount struct {
 	Inconsistent     int // reported sites found inconsistent
-	Others           int // the other reported sites: may be impacted, noted
+	MayBe            int // reported sites that may be impacted
+	Noted            int // the other reported sites: the farther frontier, may have to follow
 	WithInconsistent int // the developer's changes with an inconsistent site
 	WithAny          int // the developer's changes with any reported site
 	Seeds            int // the developer's changes checked
 }
 
 // Sentence is the headline without the tool's name and the push's fate:
-// "9 inconsistent sites in 2 of 5 changes, 2 more may be impacted".
+// "9 inconsistent sites in 2 of 5 changes, 2 more may be impacted". Each
+// rung of the verdict ladder has its words, as in the totals line:
+// inconsistent, may be impacted, may have to follow (the notes), so
+// that notes are never called impacted.
 func (h Headcount) Sentence() string {
 	in := func(n int) string {
 		switch {
@@ -107,17 +112,26 @@ func (h Headcount) Sentence() string {
 		}
 		return fmt.Sprintf(" in %d of %d changes", n, h.Seeds)
 	}
-	switch {
-	case h.Inconsistent == 0 && h.Others == 0:
-		return fmt.Sprintf("no inconsistent sites (%s checked)", model.Plural(h.Seeds, "change", "changes"))
-	case h.Inconsistent > 0:
-		s := model.Plural(h.Inconsistent, "inconsistent site", "inconsistent sites") + in(h.WithInconsistent)
-		if h.Others > 0 {
-			s += fmt.Sprintf(", %d more may be impacted", h.Others)
+	var s string
+	more := func(n int, what string) {
+		if n > 0 {
+			s += fmt.Sprintf(", %d more %s", n, what)
 		}
-		return s
 	}
-	return model.Plural(h.Others, "site may be", "sites may be") + " impacted" + in(h.WithAny)
+	switch {
+	case h.Inconsistent > 0:
+		s = model.Plural(h.Inconsistent, "inconsistent site", "inconsistent sites") + in(h.WithInconsistent)
+		more(h.MayBe, "may be impacted")
+		more(h.Noted, "may have to follow")
+	case h.MayBe > 0:
+		s = model.Plural(h.MayBe, "site may be", "sites may be") + " impacted" + in(h.WithAny)
+		more(h.Noted, "may have to follow")
+	case h.Noted > 0:
+		s = model.Plural(h.Noted, "site may", "sites may") + " have to follow" + in(h.WithAny)
+	default:
+		s = fmt.Sprintf("no inconsistent sites (%s checked)", model.Plural(h.Seeds, "change", "changes"))
+	}
+	return s
 }
 
 // seedOf is the developer's change c follows from: c itself for a

@@ -155,6 +155,11 @@ func TestHeadline(t *testing.T) {
 		{errs, false, "ripple: 6 inconsistent sites in 2 of 4 changes, 1 more may be impacted"},
 		{warningsResult(), false, "ripple: 3 sites may be impacted in 1 change"},
 		{derivedResult(), true, "ripple: 2 inconsistent sites in 1 of 2 changes, 1 more may be impacted; push blocked"},
+		// the notes of the farther frontier are never called impacted: the
+		// totals line says "2 noted", the headline that they may follow
+		{frontierResult(), true, "ripple: 1 inconsistent site in 1 change, 2 more may have to follow; push blocked"},
+		{notesOnly(frontierResult()), false, "ripple: 2 sites may have to follow in 1 change"},
+		{withNote(warningsResult()), false, "ripple: 3 sites may be impacted in 1 change, 1 more may have to follow"},
 		{orphanCauseResult(), true, "ripple: 1 inconsistent site in 1 change; push blocked"},
 		{cleanResult(), false, "ripple: no inconsistent sites (2 changes checked)"}, // the derived change is not the developer's
 		{nil, false, "ripple: no inconsistent sites (0 changes checked)"},
@@ -167,6 +172,26 @@ func TestHeadline(t *testing.T) {
 			t.Errorf("Headline = %q, want %q", got, tc.want)
 		}
 	}
+}
+
+// notesOnly keeps r's findings of the farther frontier (verdict
+// MayFollow) only.
+func notesOnly(r *model.Result) *model.Result {
+	var fs []*model.Finding
+	for _, f := range r.Findings {
+		if f.Verdict == model.MayFollow {
+			fs = append(fs, f)
+		}
+	}
+	r.Findings = fs
+	return r
+}
+
+// withNote adds to r a note of the farther frontier at r's first change.
+func withNote(r *model.Result) *model.Result {
+	r.Findings = append(r.Findings, &model.Finding{Change: r.Changes[0], Relation: model.CalledBy, Verdict: model.MayFollow, Level: model.LevelNote,
+		Site: model.Site{Path: "z.go", Line: 9}, Message: "calls a function that must change"})
+	return r
 }
 
 // derivedResult: the developer changed Sum and Timeout; Sum's wrapper
@@ -335,5 +360,24 @@ func TestJSONVerbose(t *testing.T) {
 	}
 	if got := count(true); got["none"] != 3 || got["error"] != 6 || got["warning"] != 1 {
 		t.Errorf("verbose JSON levels = %v", got)
+	}
+}
+
+// TestTextNoLeadingEmptyLine: a report without a block to show (no
+// findings, or only the hidden notes of the farther frontier) starts
+// with its first line, not with the empty line that separates blocks
+// from the notes and totals.
+func TestTextNoLeadingEmptyLine(t *testing.T) {
+	clean := cleanResult()
+	clean.PrecisionNotes = []string{"checked: 2 commits"}
+	clean.Diagnostics = []model.Diagnostic{{Path: "a.py", Message: "not parsed"}}
+	for name, r := range map[string]*model.Result{"clean": clean, "notes only": notesOnly(frontierResult()), "empty": {PrecisionNotes: []string{"checked: 1 commit"}}} {
+		var b strings.Builder
+		if err := Text(&b, r, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		if out := b.String(); strings.HasPrefix(out, "\n") || strings.Contains(out, "\n\n") {
+			t.Errorf("%s: empty line in a report without blocks:\n%q", name, out)
+		}
 	}
 }

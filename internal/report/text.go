@@ -71,8 +71,8 @@ func Text(w io.Writer, r *model.Result, o Options) error {
 	for _, n := range p.r.PrecisionNotes {
 		tail = append(tail, t.paint(ansiCyan, "note:")+" "+n)
 	}
-	if shown > 0 || len(tail) > 0 {
-		t.line("")
+	if shown > 0 {
+		t.line("") // between the blocks and what follows; nothing before a report without blocks
 	}
 	for _, s := range tail {
 		t.line(s)

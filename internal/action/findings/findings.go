@@ -304,6 +304,7 @@ func Phrase(relation string) string {
 //	3 inconsistent sites in 1 change
 //	3 inconsistent sites in 2 of 4 changes, 2 more may be impacted
 //	2 sites may be impacted in 1 of 3 changes
+//	4 sites may have to follow in 1 change
 //	no inconsistent sites (3 changes checked)
 //
 // It counts the developer's changes (a derived change counts as the
@@ -311,7 +312,7 @@ func Phrase(relation string) string {
 // changes checked (Seeds), those with an inconsistent site, else those
 // with a reported site; the words are report.Headcount's.
 func Headline(r *Report) string {
-	inc, may := 0, 0
+	inc, may, noted := 0, 0, 0
 	withInc, withAny := map[int]bool{}, map[int]bool{}
 	for i := range r.Findings {
 		f := &r.Findings[i]
@@ -319,16 +320,19 @@ func Headline(r *Report) string {
 		if s >= 0 {
 			withAny[s] = true
 		}
-		if f.Verdict == model.Inconsistent.String() {
+		switch f.Verdict {
+		case model.Inconsistent.String():
 			inc++
 			if s >= 0 {
 				withInc[s] = true
 			}
-		} else {
+		case model.MayBeImpacted.String():
 			may++
+		default:
+			noted++
 		}
 	}
-	h := report.Headcount{Inconsistent: inc, Others: may, WithInconsistent: len(withInc), WithAny: len(withAny), Seeds: r.Seeds()}
+	h := report.Headcount{Inconsistent: inc, MayBe: may, Noted: noted, WithInconsistent: len(withInc), WithAny: len(withAny), Seeds: r.Seeds()}
 	return h.Sentence()
 }
 

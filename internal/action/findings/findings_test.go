@@ -145,6 +145,16 @@ func TestHeadlineCountsAsHook(t *testing.T) {
 				at(neg, model.LevelWarning, model.MayBeImpacted), at(neg, model.LevelNote, model.MayBeImpacted),
 			}},
 			"2 sites may be impacted in 1 of 2 changes"},
+		{"only notes: they may have to follow, never impacted",
+			&model.Result{Changes: []*model.Change{neg, extra}, Findings: []*model.Finding{
+				at(neg, model.LevelNote, model.MayFollow), at(neg, model.LevelNote, model.MayFollow),
+			}},
+			"2 sites may have to follow in 1 of 2 changes"},
+		{"inconsistent, may be impacted and notes",
+			&model.Result{Changes: []*model.Change{sum, neg}, Findings: []*model.Finding{
+				at(sum, model.LevelError, model.Inconsistent), at(neg, model.LevelWarning, model.MayBeImpacted), at(neg, model.LevelNote, model.MayFollow),
+			}},
+			"1 inconsistent site in 1 of 2 changes, 1 more may be impacted, 1 more may have to follow"},
 		{"a site of no change",
 			&model.Result{Changes: []*model.Change{extra}, Findings: []*model.Finding{
 				at(nil, model.LevelError, model.Inconsistent),

@@ -230,15 +230,19 @@ outer:
 			return true
 		})
 	}
-	notFound := len(pkgs) > 0
+	notFound, own := len(pkgs) > 0, len(pkgs) > 0
 	for _, p := range pkgs {
 		notFound = notFound && tv.l.absent[p]
+		own = own && tv.a.ix.mods.inRepo(p)
 	}
 	tv.l.mu.Unlock()
 	if len(pkgs) > 0 {
 		sort.Strings(pkgs)
 		why := "not loaded in the time budget"
-		if notFound {
+		switch {
+		case notFound && own: // never in the module cache
+			why = "not loaded (the repository's own, not found in the pushed tree)"
+		case notFound:
 			why = "not in the module cache"
 		}
 		return "the types of " + strings.Join(pkgs, ", ") + ", " + why

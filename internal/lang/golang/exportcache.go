@@ -11,10 +11,14 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
+	"strings"
 	"sync"
 	"time"
 
 	"golang.org/x/tools/go/gcexportdata"
+
+	"github.com/ripple-dev/ripple/internal/usercache"
 )
 
 // exportCache keeps the declarations of packages whose sources cannot
@@ -27,7 +31,9 @@ import (
 // so concurrent hooks share it safely. Each entry carries a checksum of
 // its export data, verified before anything is decoded: a corrupt or
 // truncated entry is ignored (and rewritten), never half read. Entries
-// unused for a week are removed (trim), once a day.
+// unused for a week are removed (trim), once a day; past the cap
+// (usercache.MaxBytes, RIPPLE_CACHE_MAX) those used least recently go,
+// checked once an hour (capTrim).
 type exportCache struct {
 	dir     string
 	version string
@@ -35,16 +41,9 @@ type exportCache struct {
 }
 
 func openExportCache(goVersion string) *exportCache {
-	dir := os.Getenv("RIPPLE_CACHE")
-	if dir == "off" || goVersion == "" {
+	dir, off, err := usercache.Dir()
+	if off || err != nil || goVersion == "" {
 		return nil
-	}
-	if dir == "" {
-		base, err := os.UserCacheDir()
-		if err != nil {
-			return nil
-		}
-		dir = filepath.Join(base, "ripple")
 	}
 	dir = filepath.Join(dir, "types", cacheLayout)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -102,6 +101,7 @@ const (
 // work used. A hook that exits while trim runs leaves the rest for the
 // next one.
 func (c *exportCache) trim() {
+	c.capTrim()
 	marker := filepath.Join(c.dir, "trimmed")
 	if st, err := os.Stat(marker); err == nil && time.Since(st.ModTime()) < trimEvery {
 		return
@@ -122,6 +122,100 @@ func (c *exportCache) trim() {
 	}
 }
 
+// capEvery is how often capTrim measures a large cache (capMarkAt
+// entries or more); capFill how full it leaves it, so that the next
+// entries written do not trim it again.
+const (
+	capEvery = time.Hour
+	capFill  = 0.9
+)
+
+// capMarkAt is the number of entries from which a measure is worth a
+// marker: a smaller cache is measured by every check (microseconds),
+// and nothing is written to it for the cap.
+var capMarkAt = 1000
+
+// capTrim keeps the type cache under its cap (usercache.MaxBytes): it
+// adds up the entries of every layout and, past the cap, removes those
+// used least recently (an entry's mtime is its last use, marked at most
+// once an hour) until capFill of the cap is left; a large cache at most
+// once an hour (the mtime of a marker says when it last ran). A day of
+// wide pushes grew the cache to 531 MB, which the week's age trim alone
+// lets stand. The markers and the heads store are not entries and stay.
+func (c *exportCache) capTrim() {
+	limit, _ := usercache.MaxBytes() // a bad value keeps the default; hook cache says why
+	if limit <= 0 {
+		return
+	}
+	marker := filepath.Join(c.dir, "capped")
+	if st, err := os.Stat(marker); err == nil && time.Since(st.ModTime()) < capEvery {
+		return
+	}
+	n := trimToSize(append([]string{c.dir}, c.oldDirs()...), limit, int64(float64(limit)*capFill))
+	if n >= capMarkAt {
+		if os.WriteFile(marker, nil, 0o644) == nil {
+			now := time.Now()
+			_ = os.Chtimes(marker, now, now)
+		}
+	}
+}
+
+// oldDirs are the folders of earlier layouts beside c's.
+func (c *exportCache) oldDirs() []string {
+	var out []string
+	for _, old := range oldLayouts {
+		out = append(out, filepath.Join(filepath.Dir(c.dir), old))
+	}
+	return out
+}
+
+// trimToSize removes the entries of dirs used least recently while
+// they take more than keep bytes, when together they take more than
+// limit; it returns how many entries it measured.
+func trimToSize(dirs []string, limit, keep int64) int {
+	type entry struct {
+		path string
+		size int64
+		used time.Time
+	}
+	var es []entry
+	var total int64
+	for _, d := range dirs {
+		ents, err := os.ReadDir(d)
+		if err != nil {
+			continue
+		}
+		for _, e := range ents {
+			if e.IsDir() || !e.Type().IsRegular() || notEntry(e.Name()) {
+				continue
+			}
+			if info, err := e.Info(); err == nil {
+				es = append(es, entry{filepath.Join(d, e.Name()), info.Size(), info.ModTime()})
+				total += info.Size()
+			}
+		}
+	}
+	if total <= limit {
+		return len(es)
+	}
+	sort.Slice(es, func(i, j int) bool { return es[i].used.Before(es[j].used) })
+	for _, e := range es {
+		if total <= keep {
+			break
+		}
+		if os.Remove(e.path) == nil {
+			total -= e.size
+		}
+	}
+	return len(es)
+}
+
+// notEntry names the files of a layout's folder that are not entries:
+// the trim markers and the heads store.
+func notEntry(name string) bool {
+	return name == "trimmed" || name == "capped" || strings.HasPrefix(name, "heads-")
+}
+
 // trimDir removes the entries of dir unused for trimAge and returns how
 // many are left (the marker aside).
 func trimDir(dir string, now time.Time) int {
@@ -131,7 +225,7 @@ func trimDir(dir string, now time.Time) int {
 	}
 	left := 0
 	for _, e := range ents {
-		if e.Name() == "trimmed" || e.IsDir() {
+		if e.Name() == "trimmed" || e.Name() == "capped" || e.IsDir() {
 			continue
 		}
 		if info, err := e.Info(); err == nil && now.Sub(info.ModTime()) > trimAge {

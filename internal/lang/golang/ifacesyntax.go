@@ -91,11 +91,12 @@ func (a *analyzer) claimedImpls(r *ref, done map[tref]bool) []*lang.Ref {
 		done[*tr] = true
 		p := a.ix.fset.PositionFor(e.Pos(), false)
 		where := fmt.Sprintf("%s:%d", p.Filename, p.Line)
+		typName, ifaceName := apart(tr.name, tr.pkg, iface, r.t.pkgKey)
 		v := verdict{rel: model.OverriddenBy, v: model.Inconsistent,
-			msg: fmt.Sprintf("%s no longer implements %s, as it must where it is used at %s: it declares no method %s", tr.name, iface, where, method)}
+			msg: fmt.Sprintf("%s no longer implements %s, as it must where it is used at %s: it declares no method %s", typName, ifaceName, where, method)}
 		if open := a.openEmbeds(tr); open != "" {
 			v = verdict{rel: model.OverriddenBy, v: model.MayBeImpacted,
-				msg: fmt.Sprintf("%s may no longer implement %s, as it must where it is used at %s: it declares no method %s, unless %s promotes one", tr.name, iface, where, method, open)}
+				msg: fmt.Sprintf("%s may no longer implement %s, as it must where it is used at %s: it declares no method %s, unless %s promotes one", typName, ifaceName, where, method, open)}
 		}
 		site := &ref{t: r.t, f: ts.file, id: ts.spec.Name, stack: stackAt(ts.file.ast, ts.spec.Name.Pos()), prec: model.PrecisionSyntax}
 		out = append(out, a.finding(site, v, model.PrecisionSyntax))

@@ -62,6 +62,38 @@ func qualOf(s string) string {
 	return ""
 }
 
+// errFileOf is the parsed file of a checker error, nil when not parsed.
+func errFileOf(a *analyzer, ie implError) *pfile {
+	return a.ix.parsedFile(a.ix.fset.PositionFor(ie.err.Pos, false).Filename)
+}
+
+// pkgOfQual is the package path of a qualifier as the checker prints it
+// (a name, a quoted path, or "" for the error's own package), "" when
+// it names no one package the check indexed.
+func (a *analyzer) pkgOfQual(q string, from *pfile) string {
+	if ks := a.syms.candidates(q, from); len(ks) == 1 {
+		return ks[0]
+	}
+	return ""
+}
+
+// apart qualifies two names that are one identifier of two packages
+// ("Backend no longer implements Backend") with the trailing elements
+// of their packages' paths that tell them apart: local.Backend,
+// backend.Backend. Other names are returned as they are.
+func apart(name1, pkg1, name2, pkg2 string) (string, string) {
+	if name1 != name2 || pkg1 == pkg2 || pkg1 == "" || pkg2 == "" {
+		return name1, name2
+	}
+	e1, e2 := strings.Split(pkg1, "/"), strings.Split(pkg2, "/")
+	for k := 1; ; k++ {
+		s1, s2 := strings.Join(e1[max(len(e1)-k, 0):], "/"), strings.Join(e2[max(len(e2)-k, 0):], "/")
+		if s1 != s2 || k >= max(len(e1), len(e2)) {
+			return s1 + "." + name1, s2 + "." + name2
+		}
+	}
+}
+
 func lastName(s string) string {
 	s = strings.TrimPrefix(strings.TrimSpace(s), "*")
 	if i := strings.IndexByte(s, '['); i >= 0 {
@@ -202,7 +234,8 @@ func (tv *typeVerdicts) extraFindings(a *analyzer, ts []*target, seen map[string
 			msg := cleanMsg(ie.err.Msg)
 			if site != nil {
 				u := g.uses[0]
-				msg = fmt.Sprintf("%s no longer implements %s, as it must where it is used at %s:%d", ie.typ, ie.iface, u.Filename, u.Line)
+				typ, iface := apart(ie.typ, a.pkgOfQual(ie.typQ, errFileOf(a, ie)), ie.iface, a.pkgOfQual(ie.ifaceQ, errFileOf(a, ie)))
+				msg = fmt.Sprintf("%s no longer implements %s, as it must where it is used at %s:%d", typ, iface, u.Filename, u.Line)
 				if len(g.uses) > 1 {
 					msg += " (and " + model.Plural(len(g.uses)-1, "more place", "more places") + ")"
 				}

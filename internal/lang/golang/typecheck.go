@@ -140,16 +140,29 @@ func (a *analyzer) typecheck(ctx context.Context, ts []*target, refs []*ref, ext
 		}
 		a.note("budget", fmt.Sprintf("type checking stopped at the time budget: %d of %d packages checked, the others have syntax precision (%s)", checked, checked+skipped, why))
 	}
-	var absent, late []string
+	var absent, own, late []string
 	l.mu.Lock()
 	for p := range l.stubbed {
-		if l.absent[p] {
+		switch {
+		case l.absent[p] && a.ix.mods.inRepo(p):
+			// a package of the repository's own modules is never in the
+			// module cache: go mod download cannot bring it
+			own = append(own, p)
+		case l.absent[p]:
 			absent = append(absent, p)
-		} else {
+		default:
 			late = append(late, p)
 		}
 	}
 	l.mu.Unlock()
+	if len(own) > 0 {
+		were := "were"
+		if len(own) == 1 {
+			were = "was"
+		}
+		a.note("own", fmt.Sprintf("%s of the repository's own modules %s not loaded (under testdata, which the go tool ignores, or not in the pushed tree): the code using them was judged by its syntax: %s",
+			model.Plural(len(own), "imported package", "imported packages"), were, someOf(own, 4)))
+	}
 	if len(absent) > 0 {
 		a.note("absent", fmt.Sprintf("%s not found (not in the module cache): the code using them was judged by its syntax, and no site around them is called consistent; run `go mod download` to check it with types: %s",
 			model.Plural(len(absent), "imported package was", "imported packages were"), someOf(absent, 4)))

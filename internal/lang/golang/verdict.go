@@ -394,7 +394,8 @@ func (a *analyzer) implVerdict(r *ref, of, nf *funcInfo) verdict {
 		// broken only where the type is used as the interface: proven
 		// syntactically by an interface assertion or a return of the type
 		// as the interface, else by the type checker (typecheck.go)
-		msg := fmt.Sprintf("%s.%s has the old signature of %s (%s): %s no longer implements %s where it is used as one", r.implRcv, t.name, t.new.Display, strings.Join(t.ch.Details, "; "), r.implRcv, t.container)
+		rcv, iface := apart(r.implRcv, r.f.pkgKey, t.container, t.pkgKey)
+		msg := fmt.Sprintf("%s.%s has the old signature of %s (%s): %s no longer implements %s where it is used as one", rcv, t.name, t.new.Display, strings.Join(t.ch.Details, "; "), rcv, iface)
 		if where := a.usedAs(r); where != "" {
 			return verdict{rel: model.OverriddenBy, v: model.Inconsistent, msg: msg + " (" + where + ")"}
 		}

@@ -150,7 +150,10 @@
 //     A literal written where the interface is a type argument
 //     (`reactive<I>({...})`, `{...} as Socket<I>`, nested literals of
 //     them) may be impacted when it writes a deleted member or writes
-//     most of the members but not an added one (literals.go). Interface
+//     most of the members but not an added one (literals.go). A literal
+//     annotated through a namespace import (`price.Item`) or pushed into
+//     an array of a declared element type (`items: Item[]`) is written
+//     for the interface as an annotated one is. Interface
 //     members, methods included, are fields to the core: their sites
 //     are InstantiatedBy, EmbeddedBy and UsedBy.
 //   - Enum members deleted or renamed: every `E.member` is inconsistent.

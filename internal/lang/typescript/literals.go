@@ -223,9 +223,15 @@ func asserted(o *treesit.Node) bool {
 // literalType is the type an object literal is written for, from its
 // context: an annotated variable, `as`/`satisfies`, an assignment to a
 // variable or a field of a known type, a return statement of a function
-// with a declared return type; a property of an annotated parent is not
+// with a declared return type, an element pushed into an array of a
+// declared element type; a property of an annotated parent is not
 // followed. "" when unknown.
-func literalType(o *treesit.Node) string {
+func literalType(o *treesit.Node) string { return unqualified(qualifiedLiteralType(o)) }
+
+// qualifiedLiteralType is literalType with a namespace's qualifier kept
+// where the type is written with one (`const fixed: price.Item = {...}`
+// of `import * as price`).
+func qualifiedLiteralType(o *treesit.Node) string {
 	p := o.Parent
 	for p != nil && p.Kind == "parenthesized_expression" {
 		p = p.Parent
@@ -236,17 +242,17 @@ func literalType(o *treesit.Node) string {
 	switch p.Kind {
 	case "variable_declarator":
 		if t := p.Child("type"); t != nil {
-			return typeName(t.Text())
+			return qualifiedTypeName(t.Text())
 		}
 	case "public_field_definition", "required_parameter", "optional_parameter":
 		// a class property's initializer, a parameter's default value
 		if t := p.Child("type"); t != nil && treesit.Unparen(p.Child("value")) == o {
-			return typeName(t.Text())
+			return qualifiedTypeName(t.Text())
 		}
 	case "satisfies_expression", "as_expression":
 		ks := p.NamedKids()
 		if len(ks) == 2 {
-			return typeName(ks[1].Text())
+			return qualifiedTypeName(ks[1].Text())
 		}
 	case "assignment_expression":
 		// x = {...}: the type x was declared with (or asserted to)
@@ -257,17 +263,92 @@ func literalType(o *treesit.Node) string {
 		for q := p.Parent; q != nil; q = q.Parent {
 			if funcScope(q) {
 				if r := q.Child("return_type"); r != nil {
-					return typeName(r.Text())
+					return qualifiedTypeName(r.Text())
 				}
 				return ""
 			}
 		}
 	case "arrow_function":
 		if r := p.Child("return_type"); r != nil && p.Child("body") == o {
-			return typeName(r.Text())
+			return qualifiedTypeName(r.Text())
 		}
+	case "arguments":
+		// xs.push({...}), xs.unshift({...}): an element of the array's
+		// declared element type (`items: Item[]`, `Array<price.Item>`)
+		call := p.Parent
+		if call == nil || call.Kind != "call_expression" {
+			return ""
+		}
+		fn := treesit.Unparen(call.Child("function"))
+		if fn == nil || fn.Kind != "member_expression" {
+			return ""
+		}
+		if m := fn.Child("property").Text(); m != "push" && m != "unshift" {
+			return ""
+		}
+		return qualifiedTypeName(elementType(declaredTypeText(fn.Child("object"))))
 	}
 	return ""
+}
+
+// declaredTypeText is the annotation an expression's value is declared
+// with, as written: `this.x` of an annotated property, a variable or
+// parameter annotated; "" when unknown.
+func declaredTypeText(n *treesit.Node) string {
+	n = treesit.Unparen(n)
+	if n == nil {
+		return ""
+	}
+	var t *treesit.Node
+	switch n.Kind {
+	case "member_expression":
+		if o := n.Child("object"); o != nil && o.Kind == "this" {
+			if c := enclosingClass(n); c != nil {
+				if m := classMember(c, n.Child("property").Text()); m != nil {
+					t = m.Child("type")
+				}
+			}
+		}
+	case "identifier":
+		if d := lookup(n, n.Text()); d != nil {
+			switch d.Kind {
+			case "required_parameter", "optional_parameter":
+				if pat := d.Child("pattern"); pat != nil && pat.Kind == "identifier" {
+					t = d.Child("type")
+				}
+			case "variable_declarator":
+				if d.Child("name").Kind == "identifier" {
+					t = d.Child("type")
+				}
+			}
+		}
+	}
+	if t == nil {
+		return ""
+	}
+	return strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(t.Text()), ":"))
+}
+
+// elementType is the element type of an array type as written: Item of
+// `Item[]`, `readonly Item[]`, `Array<Item>`, `ReadonlyArray<Item>`; ""
+// for anything else (a union of arrays, an array of arrays is not
+// followed).
+func elementType(t string) string {
+	t = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(t), "readonly "))
+	switch {
+	case strings.HasSuffix(t, "[]"):
+		t = strings.TrimSpace(strings.TrimSuffix(t, "[]"))
+	case strings.HasPrefix(t, "Array<") && strings.HasSuffix(t, ">"):
+		t = t[len("Array<") : len(t)-1]
+	case strings.HasPrefix(t, "ReadonlyArray<") && strings.HasSuffix(t, ">"):
+		t = t[len("ReadonlyArray<") : len(t)-1]
+	default:
+		return ""
+	}
+	if strings.ContainsAny(t, "[]|&(){}") {
+		return ""
+	}
+	return strings.TrimSpace(t)
 }
 
 // objectKey reports whether an object literal writes key name, and

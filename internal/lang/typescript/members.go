@@ -422,11 +422,25 @@ func (j *judge) ifaceMember() {
 	if j.stillInherited() {
 		return // a base declares it: it is still a member
 	}
-	locals, _ := j.bindings(t.container)
+	locals, nss := j.bindings(t.container)
 	for _, alt := range t.alts {
-		more, _ := j.bindings(alt)
+		more, moreNss := j.bindings(alt)
 		for k := range more {
 			locals[k] = true
+		}
+		for k := range moreNss {
+			nss[k] = true
+		}
+	}
+	// the container as a namespace import names it: price.Item
+	qualified := map[string]bool{}
+	if len(nss) > 0 {
+		for _, name := range append([]string{t.container}, t.alts...) {
+			for _, e := range j.exportNames(name) {
+				for ns := range nss {
+					qualified[ns+"."+e] = true
+				}
+			}
 		}
 	}
 	if len(locals) > 0 {
@@ -490,8 +504,9 @@ func (j *judge) ifaceMember() {
 					fmt.Sprintf("implements %s but lacks %s, which %s", t.container, t.name, j.addedWhat()))
 			}
 		case "object":
-			lt := literalType(n) // the container, or a sub-interface of it
-			typed := locals[lt]
+			lq := qualifiedLiteralType(n) // the container, or a sub-interface of it
+			lt := unqualified(lq)
+			typed := qualified[lq] || lq == lt && locals[lt] // other.Item is not the local Item
 			if lt == "" {
 				if o, ok := j.nestedType(n); ok && o.path == t.path && (o.local == t.container || contains(t.alts, o.local)) {
 					lt, typed = o.local, true // a property's value, of the container's type

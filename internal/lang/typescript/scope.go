@@ -109,7 +109,21 @@ func lookup(n *treesit.Node, name string) *treesit.Node {
 
 // typeName reads an annotation naming one class or interface (T, T<X>,
 // ns.T, T | undefined), "" for anything else.
-func typeName(ann string) string {
+func typeName(ann string) string { return unqualified(qualifiedTypeName(ann)) }
+
+// unqualified is a type's name without its qualifier: price.Item ->
+// Item.
+func unqualified(t string) string {
+	if i := strings.LastIndexByte(t, '.'); i >= 0 {
+		return t[i+1:]
+	}
+	return t
+}
+
+// qualifiedTypeName is typeName keeping a namespace's qualifier
+// (`price.Item`, a namespace import's type), so that the type can be
+// told from another of the name.
+func qualifiedTypeName(ann string) string {
 	ann = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(ann), ":"))
 	var keep []string
 	for _, alt := range splitTop(ann, '|') {
@@ -134,9 +148,6 @@ func typeName(ann string) string {
 	}
 	if strings.ContainsAny(t, "[]{}()=& ") {
 		return ""
-	}
-	if i := strings.LastIndexByte(t, '.'); i >= 0 {
-		t = t[i+1:]
 	}
 	return t
 }

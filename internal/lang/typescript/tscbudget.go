@@ -128,6 +128,13 @@ func (a *analyzer) closure(ctx context.Context, read func([]string) map[string][
 // The check's own estimate errs long and the full one short, so that
 // auto keeps its promise.
 
+// tscFloor is the floor under the tenth: a project whose full tsc is
+// expected to take less than this is type-checked in auto (within the
+// budget) whatever the tenth says. The tenth alone never let auto check
+// a small project (tsc's fixed cost is more than a tenth of any full tsc
+// under about 3 s), where a full tsc costs the check least.
+const tscFloor = 2 * time.Second
+
 // tscQuick is the time tsc is expected to take on the sites' files and
 // the sources they import (bytes).
 func tscQuick(bytes int64) time.Duration {
@@ -178,20 +185,20 @@ func (a *analyzer) fullCost(ctx context.Context, prep *tscPrepared, todo []*tscS
 }
 
 // fitsTenth applies auto's rule: the check's time so far and tsc's on the
-// sites' files (bytes) within a tenth of a full tsc (full, of what); it
-// notes why not when they do not fit.
+// sites' files (bytes) within a tenth of a full tsc (full, of what), or
+// a full tsc under tscFloor; it notes why not when they do not fit.
 func (a *analyzer) fitsTenth(roots []string, bytes int64, full time.Duration, what string) bool {
 	quick, spent := tscQuick(bytes), time.Since(a.started)
 	trace("tsc on the sites' files: about %v, with the %v spent; a full tsc of %s: about %v", quick.Round(10*time.Millisecond), spent.Round(10*time.Millisecond), what, full.Round(10*time.Millisecond))
-	if spent+quick <= full/10 {
+	if spent+quick <= full/10 || full < tscFloor {
 		return true
 	}
 	files := "the site's file and what it imports"
 	if len(roots) > 1 {
 		files = fmt.Sprintf("the %d sites' files and what they import", len(roots))
 	}
-	a.note("typescript-budget", fmt.Sprintf("typescript: types not checked: tsc on %s (%.1f MB) would take about %v, more than a tenth of a full tsc of %s (about %v) with the check's own %v; auto stays within that tenth (use precision: types)",
-		files, float64(bytes)/(1<<20), quick.Round(10*time.Millisecond), what, full.Round(100*time.Millisecond), spent.Round(10*time.Millisecond)))
+	a.note("typescript-budget", fmt.Sprintf("typescript: types not checked: tsc on %s (%.1f MB) would take about %v, more than a tenth of a full tsc of %s (about %v) with the check's own %v; auto stays within that tenth above a full tsc of %v (use precision: types)",
+		files, float64(bytes)/(1<<20), quick.Round(10*time.Millisecond), what, full.Round(100*time.Millisecond), spent.Round(10*time.Millisecond), tscFloor))
 	return false
 }
 

@@ -44,8 +44,8 @@ func TestTSCCost(t *testing.T) {
 }
 
 // TestFitsTenth: auto type-checks only when the check's time so far and
-// tsc's on the sites' files fit in a tenth of a full tsc, and says why
-// not once, in a note.
+// tsc's on the sites' files fit in a tenth of a full tsc, or the full
+// tsc takes under tscFloor, and says why not once, in a note.
 func TestFitsTenth(t *testing.T) {
 	var notes []string
 	a := &analyzer{started: time.Now(), env: &lang.Env{Note: func(_, s string) { notes = append(notes, s) }}}
@@ -61,6 +61,16 @@ func TestFitsTenth(t *testing.T) {
 	if len(notes) != 1 || !strings.Contains(notes[0], "tsc on the 2 sites' files and what they import (0.4 MB)") ||
 		!strings.Contains(notes[0], "more than a tenth of a full tsc of the whole repository (9 files, 0.1 MB) (about 2s)") {
 		t.Errorf("notes %q", notes)
+	}
+	// the floor: a project whose full tsc takes under 2 s is checked,
+	// though tsc's fixed cost is more than a tenth of it (a 3-file
+	// project once never was)
+	notes = nil
+	if !a.fitsTenth(roots, 10<<10, tscFull(30<<10), "the whole repository (3 files, 0.0 MB)") || len(notes) != 0 {
+		t.Errorf("a 3-file project: did not fit (%q)", notes)
+	}
+	if !a.fitsTenth(roots, 400<<10, 1900*time.Millisecond, "p") {
+		t.Error("a full tsc of 1.9 s: did not fit")
 	}
 	// the time the check has spent counts
 	a.started = time.Now().Add(-3 * time.Second)
