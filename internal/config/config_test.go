@@ -80,7 +80,7 @@ verbose: true
 		{name: "bare number duration", src: "version: 1\nbudget: 10\n", errs: []string{`f.yaml:2: budget: want a duration`}},
 		{name: "zero duration", src: "version: 1\nbudget: 0s\n", errs: []string{"f.yaml:2: budget: must be > 0"}},
 		{name: "bad level", src: "version: 1\nseverity:\n  CalledBy: loud\n", errs: []string{`f.yaml:3: severity.CalledBy: unknown level "loud" (want error, warning, note or none)`}},
-		{name: "bad relation", src: "version: 1\nseverity:\n  UsedBy: note\n  Callers: error\n", errs: []string{"f.yaml:4: severity.Callers: unknown relation (valid: CalledBy, OverriddenBy, Overrides, UsedBy, InstantiatedBy, ImportedBy, EmbeddedBy, ReferencedBy, VariantOf, body)"}},
+		{name: "bad relation", src: "version: 1\nseverity:\n  UsedBy: note\n  Callers: error\n", errs: []string{"f.yaml:4: severity.Callers: unknown relation (valid: CalledBy, OverriddenBy, Overrides, UsedBy, InstantiatedBy, ImportedBy, EmbeddedBy, ReferencedBy, VariantOf, Uses, body)"}},
 		{name: "bad fail_on", src: "version: 1\nfail_on: note\n", errs: []string{`f.yaml:2: fail_on: unknown value "note" (want error, warning or never)`}},
 		{name: "bad on_tool_error", src: "version: 1\non_tool_error: ignore\n", errs: []string{`on_tool_error: unknown value "ignore" (want auto, allow or block)`}},
 		{name: "bad precision", src: "version: 1\nprecision: max\n", errs: []string{`precision: unknown value "max"`}},
