@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -198,6 +199,38 @@ func TestGrepAgreesWithGit(t *testing.T) {
 			if !slices.Equal(got, want) {
 				t.Errorf("%s: grep %q = %v, git grep -w says %v", tc.name, words, got, want)
 			}
+		}
+	}
+}
+
+// BenchmarkWordSetIn cuts the standard library's net/http sources into
+// words and looks them up in a set of 80 identifiers, most of which the
+// files never name (the shape of a branch's search: bench/README.md).
+func BenchmarkWordSetIn(b *testing.B) {
+	paths, _ := filepath.Glob(filepath.Join(runtime.GOROOT(), "src", "net", "http", "*.go"))
+	var files [][]byte
+	size := 0
+	for _, p := range paths {
+		if data, err := os.ReadFile(p); err == nil {
+			files = append(files, data)
+			size += len(data)
+		}
+	}
+	if len(files) == 0 {
+		b.Skip("no GOROOT sources")
+	}
+	// words of the lengths and first letters identifiers have, none of
+	// them in the files: every file is read to its end
+	var words []string
+	for i := range 80 {
+		words = append(words, string(rune('A'+i%26))+"q"+strings.Repeat("z", i%12))
+	}
+	ws := newWordSet(words)
+	b.SetBytes(int64(size))
+	b.ResetTimer()
+	for range b.N {
+		for _, f := range files {
+			ws.in(f)
 		}
 	}
 }
