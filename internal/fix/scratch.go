@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 
 	"github.com/ripple-dev/ripple/internal/gitio"
 )
@@ -64,8 +65,21 @@ func (s *scratch) write(path string, data []byte) error {
 	return os.WriteFile(p, data, st.Mode().Perm())
 }
 
-// patch is the unified diff from the head state to the scratch state.
+// patch is the unified diff from the head state to the scratch state of
+// the files the engine wrote, and of nothing else: a checkout does not
+// reproduce every file (a working-tree-encoding that cannot hold its
+// text, line-end attributes on a file committed otherwise), and a tool
+// the oracle ran may have touched others.
 func (s *scratch) patch(ctx context.Context) (string, error) {
-	out, err := s.repo.Git(ctx, "diff", "--no-ext-diff", "--no-color", "--src-prefix=a/", "--dst-prefix=b/")
+	if len(s.written) == 0 {
+		return "", nil
+	}
+	args := []string{"diff", "--no-ext-diff", "--no-color", "--src-prefix=a/", "--dst-prefix=b/", "--"}
+	paths := make([]string, 0, len(s.written))
+	for p := range s.written {
+		paths = append(paths, ":(literal)"+p)
+	}
+	sort.Strings(paths)
+	out, err := s.repo.Git(ctx, append(args, paths...)...)
 	return string(out), err
 }
