@@ -26,7 +26,17 @@ type Pyright struct {
 	// CacheDir overrides the install location (default: the user cache
 	// directory's ripple/pyright).
 	CacheDir string
+	// Python is the interpreter whose environment pyright resolves
+	// imports in (`--pythonpath`); "" takes $RIPPLE_PYTHON, which the
+	// GitHub Action sets to the virtual environment it installed the
+	// project's requirements into, else pyright's own search (an active
+	// virtual environment, then python on PATH).
+	Python string
 }
+
+// PythonEnv names the environment variable that points pyright at an
+// interpreter (Pyright.Python).
+const PythonEnv = "RIPPLE_PYTHON"
 
 // ErrNoPyright is returned when pyright is missing and cannot be
 // installed.
@@ -91,7 +101,11 @@ func (p *Pyright) Check(ctx context.Context, dir string, o Options) (*Result, er
 	if err != nil {
 		return nil, err
 	}
-	args := append([]string{"--outputjson"}, o.Packages...)
+	args := []string{"--outputjson"}
+	if py := p.python(); py != "" {
+		args = append(args, "--pythonpath", py)
+	}
+	args = append(args, o.Packages...)
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir = dir
 	var stdout, stderr bytes.Buffer
@@ -109,6 +123,13 @@ func (p *Pyright) Check(ctx context.Context, dir string, o Options) (*Result, er
 		return nil, fmt.Errorf("pyright: %v (%s)", perr, lastLine(stderr.Bytes()))
 	}
 	return &Result{Pass: len(ds) == 0, Diagnostics: ds, Took: time.Since(start), Ran: []string{"pyright " + joinArgs(args)}}, nil
+}
+
+func (p *Pyright) python() string {
+	if p.Python != "" {
+		return p.Python
+	}
+	return os.Getenv(PythonEnv)
 }
 
 func joinArgs(a []string) string {
