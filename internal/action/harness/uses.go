@@ -98,6 +98,9 @@ func cache(r *Run, with map[string]string, post func(func() error)) (map[string]
 	if !hit {
 		post(func() error {
 			dst := entry(key)
+			if err := os.MkdirAll(dst, 0o755); err != nil {
+				return err
+			}
 			for i, p := range paths {
 				if _, err := os.Stat(p); err != nil {
 					continue
