@@ -143,8 +143,15 @@ func TestDependencyBump(t *testing.T) {
 	w := runScenario(t, scenario{base: base, head: head, with: analyse})
 	w.wantOutput(t, "verdict", "pass")
 	w.wantStep(t, "run", "success")
-	const said = "checked nothing it could judge: this pull request changes only dependency manifests (go.mod, package.json)"
-	w.wantSummary(t, said)
+	const said = "Ripple checked nothing it could judge: this pull request changes only dependency manifests (go.mod, package.json), and a dependency bump is not a change Ripple follows yet"
+	w.wantSummary(t, "Ripple checked nothing it could judge: this pull request changes only dependency manifests")
+	var noticed bool
+	for _, a := range w.run.Annotations {
+		noticed = noticed || a.Level == "notice" && strings.Contains(a.Message, said)
+	}
+	if !noticed {
+		t.Errorf("no notice saying %q:\n%s", said, w.annotations())
+	}
 	if !strings.Contains(w.run.Log, said) {
 		t.Errorf("the log does not say %q:\n%s", said, w.run.Log)
 	}
