@@ -198,7 +198,11 @@ func TestTypeScriptReviewSuggestion(t *testing.T) {
 
 func TestPythonReview(t *testing.T) {
 	needGit(t)
-	w := runScenario(t, scenario{base: pyBase, head: pyHead})
+	w := runScenario(t, scenario{base: pyBase, head: pyHead, with: map[string]string{"install-dependencies": "none"}})
+	for _, id := range []string{"modules", "download", "deps", "install"} {
+		w.wantStep(t, id, "skipped")
+	}
+	w.wantSummary(t, "**Python**: syntax", "lacked: a virtual environment of the project's requirements")
 	w.wantOutput(t, "review", "posted")
 	if rs := w.srv.Reviews(); len(rs) != 1 || !strings.Contains(rs[0].Body, "app/use.py:5") {
 		t.Errorf("reviews: %+v", rs)

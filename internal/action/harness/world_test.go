@@ -84,7 +84,7 @@ out= prev=
 for a in "$@"; do if [ "$prev" = -o ]; then out=$a; fi; prev=$a; done
 if [ "$1" = build ] && [ "${out##*/}" = ripple-action ]; then
   c="` + shimDir + `/built-cgo${CGO_ENABLED:-default}"
-  if [ -x "$c" ]; then cp "$c" "$out"; exit 0; fi
+  if [ -x "$c" ]; then rm -f "$out"; ln "$c" "$out" 2>/dev/null || cp "$c" "$out"; exit 0; fi
   "` + realGo + `" "$@" || exit
   cp "$out" "$c.$$" && mv "$c.$$" "$c"
   exit 0
