@@ -241,9 +241,16 @@ func runScenario(t *testing.T, sc scenario) *world {
 		}
 		env = append(env, kv)
 	}
-	cache := userCache()
-	if cache == "" {
-		cache = filepath.Join(root, "usercache")
+	// the run's own user cache (pip's, npm's tools), with Ripple's tools
+	// from the machine's linked in when .ci/run installed them there
+	cache := filepath.Join(root, "usercache")
+	if err := os.MkdirAll(cache, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if c := userCache(); c != "" {
+		if err := os.Symlink(filepath.Join(c, "ripple"), filepath.Join(cache, "ripple")); err != nil {
+			t.Fatal(err)
+		}
 	}
 	env = append(env, "PATH="+path, "GOCACHE="+goEnv(t, "GOCACHE"),
 		// a module cache of the run's own, filled offline from the
