@@ -93,9 +93,6 @@ var (
 
 func (w *world) normalise(s string) string {
 	s = strings.ReplaceAll(s, w.root, "$ROOT")
-	if modCache != "" {
-		s = strings.ReplaceAll(s, modCache, "$GOMODCACHE")
-	}
 	if abs, err := filepath.Abs(repoRoot); err == nil {
 		s = strings.ReplaceAll(s, abs, "$ACTION")
 	}

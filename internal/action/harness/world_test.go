@@ -55,10 +55,6 @@ var (
 	shimOnce sync.Once
 	shimDir  string
 	shimErr  error
-	// modCache is the module cache of every run of this process, filled
-	// offline from the machine's through a file:// GOPROXY: the action's
-	// build extracts its modules once, not once a scenario
-	modCache string
 )
 
 // goShim is a directory holding a `go` that runs the real one, except
@@ -85,7 +81,7 @@ for a in "$@"; do if [ "$prev" = -o ]; then out=$a; fi; prev=$a; done
 if [ "$1" = build ] && [ "${out##*/}" = ripple-action ]; then
   c="` + shimDir + `/built-cgo${CGO_ENABLED:-default}"
   if [ -x "$c" ]; then rm -f "$out"; ln "$c" "$out" 2>/dev/null || cp "$c" "$out"; exit 0; fi
-  "` + realGo + `" "$@" || exit
+  GOMODCACHE="` + filepath.Join(shimDir, "gomod") + `" "` + realGo + `" "$@" || exit
   cp "$out" "$c.$$" && mv "$c.$$" "$c"
   exit 0
 fi
@@ -96,7 +92,6 @@ exec "` + realGo + `" "$@"
 			return
 		}
 		shimErr = os.WriteFile(filepath.Join(shimDir, "bin", "go"), []byte(script), 0o755)
-		modCache = filepath.Join(shimDir, "gomod")
 	})
 	if shimErr != nil {
 		t.Fatalf("go shim: %v", shimErr)
@@ -254,8 +249,11 @@ func runScenario(t *testing.T, sc scenario) *world {
 	}
 	env = append(env, "PATH="+path, "GOCACHE="+goEnv(t, "GOCACHE"),
 		// a module cache of the run's own, filled offline from the
-		// machine's (the action's build and go mod download read it)
-		"GOMODCACHE="+modCache, "GOPROXY=file://"+filepath.ToSlash(filepath.Join(modcache, "cache", "download")),
+		// machine's through a file:// proxy; the action's own build
+		// uses one cache for the whole process (the shim sets it), so
+		// that its modules are extracted once, and actions/cache saves
+		// only what the repository's go mod download brought
+		"GOMODCACHE="+filepath.Join(root, "gomod"), "GOPROXY=file://"+filepath.ToSlash(filepath.Join(modcache, "cache", "download")),
 		"GOSUMDB=off", "GOTELEMETRY=off", "GOTOOLCHAIN=local",
 		"XDG_CACHE_HOME="+cache, "NO_COLOR=1")
 	w.env = env
