@@ -157,3 +157,33 @@ func TestDependencyBump(t *testing.T) {
 	}
 	w.golden(t, "dependency-bump")
 }
+
+// TestGoFixSuggested: with fix-push: none the proven fix is not pushed;
+// the review suggests each edited block that lies in the diff, and the
+// patch is the fix-patch output.
+func TestGoFixSuggested(t *testing.T) {
+	needGit(t)
+	head := map[string]string{
+		"p/p.go": "package p\n\nfunc New(a int) int { return a }\n",
+		// a comment added above Twice puts its line in the diff
+		"q/q.go": "package q\n\nimport \"example.com/m/p\"\n\n// Twice doubles.\nfunc Twice() int { return p.Old(1) + p.Old(2) }\n",
+	}
+	w := runScenario(t, scenario{base: goFixBase, head: head, with: map[string]string{"mode": "fix", "fix-push": "none"}})
+	w.wantOutput(t, "fix", "suggested")
+	if pushed := w.pushed(t); pushed != "" {
+		t.Errorf("pushed with fix-push: none:\n%s", pushed)
+	}
+	var suggested int
+	for _, c := range w.srv.Comments() {
+		if c.Path == "q/q.go" && strings.Contains(c.Body, "```suggestion\nfunc Twice() int { return p.New(1) + p.New(2) }\n```") {
+			suggested++
+		}
+	}
+	if suggested != 1 {
+		t.Errorf("%d suggestions of Twice's fix on q/q.go, want 1:\n%+v", suggested, w.srv.Comments())
+	}
+	if w.run.Outputs["fix-patch"] == "" {
+		t.Error("no fix-patch output")
+	}
+	w.golden(t, "go-fix-suggested")
+}
