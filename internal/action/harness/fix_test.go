@@ -187,3 +187,30 @@ func TestGoFixSuggested(t *testing.T) {
 	}
 	w.golden(t, "go-fix-suggested")
 }
+
+// TestInstallToolsMissing: the lock files ask for npm and pip, and the
+// runner has neither npm nor python3. Each install is a warning and a
+// row of the summary saying what was not installed; the check runs on
+// with what the runner has and reports its findings.
+func TestInstallToolsMissing(t *testing.T) {
+	needGit(t)
+	base := merge(tsBase, map[string]string{
+		"package.json":      `{ "name": "demo", "version": "1.0.0", "private": true }` + "\n",
+		"package-lock.json": `{ "name": "demo", "version": "1.0.0", "lockfileVersion": 3, "requires": true, "packages": { "": { "name": "demo", "version": "1.0.0" } } }` + "\n",
+		"requirements.txt":  "\n",
+	})
+	w := runScenario(t, scenario{base: base, head: tsHead, with: analyse, without: []string{"npm", "python3", "python", "pip", "pip3"}})
+	w.wantStep(t, "install", "success")
+	var warned []string
+	for _, a := range w.run.Annotations {
+		if a.Level == "warning" {
+			warned = append(warned, a.Message)
+		}
+	}
+	if len(warned) != 2 || !strings.Contains(warned[0], "npm ci in . skipped: npm is not on PATH") || !strings.Contains(warned[1], "pip install skipped: no python3 on PATH") {
+		t.Errorf("warnings:\n%s", strings.Join(warned, "\n"))
+	}
+	w.wantSummary(t, "| TypeScript `.` | not installed: `npm` is not on PATH |", "| Python | not installed: no `python3` on PATH |")
+	w.wantAnnotation(t, "error", "src/use.ts", "4", "passes 2 arguments")
+	w.golden(t, "install-tools-missing")
+}

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -37,6 +38,9 @@ type scenario struct {
 	fork bool
 	// noCC: the runner has no C compiler on PATH and CC is unset.
 	noCC bool
+	// without are other programs the runner lacks (PATH is then links
+	// to every other program).
+	without []string
 	// replies are the scripted model's answers, by block.
 	replies map[string]string
 }
@@ -111,9 +115,9 @@ func TestMain(m *testing.M) {
 
 var compilerRE = regexp.MustCompile(`^(cc|c89|c99|gcc|clang|tcc|icc)(-[0-9.]+)?$|-gcc(-[0-9.]+)?$|^clang(\+\+)?-|^[cg]\+\+`)
 
-// pathWithoutCC is a directory of links to every program on PATH but
-// the C compilers.
-func pathWithoutCC(t *testing.T, path string) string {
+// pathWithout is a directory of links to every program on PATH but the
+// C compilers (noCC) and the programs named.
+func pathWithout(t *testing.T, path string, noCC bool, names []string) string {
 	dir := t.TempDir()
 	for _, d := range filepath.SplitList(path) {
 		ents, err := os.ReadDir(d)
@@ -121,7 +125,7 @@ func pathWithoutCC(t *testing.T, path string) string {
 			continue
 		}
 		for _, e := range ents {
-			if compilerRE.MatchString(e.Name()) {
+			if noCC && compilerRE.MatchString(e.Name()) || slices.Contains(names, e.Name()) {
 				continue
 			}
 			link := filepath.Join(dir, e.Name())
@@ -131,9 +135,13 @@ func pathWithoutCC(t *testing.T, path string) string {
 			_ = os.Symlink(filepath.Join(d, e.Name()), link)
 		}
 	}
-	for _, c := range []string{"cc", "gcc", "clang"} {
+	gone := names
+	if noCC {
+		gone = append(gone, "cc", "gcc", "clang")
+	}
+	for _, c := range gone {
 		if _, err := os.Lstat(filepath.Join(dir, c)); err == nil {
-			t.Fatalf("%s is still on the PATH without compilers", c)
+			t.Fatalf("%s is still on the PATH without it", c)
 		}
 	}
 	return dir
@@ -221,8 +229,8 @@ func runScenario(t *testing.T, sc scenario) *world {
 	write(t, home, map[string]string{".gitconfig": testrepo.GlobalConfig, ".config/go/telemetry/mode": "off"})
 
 	path := os.Getenv("PATH")
-	if sc.noCC {
-		path = pathWithoutCC(t, path)
+	if sc.noCC || len(sc.without) > 0 {
+		path = pathWithout(t, path, sc.noCC, sc.without)
 	}
 	path = goShim(t) + string(os.PathListSeparator) + path
 	modcache := goEnv(t, "GOMODCACHE")
