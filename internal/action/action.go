@@ -153,6 +153,14 @@ func (r *run) analyse(ctx context.Context, ev *event.Event) int {
 		return r.toolError(nil, err)
 	}
 	r.mergeCheck(cctx, repo, ev, rg, cfg, deadline, res)
+	files := changedFiles(ctx, repo, rg.Base, rg.Head)
+	languages := languageLines(files, res, cfg, r.getenv)
+	problem := ""
+	if m := onlyManifests(files); m != "" && len(res.Findings) == 0 {
+		// a pass would read as "the bump is safe": say what it is
+		problem = "Ripple checked nothing it could judge: this pull request changes only dependency manifests (" + m + "), and a dependency bump is not a change Ripple follows yet (the callers of what the new versions changed are not walked), so this pass says nothing about it."
+		r.noticef("ripple: %s", problem)
+	}
 	rep, err := findings.FromResult(res)
 	if err != nil {
 		return r.toolError(nil, err)
@@ -209,7 +217,7 @@ func (r *run) analyse(ctx context.Context, ev *event.Event) int {
 	if fr != nil {
 		fixSection = fixmode.Section(fr.res, fr.out, r.links)
 	}
-	r.addSummary(summary.Markdown(summary.Input{Report: rep, Links: r.links, Verdict: verdict, FailOn: cfg.FailOn, Range: rg.Why, Fix: fixSection, Delivery: r.delivery}))
+	r.addSummary(summary.Markdown(summary.Input{Report: rep, Links: r.links, Verdict: verdict, FailOn: cfg.FailOn, Range: rg.Why, Problem: problem, Fix: fixSection, Languages: languages, Delivery: r.delivery}))
 	if code == cli.ExitFindings {
 		r.logf("ripple: %s; the step fails (fail_on: %s)", findings.Headline(rep), cfg.FailOn)
 	}

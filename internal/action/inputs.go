@@ -90,6 +90,13 @@ func readInputs(gha *githubactions.Action) (*inputs, error) {
 	if _, err = boolInput(gha, "download-modules", true); err != nil {
 		return nil, err
 	}
+	// install-dependencies too: the composite action's steps deps and
+	// install run before this one
+	switch v := strings.TrimSpace(input(gha, "install-dependencies")); v {
+	case "", "auto", "none":
+	default:
+		return nil, fmt.Errorf("input install-dependencies: %q is not auto or none", v)
+	}
 	if in.deepen, err = boolInput(gha, "deepen", true); err != nil {
 		return nil, err
 	}

@@ -29,7 +29,17 @@ type Pyright struct {
 	// CacheDir overrides the install location (default: the user cache
 	// directory's ripple/pyright).
 	CacheDir string
+	// Python is the interpreter whose environment pyright resolves
+	// imports in (`--pythonpath`); "" takes $RIPPLE_PYTHON, which the
+	// GitHub Action sets to the virtual environment it installed the
+	// project's requirements into, else pyright's own search (an active
+	// virtual environment, then python on PATH).
+	Python string
 }
+
+// PythonEnv names the environment variable that points pyright at an
+// interpreter (Pyright.Python).
+const PythonEnv = "RIPPLE_PYTHON"
 
 // ErrNoPyright is returned when pyright is missing and cannot be
 // installed.
@@ -95,7 +105,10 @@ func (p *Pyright) Check(ctx context.Context, dir string, o Options) (*Result, er
 	if err != nil {
 		return nil, err
 	}
-	args := append([]string{"--outputjson"}, o.Packages...)
+	args := []string{"--outputjson"}
+	if py := p.python(); py != "" {
+		args = append(args, "--pythonpath", py)
+	}
 	if o.Files != nil && inDotFolder(o.Packages) && !hasPyrightConfig(dir) {
 		// pyright's default exclude ("**/.*") drops files under dot-folders
 		// (.github/scripts) even when they are named on the command line,
@@ -107,7 +120,9 @@ func (p *Pyright) Check(ctx context.Context, dir string, o Options) (*Result, er
 			return nil, fmt.Errorf("pyright: %w", err)
 		}
 		defer cleanup()
-		args = []string{"--outputjson", "--project", cfg}
+		args = append(args, "--project", cfg)
+	} else {
+		args = append(args, o.Packages...)
 	}
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir = dir
@@ -213,6 +228,13 @@ func pyrightConfig(dir string, files []string) (string, func(), error) {
 		return "", nil, err
 	}
 	return filepath.Join(tmp, "pyrightconfig.json"), cleanup, nil
+}
+
+func (p *Pyright) python() string {
+	if p.Python != "" {
+		return p.Python
+	}
+	return os.Getenv(PythonEnv)
 }
 
 func joinArgs(a []string) string {

@@ -3,7 +3,7 @@ package fixmode
 import (
 	"context"
 	"fmt"
-	"net/mail"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -14,18 +14,25 @@ type Author struct{ Name, Email string }
 // DefaultAuthor is the workflow token's bot.
 var DefaultAuthor = Author{Name: "github-actions[bot]", Email: "41898282+github-actions[bot]@users.noreply.github.com"}
 
-// ParseAuthor reads "Name <email>"; "" is DefaultAuthor.
+// ParseAuthor reads "Name <email>"; "" is DefaultAuthor. The name is
+// git's, not RFC 5322's: git takes "github-actions[bot]" unquoted (and
+// the action's own default is that), where a mail parser wants the
+// brackets quoted.
 func ParseAuthor(s string) (Author, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return DefaultAuthor, nil
 	}
-	a, err := mail.ParseAddress(s)
-	if err != nil || a.Name == "" || strings.ContainsAny(a.Name+a.Address, "<>\n\x00") {
+	m := authorRE.FindStringSubmatch(s)
+	if m == nil {
 		return Author{}, fmt.Errorf("%q is not Name <email>", s)
 	}
-	return Author{Name: a.Name, Email: a.Address}, nil
+	return Author{Name: strings.TrimSpace(m[1]), Email: m[2]}, nil
 }
+
+// authorRE is git's ident: a name without <, > or a newline, and an
+// address with one @ in angle brackets.
+var authorRE = regexp.MustCompile(`^([^<>\n\x00]*[^<>\s\x00][^<>\n\x00]*?)\s*<([^<>@\s\x00]+@[^<>@\s\x00]+)>$`)
 
 func (a Author) String() string { return a.Name + " <" + a.Email + ">" }
 

@@ -417,6 +417,11 @@ func TestAuthorAndScrub(t *testing.T) {
 	if err != nil || a.Name != "Ripple Bot" || a.Email != "bot@example.com" {
 		t.Errorf("ParseAuthor = %+v, %v", a, err)
 	}
+	// the input's default, as action.yml passes it: the brackets of a
+	// bot's name are git's, unquoted
+	if a, err := ParseAuthor(DefaultAuthor.String()); err != nil || a != DefaultAuthor {
+		t.Errorf("ParseAuthor(the default) = %+v, %v", a, err)
+	}
 	if a, _ := ParseAuthor(" "); a != DefaultAuthor {
 		t.Errorf("empty author = %+v", a)
 	}

@@ -36,6 +36,10 @@ type Input struct {
 	// Fix is fix mode's section (Markdown written by trusted code, its
 	// untrusted parts escaped), shown before Delivery.
 	Fix string
+	// Languages are Markdown lines (written by trusted code), one per
+	// language the range changes: the tier that judged it and what it
+	// lacked.
+	Languages []string
 	// Delivery are Markdown lines (written by trusted code) on where the
 	// findings went.
 	Delivery []string
@@ -77,6 +81,13 @@ func Markdown(in Input) string {
 	}
 	if in.Fix != "" {
 		b.WriteString(strings.TrimRight(in.Fix, "\n") + "\n\n")
+	}
+	if len(in.Languages) > 0 {
+		b.WriteString("### Languages\n\n")
+		for _, l := range in.Languages {
+			b.WriteString("- " + l + "\n")
+		}
+		b.WriteString("\n")
 	}
 	if len(in.Delivery) > 0 {
 		b.WriteString("### Delivery\n\n")

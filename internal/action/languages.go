@@ -1,0 +1,130 @@
+package action
+
+import (
+	"context"
+	"path"
+	"strings"
+
+	"github.com/ripple-dev/ripple/internal/config"
+	"github.com/ripple-dev/ripple/internal/gitio"
+	"github.com/ripple-dev/ripple/internal/lang/treesit"
+	"github.com/ripple-dev/ripple/internal/model"
+	"github.com/ripple-dev/ripple/internal/oracle"
+)
+
+// changedFiles are the paths the range changes ("" on failure: the
+// sections that read them are then left out, never guessed).
+func changedFiles(ctx context.Context, repo *gitio.Repo, base, head string) []string {
+	out, err := repo.Git(ctx, "diff", "--name-only", "--no-renames", base, head)
+	if err != nil {
+		return nil
+	}
+	return strings.Fields(string(out))
+}
+
+// languageOf is the front-end a changed file belongs to, "" for none.
+func languageOf(p string) string {
+	switch strings.ToLower(path.Ext(p)) {
+	case ".go":
+		return "Go"
+	case ".py", ".pyi":
+		return "Python"
+	case ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs":
+		return "TypeScript/JavaScript"
+	}
+	return ""
+}
+
+// languageLines say, for each language the range changes, which tier
+// judged it and what it lacked: what the job summary's Languages
+// section shows, so that "types" quietly meaning "syntax" is visible
+// where people look.
+func languageLines(files []string, res *model.Result, cfg *config.Config, getenv func(string) string) []string {
+	seen := map[string]bool{}
+	for _, f := range files {
+		if l := languageOf(f); l != "" {
+			seen[l] = true
+		}
+	}
+	notes := func(prefixes ...string) []string {
+		var out []string
+		for _, n := range res.PrecisionNotes {
+			for _, p := range prefixes {
+				if strings.Contains(n, p) {
+					out = append(out, n)
+					break
+				}
+			}
+		}
+		return out
+	}
+	var lines []string
+	if seen["Go"] {
+		l := "**Go**: types (go/types, from the sources and the module cache)"
+		if ns := notes("not found (not in the module cache)", "type checking stopped", "type checking used no standard library", "not loaded (past the time budget"); len(ns) > 0 {
+			l += "; lacked: " + strings.Join(ns, "; ")
+		}
+		if cfg.Precision == config.PrecisionSyntax {
+			l = "**Go**: syntax (precision: syntax)"
+		}
+		lines = append(lines, l)
+	}
+	for _, lang := range []string{"Python", "TypeScript/JavaScript"} {
+		if !seen[lang] {
+			continue
+		}
+		if !treesit.Available {
+			lines = append(lines, "**"+lang+"**: not checked: this binary was built without cgo (the runner has no C compiler), and the parser is C; install a C compiler before this action to check it")
+			continue
+		}
+		switch lang {
+		case "Python":
+			l := "**Python**: syntax (Ripple's own resolution of names, imports and calls); pyright proves fix mode's edits"
+			if py := getenv(oracle.PythonEnv); py != "" {
+				l += ", in the environment of `" + py + "`"
+			} else {
+				l += "; lacked: a virtual environment of the project's requirements (install-dependencies found no requirements*.txt or uv.lock, or is none), so pyright resolves third-party imports from the runner's own python only"
+			}
+			lines = append(lines, l)
+		default:
+			l := "**TypeScript/JavaScript**: types (tsc, TypeScript 7), syntax where it cannot settle a site"
+			if ns := notes("typescript: types not checked", "not type-checked"); len(ns) > 0 {
+				l = "**TypeScript/JavaScript**: syntax; lacked: " + strings.Join(ns, "; ")
+			} else if cfg.Precision == config.PrecisionSyntax {
+				l = "**TypeScript/JavaScript**: syntax (precision: syntax)"
+			}
+			lines = append(lines, l)
+		}
+	}
+	return lines
+}
+
+// manifests are files that declare dependencies, not code: a pull
+// request changing only these (Dependabot's, Renovate's) has nothing
+// Ripple judges yet (dependency bumps are not seeds).
+var manifests = map[string]bool{
+	"go.mod": true, "go.sum": true, "go.work": true, "go.work.sum": true,
+	"package.json": true, "package-lock.json": true, "npm-shrinkwrap.json": true, "pnpm-lock.yaml": true, "yarn.lock": true,
+	"pyproject.toml": true, "uv.lock": true, "poetry.lock": true, "Pipfile": true, "Pipfile.lock": true,
+}
+
+// onlyManifests says which manifests a range changes when it changes
+// nothing else; "" otherwise.
+func onlyManifests(files []string) string {
+	if len(files) == 0 {
+		return ""
+	}
+	var names []string
+	have := map[string]bool{}
+	for _, f := range files {
+		b := path.Base(f)
+		if !manifests[b] && !(strings.HasPrefix(b, "requirements") && strings.HasSuffix(b, ".txt")) {
+			return ""
+		}
+		if !have[b] {
+			have[b] = true
+			names = append(names, b)
+		}
+	}
+	return strings.Join(names, ", ")
+}
