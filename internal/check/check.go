@@ -214,6 +214,13 @@ func Run(ctx context.Context, repo *gitio.Repo, o Options) (*model.Result, error
 		res.PrecisionNotes = append(res.PrecisionNotes, fmt.Sprintf("the budget (%v) ran out: %s; every dependent of the diff's own changes was judged (raise budget to walk them)", cfg.Budget, n))
 		res.Stats.BudgetCut = true
 	}
+	if end := env.Deadline.Add(Reserve(cfg.Budget)); !env.Deadline.IsZero() && now().After(end) && !res.Stats.BudgetCut {
+		// nothing was cut, yet the budget is spent: the seed's own
+		// dependents are judged whatever the deadline (a budget never
+		// lets a broken site through), and that took longer
+		res.PrecisionNotes = append(res.PrecisionNotes, fmt.Sprintf("the check ran %v past its budget (%v): every dependent of the diff's own changes is judged whatever the budget, so that running out of time never lets a broken site through",
+			now().Sub(end).Round(10*time.Millisecond), cfg.Budget))
+	}
 	res.Stats.FrontierSkipped = out.Skipped
 	res.Stats.Cold = out.Cold
 	res.Changes = append(res.Changes, out.Derived...)
