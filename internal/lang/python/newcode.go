@@ -119,7 +119,7 @@ func holderOf(cs []*model.Change, line int) *model.Change {
 // name node k) names what module m of the repository does not define,
 // or "" when that is not certain.
 func (a *analyzer) missingImport(f *pfile, st, k *treesit.Node) string {
-	if guarded(st) {
+	if guarded(st, "ImportError") {
 		return "" // try: from .speedups import x / except ImportError: ...
 	}
 	mn := st.Child("module_name")
@@ -137,17 +137,44 @@ func (a *analyzer) missingImport(f *pfile, st, k *treesit.Node) string {
 	if name == "" || strings.Contains(name, ".") || moduleAttrs[name] {
 		return ""
 	}
-	m := a.r.module(mn.Text(), f.path)
+	m := a.exactImport(mn.Text(), f.path)
 	if m.k != vModule || m.file == nil || !a.staticModule(m.file) {
 		return ""
 	}
-	if len(m.file.top.names[name]) > 0 || a.ix.mods.submodule(m.file.path, name) != "" {
-		return ""
+	if len(m.file.top.names[name]) > 0 || a.ix.mods.submodule(m.file.path, name) != "" || rebound(m.file, name) {
+		return "" // bound at the top, a submodule, or assigned through global
 	}
 	if m.file == f {
 		return "" // a package importing from itself: its submodules may be set by their own import
 	}
 	return fmt.Sprintf("imports %s, which %s does not define", name, a.ix.mods.moduleName(m.file.path))
+}
+
+// exactImport is the module an import statement of file from names,
+// when the layout leaves no doubt: a relative import, an absolute one
+// found under the importer's own root, or one that a single import root
+// holds (another root may sit first on sys.path: two roots each with a
+// helpers.py say nothing certain of either).
+func (a *analyzer) exactImport(spec, from string) value {
+	m := a.r.module(spec, from)
+	if m.k != vModule || m.file == nil || strings.HasPrefix(spec, ".") {
+		return m
+	}
+	mods := a.ix.mods
+	rel := strings.ReplaceAll(spec, ".", "/")
+	if p := mods.moduleFile(mods.rootOf(from), rel); p == m.file.path {
+		return m
+	}
+	n := 0
+	for _, r := range mods.roots {
+		if p := mods.moduleFile(r, rel); p != "" && !strings.HasSuffix(p, "/") {
+			n++
+		}
+	}
+	if n != 1 {
+		return unknown
+	}
+	return m
 }
 
 // staticModule reports a module file whose top-level names are all
@@ -159,7 +186,7 @@ func (a *analyzer) staticModule(m *pfile) bool {
 		return false
 	}
 	src := string(m.t.Src)
-	for _, s := range []string{"globals()", "vars()", "locals()", "sys.modules", "setattr(", "exec(", "__dict__", "import_module", "__import__", "lazy"} {
+	for _, s := range []string{"globals()", "vars()", "locals()", "sys.modules", "setattr(", "exec(", "__dict__", "import_module", "__import__", "lazy_loader"} {
 		if strings.Contains(src, s) {
 			return false
 		}
@@ -167,20 +194,80 @@ func (a *analyzer) staticModule(m *pfile) bool {
 	return true
 }
 
-// guarded reports a node inside the body of a try statement that
-// handles exceptions, or inside a with statement (pytest.raises,
-// contextlib.suppress): a failure there may be expected.
-func guarded(n *treesit.Node) bool {
+// guarded reports a node where a failure may be expected: inside the
+// body of a try statement with an except clause that catches exc (any
+// except clause for an ImportError: the fallback import idiom), or of a
+// with statement whose context may expect or swallow it (pytest.raises,
+// assertRaises, contextlib.suppress, a mock.patch).
+func guarded(n *treesit.Node, exc string) bool {
 	for p := n.Parent; p != nil; p = p.Parent {
 		switch p.Kind {
 		case "try_statement":
-			if within(n, p.Child("body")) && p.FirstOf("except_clause") != nil || within(n, p.Child("body")) && p.FirstOf("except_group_clause") != nil {
-				return true
+			if !within(n, p.Child("body")) {
+				continue
+			}
+			for _, k := range p.Kids {
+				if k.Kind == "except_group_clause" || k.Kind == "except_clause" && (exc == "ImportError" || catchesExc(k, exc)) {
+					return true
+				}
 			}
 		case "with_statement":
-			if within(n, p.Child("body")) {
-				return true
+			if !within(n, p.Child("body")) {
+				continue
 			}
+			for _, cl := range p.Kids {
+				if cl.Kind != "with_clause" {
+					continue
+				}
+				for _, it := range cl.NamedKids() {
+					v := it.Child("value")
+					if v != nil && v.Kind == "as_pattern" {
+						if ks := v.NamedKids(); len(ks) > 0 {
+							v = ks[0]
+						}
+					}
+					if v == nil || v.Kind != "call" {
+						continue
+					}
+					t := strings.ToLower(v.Child("function").Text())
+					for _, w := range []string{"raises", "suppress", "patch", "mock", "ignore", "catch", "error", "expect"} {
+						if strings.Contains(t, w) {
+							return true
+						}
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// catchesExc reports an except clause that may catch exc: a bare except,
+// exc or a builtin base of it, a name that is not a builtin exception.
+func catchesExc(k *treesit.Node, exc string) bool {
+	var e *treesit.Node
+	for _, x := range k.NamedKids() {
+		if x.Kind != "block" {
+			e = x
+		}
+		break
+	}
+	if e == nil {
+		return true // bare except
+	}
+	if e.Kind == "as_pattern" {
+		if ks := e.NamedKids(); len(ks) > 0 {
+			e = ks[0]
+		}
+	}
+	names := []*treesit.Node{e}
+	if u := treesit.Unparen(e); u != nil && (u.Kind == "tuple" || u.Kind == "expression_list") {
+		names = u.NamedKids()
+	}
+	for _, x := range names {
+		n := lastPart(x.Text())
+		if contains(excBases[exc], n) || !builtins[n] {
+			return true
 		}
 	}
 	return false
@@ -192,13 +279,16 @@ func guarded(n *treesit.Node) bool {
 func (a *analyzer) unboundCall(f *pfile, call *treesit.Node) string {
 	fnode := treesit.Unparen(call.Child("function"))
 	args := call.Child("arguments")
-	if fnode == nil || args == nil || args.Kind != "argument_list" || guarded(call) || expectedToFail(f, call) {
+	if fnode == nil || args == nil || args.Kind != "argument_list" || guarded(call, "TypeError") || expectedToFail(f, call) {
 		return ""
 	}
 	for _, k := range args.NamedKids() {
 		if k.Bad {
 			return ""
 		}
+	}
+	if lazyOrPatched(f, call) {
+		return ""
 	}
 	s := f.scopeAt(call)
 	fn, cls := a.exactCallee(f, s, fnode, 0)
@@ -227,6 +317,35 @@ func (a *analyzer) unboundCall(f *pfile, call *treesit.Node) string {
 		return fmt.Sprintf("the call %s (class %s, declared at %s:%d)", res.err, cls.qual, cls.file.path, cls.node.Line)
 	}
 	return ""
+}
+
+// lazyOrPatched reports a call that may not run as written: in an
+// annotation (lazy under `from __future__ import annotations` and since
+// Python 3.14), under `if TYPE_CHECKING:`, or in a top-level statement
+// that patches names (mock.patch, monkeypatch.setattr): the callee may be
+// a stand-in with another signature.
+func lazyOrPatched(f *pfile, n *treesit.Node) bool {
+	top := n
+	for p := n.Parent; p != nil; p = p.Parent {
+		switch p.Kind {
+		case "type":
+			return true
+		case "if_statement":
+			if strings.Contains(p.Child("condition").Text(), "TYPE_CHECKING") {
+				return true
+			}
+		}
+		if p.Parent != nil {
+			top = p
+		}
+	}
+	t := top.Text()
+	for _, w := range []string{"patch", "mock", "Mock", "setattr", "monkeypatch"} {
+		if strings.Contains(t, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // expectedToFail reports a call in a test marked skip or xfail, where a
@@ -297,7 +416,7 @@ func (a *analyzer) bindingTarget(sc *scope, b *binding, depth int) (*funcInfo, *
 			return nil, b.cls
 		}
 	case bFrom:
-		m := a.r.module(b.module, sc.file.path)
+		m := a.exactImport(b.module, sc.file.path)
 		if m.k != vModule || m.file == nil || m.file == sc.file || !a.staticModule(m.file) {
 			return nil, nil
 		}
@@ -338,12 +457,12 @@ func (a *analyzer) exactModule(f *pfile, s *scope, e *treesit.Node, depth int) *
 		b := bs[0]
 		switch b.kind {
 		case bImport:
-			m := a.r.module(b.module, sc.file.path)
+			m := a.exactImport(b.module, sc.file.path)
 			if m.k == vModule && m.file != nil {
 				return m.file
 			}
 		case bFrom:
-			m := a.r.module(b.module, sc.file.path)
+			m := a.exactImport(b.module, sc.file.path)
 			if m.k != vModule {
 				return nil
 			}
@@ -425,6 +544,12 @@ func (a *analyzer) plainClass(c *classInfo) bool {
 		}
 		if _, ok := k.methods["__new__"]; ok {
 			return false
+		}
+		for _, at := range k.attrOrder {
+			switch at.name {
+			case "__init__", "__new__", "__call__", "__signature__":
+				return false // a constructor assigned, not defined
+			}
 		}
 		for _, d := range k.decorators {
 			if kindFromText([]*treesit.Node{d}, nil) == ckPlain {
