@@ -194,6 +194,17 @@ func (a *analyzer) staticModule(m *pfile) bool {
 	return true
 }
 
+// fixedNames reports a file whose top-level names keep the bindings its
+// statements give them: no star import (which may rebind a name defined
+// before it), no writes through globals(), sys.modules or exec.
+func fixedNames(f *pfile) bool {
+	if len(f.stars) > 0 || f.t == nil {
+		return false
+	}
+	src := string(f.t.Src)
+	return !strings.Contains(src, "globals()") && !strings.Contains(src, "sys.modules") && !strings.Contains(src, "exec(")
+}
+
 // guarded reports a node where a failure may be expected: inside the
 // body of a try statement with an except clause that catches exc (any
 // except clause for an ImportError: the fallback import idiom), or of a
@@ -403,7 +414,7 @@ func (a *analyzer) exactCallee(f *pfile, s *scope, e *treesit.Node, depth int) (
 
 // bindingTarget is the function or class one binding of scope sc denotes.
 func (a *analyzer) bindingTarget(sc *scope, b *binding, depth int) (*funcInfo, *classInfo) {
-	if rebound(sc.file, b.name) {
+	if rebound(sc.file, b.name) || !fixedNames(sc.file) {
 		return nil, nil
 	}
 	switch b.kind {
