@@ -428,6 +428,9 @@ func (a *analyzer) importCheck(t *target) []*lang.Ref {
 		if len(ss) == 0 || !ss[0].missing {
 			continue
 		}
+		if mf := a.ix.file(ss[0].path); mf == nil || !fixedNames(mf) || rebound(mf, hb.member) {
+			continue // the module makes names at run time (globals().update(...)), or a function assigns it through global
+		}
 		at := hb.at
 		site := model.Site{Path: f.path, Line: int(at.Line), Col: int(at.Col) + 1, Text: f.t.LineText(int(at.Line))}
 		out = append(out, &lang.Ref{Change: t.ch, Relation: model.ImportedBy, Site: site, Verdict: model.Inconsistent,
