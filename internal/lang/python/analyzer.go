@@ -27,6 +27,10 @@ type analyzer struct {
 	gone     []goneModule
 	baseMods *modules
 	modDone  map[string]bool
+	// what the new-code judge judged (newcode.go), for the trace
+	newImports, newCalls int
+	static, fixedMemo    map[*pfile]bool        // staticModule, fixed
+	patched              map[*treesit.Node]bool // lazyOrPatched, by top-level statement
 }
 
 func (a *analyzer) Stats() (int, int) { return a.ix.Count(), 0 }

@@ -1,10 +1,12 @@
 package python
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/ripple-dev/ripple/internal/lang"
 	"github.com/ripple-dev/ripple/internal/lang/treesit"
@@ -45,6 +47,7 @@ func (a *analyzer) JudgeNewCode(ctx context.Context, changes []*model.Change) ([
 	}
 	sort.Strings(paths)
 	var out []*lang.Ref
+	t0 := time.Now()
 	for _, p := range paths {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -55,6 +58,7 @@ func (a *analyzer) JudgeNewCode(ctx context.Context, changes []*model.Change) ([
 		}
 		out = append(out, a.newCodeIn(f, blocks[p])...)
 	}
+	trace("new code: %d files, %d imports and %d calls judged, %d broken, in %v", len(paths), a.newImports, a.newCalls, len(out), time.Since(t0))
 	return out, nil
 }
 
@@ -141,11 +145,12 @@ func (a *analyzer) missingImport(f *pfile, st, k *treesit.Node) string {
 	if m.k != vModule || m.file == nil || !a.staticModule(m.file) {
 		return ""
 	}
-	if len(m.file.top.names[name]) > 0 || a.ix.mods.submodule(m.file.path, name) != "" || rebound(m.file, name) {
-		return "" // bound at the top, a submodule, or assigned through global
-	}
 	if m.file == f {
 		return "" // a package importing from itself: its submodules may be set by their own import
+	}
+	a.newImports++
+	if len(m.file.top.names[name]) > 0 || a.ix.mods.submodule(m.file.path, name) != "" || rebound(m.file, name) {
+		return "" // bound at the top, a submodule, or assigned through global
 	}
 	return fmt.Sprintf("imports %s, which %s does not define", name, a.ix.mods.moduleName(m.file.path))
 }
@@ -182,27 +187,56 @@ func (a *analyzer) exactImport(spec, from string) value {
 // through globals(), vars(), sys.modules, setattr or exec, and a real
 // module rather than a stub of one.
 func (a *analyzer) staticModule(m *pfile) bool {
-	if m.dynamic || len(m.stars) > 0 || strings.HasSuffix(m.path, ".pyi") || m.t == nil || m.t.Errors > 0 {
+	if v, ok := a.static[m]; ok {
+		return v
+	}
+	v := a.staticModule1(m)
+	if a.static == nil {
+		a.static = map[*pfile]bool{}
+	}
+	a.static[m] = v
+	return v
+}
+
+func (a *analyzer) staticModule1(m *pfile) bool {
+	if m.dynamic || len(m.stars) > 0 || strings.HasSuffix(m.path, ".pyi") || m.t == nil || m.t.Errors > 0 || !fixedNames(m) {
 		return false
 	}
-	src := string(m.t.Src)
-	for _, s := range []string{"globals()", "vars()", "locals()", "sys.modules", "setattr(", "exec(", "__dict__", "import_module", "__import__", "lazy_loader"} {
-		if strings.Contains(src, s) {
+	for _, s := range []string{"vars()", "locals()", "setattr(", "__dict__", "import_module", "__import__", "lazy_loader"} {
+		if bytes.Contains(m.t.Src, []byte(s)) {
 			return false
 		}
 	}
 	return true
 }
 
+// fixed is fixedNames, once per file.
+func (a *analyzer) fixed(f *pfile) bool {
+	if v, ok := a.fixedMemo[f]; ok {
+		return v
+	}
+	if a.fixedMemo == nil {
+		a.fixedMemo = map[*pfile]bool{}
+	}
+	v := fixedNames(f)
+	a.fixedMemo[f] = v
+	return v
+}
+
 // fixedNames reports a file whose top-level names keep the bindings its
 // statements give them: no star import (which may rebind a name defined
-// before it), no writes through globals(), sys.modules or exec.
+// before it), no writes through globals(), sys.modules or exec, no
+// enum.global_enum.
 func fixedNames(f *pfile) bool {
 	if len(f.stars) > 0 || f.t == nil {
 		return false
 	}
-	src := string(f.t.Src)
-	return !strings.Contains(src, "globals()") && !strings.Contains(src, "sys.modules") && !strings.Contains(src, "exec(")
+	for _, s := range []string{"globals()", "sys.modules", "exec(", "global_enum"} {
+		if bytes.Contains(f.t.Src, []byte(s)) {
+			return false // global_enum: enum members written into the module (re.IGNORECASE)
+		}
+	}
+	return true
 }
 
 // guarded reports a node where a failure may be expected: inside the
@@ -298,7 +332,7 @@ func (a *analyzer) unboundCall(f *pfile, call *treesit.Node) string {
 			return ""
 		}
 	}
-	if lazyOrPatched(f, call) {
+	if a.lazyOrPatched(f, call) {
 		return ""
 	}
 	s := f.scopeAt(call)
@@ -308,6 +342,7 @@ func (a *analyzer) unboundCall(f *pfile, call *treesit.Node) string {
 		if fn.cls != nil || fn.file.t == nil || !plainDecorators(a.r, fn.decorators, fn.file.scopeAt(fn.outer)) {
 			return ""
 		}
+		a.newCalls++
 		res := bind(fn.params, argsOf(call), fn.name)
 		if res.err == "" {
 			return ""
@@ -321,6 +356,7 @@ func (a *analyzer) unboundCall(f *pfile, call *treesit.Node) string {
 		if !ct.ok || ct.weak || ct.fn != nil && (opaque(ct.fn) || !plainDecorators(a.r, ct.fn.decorators, ct.fn.file.scopeAt(ct.fn.outer))) {
 			return ""
 		}
+		a.newCalls++
 		res := bind(ct.params, argsOf(call), cls.qual+"()")
 		if res.err == "" {
 			return ""
@@ -335,7 +371,7 @@ func (a *analyzer) unboundCall(f *pfile, call *treesit.Node) string {
 // Python 3.14), under `if TYPE_CHECKING:`, or in a top-level statement
 // that patches names (mock.patch, monkeypatch.setattr): the callee may be
 // a stand-in with another signature.
-func lazyOrPatched(f *pfile, n *treesit.Node) bool {
+func (a *analyzer) lazyOrPatched(f *pfile, n *treesit.Node) bool {
 	top := n
 	for p := n.Parent; p != nil; p = p.Parent {
 		switch p.Kind {
@@ -350,13 +386,21 @@ func lazyOrPatched(f *pfile, n *treesit.Node) bool {
 			top = p
 		}
 	}
-	t := top.Text()
-	for _, w := range []string{"patch", "mock", "Mock", "setattr", "monkeypatch"} {
-		if strings.Contains(t, w) {
-			return true
+	if v, ok := a.patched[top]; ok {
+		return v
+	}
+	v := false
+	if int(top.End) <= len(f.t.Src) && top.Start <= top.End {
+		t := f.t.Src[top.Start:top.End]
+		for _, w := range []string{"patch", "mock", "Mock", "setattr", "monkeypatch"} {
+			v = v || bytes.Contains(t, []byte(w))
 		}
 	}
-	return false
+	if a.patched == nil {
+		a.patched = map[*treesit.Node]bool{}
+	}
+	a.patched[top] = v
+	return v
 }
 
 // expectedToFail reports a call in a test marked skip or xfail, where a
@@ -414,7 +458,7 @@ func (a *analyzer) exactCallee(f *pfile, s *scope, e *treesit.Node, depth int) (
 
 // bindingTarget is the function or class one binding of scope sc denotes.
 func (a *analyzer) bindingTarget(sc *scope, b *binding, depth int) (*funcInfo, *classInfo) {
-	if rebound(sc.file, b.name) || !fixedNames(sc.file) {
+	if rebound(sc.file, b.name) || !a.fixed(sc.file) {
 		return nil, nil
 	}
 	switch b.kind {
