@@ -421,8 +421,8 @@ func (a *analyzer) importCheck(t *target) []*lang.Ref {
 	}
 	var out []*lang.Ref
 	for _, hb := range f.top.names[t.name] {
-		if hb.kind != bFrom || hb.stmt.Bad {
-			continue
+		if hb.kind != bFrom || hb.stmt.Bad || guarded(hb.stmt, "ImportError") {
+			continue // try: from x import y / except ImportError: a fallback
 		}
 		m := a.r.module(hb.module, f.path)
 		if m.k != vModule {
@@ -432,8 +432,11 @@ func (a *analyzer) importCheck(t *target) []*lang.Ref {
 		if len(ss) == 0 || !ss[0].missing {
 			continue
 		}
-		if mf := a.ix.file(ss[0].path); mf == nil || !fixedNames(mf) || rebound(mf, hb.member) {
-			continue // the module makes names at run time (globals().update(...)), or a function assigns it through global
+		if mf := a.ix.file(ss[0].path); mf == nil || !fixedNames(mf) || rebound(mf, hb.member) || a.hooked(mf) {
+			// the module makes names at run time (globals().update(...),
+			// an import hook), a function assigns it through global, or
+			// a stub beside it declares it
+			continue
 		}
 		at := hb.at
 		site := model.Site{Path: f.path, Line: int(at.Line), Col: int(at.Col) + 1, Text: f.t.LineText(int(at.Line))}

@@ -184,7 +184,8 @@ func (a *analyzer) exactImport(spec, from string) value {
 
 // staticModule reports a module file whose top-level names are all
 // written in it: no __getattr__ (PEP 562), no star import, no writes
-// through globals(), vars(), sys.modules, setattr or exec, and a real
+// through globals(), vars(), sys.modules, setattr or exec, no import
+// hook or __path__ change in it or in a package around it, and a real
 // module rather than a stub of one.
 func (a *analyzer) staticModule(m *pfile) bool {
 	if v, ok := a.static[m]; ok {
@@ -207,7 +208,31 @@ func (a *analyzer) staticModule1(m *pfile) bool {
 			return false
 		}
 	}
-	return true
+	return !a.hooked(m)
+}
+
+// hooked reports a module whose names may come from elsewhere than its
+// statements: an import hook or a __path__ change in it or in a package
+// around it makes submodules (gi.repository's DynamicImporter), and a
+// stub beside it (mod.pyi) declares what type checkers read.
+func (a *analyzer) hooked(m *pfile) bool {
+	if strings.HasSuffix(m.path, ".py") && a.ix.mods.files[strings.TrimSuffix(m.path, ".py")+".pyi"] {
+		return true
+	}
+	hook := func(f *pfile) bool {
+		return f != nil && f.t != nil && (bytes.Contains(f.t.Src, []byte("meta_path")) || bytes.Contains(f.t.Src, []byte("path_hooks")) || bytes.Contains(f.t.Src, []byte("__path__")))
+	}
+	if hook(m) {
+		return true
+	}
+	for d := dirOf(m.path); d != "" && a.ix.mods.isPackage(d); d = dirOf(d) {
+		for _, n := range []string{"__init__.py", "__init__.pyi"} {
+			if p := join(d, n); p != m.path && hook(a.ix.file(p)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // fixed is fixedNames, once per file.
