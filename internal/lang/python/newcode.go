@@ -372,7 +372,7 @@ func (a *analyzer) unboundCall(f *pfile, call *treesit.Node) string {
 		if res.err == "" {
 			return ""
 		}
-		return fmt.Sprintf("the call %s (%s, declared at %s:%d)", res.err, funcDisplay(fn), fn.file.path, fn.node.Line)
+		return fmt.Sprintf("the call %s (%s, declared at %s:%d)", asWritten(res.err), funcDisplay(fn), fn.file.path, fn.node.Line)
 	case cls != nil:
 		if !a.plainClass(cls) {
 			return ""
@@ -386,7 +386,7 @@ func (a *analyzer) unboundCall(f *pfile, call *treesit.Node) string {
 		if res.err == "" {
 			return ""
 		}
-		return fmt.Sprintf("the call %s (class %s, declared at %s:%d)", res.err, cls.qual, cls.file.path, cls.node.Line)
+		return fmt.Sprintf("the call %s (class %s, declared at %s:%d)", asWritten(res.err), cls.qual, cls.file.path, cls.node.Line)
 	}
 	return ""
 }
@@ -427,6 +427,10 @@ func (a *analyzer) lazyOrPatched(f *pfile, n *treesit.Node) bool {
 	a.patched[top] = v
 	return v
 }
+
+// asWritten words a binding error of bind, which speaks of a changed
+// signature ("f now takes 2"), for a signature as it stands.
+var asWritten = strings.NewReplacer(" now takes ", " takes ", " no longer accepts", " does not accept", " is now positional-only", " is positional-only").Replace
 
 // expectedToFail reports a call in a test marked skip or xfail, where a
 // broken call may be on purpose.
