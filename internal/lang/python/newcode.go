@@ -159,11 +159,15 @@ func (a *analyzer) missingImport(f *pfile, st, k *treesit.Node) string {
 // when the layout leaves no doubt: a relative import, an absolute one
 // found under the importer's own root, or one that a single import root
 // holds (another root may sit first on sys.path: two roots each with a
-// helpers.py say nothing certain of either).
+// helpers.py say nothing certain of either), from an importer that does
+// not edit sys.path itself.
 func (a *analyzer) exactImport(spec, from string) value {
 	m := a.r.module(spec, from)
 	if m.k != vModule || m.file == nil || strings.HasPrefix(spec, ".") {
 		return m
+	}
+	if f := a.ix.file(from); f == nil || f.t == nil || bytes.Contains(f.t.Src, []byte("sys.path")) {
+		return unknown // the importer chooses where its imports come from
 	}
 	mods := a.ix.mods
 	rel := strings.ReplaceAll(spec, ".", "/")
