@@ -617,13 +617,21 @@ func plainDecorators(r *resolver, decos []*treesit.Node, s *scope) bool {
 
 // plainClass reports a class whose call is its constructor: no
 // decorator but the dataclass-like ones, no metaclass or class keywords
-// anywhere in its bases, a static module around it.
+// anywhere in its bases, not a pydantic-style model, a TypedDict or an
+// Enum, a static module around it.
 func (a *analyzer) plainClass(c *classInfo) bool {
 	if !a.staticModule(c.file) {
 		return false
 	}
 	m := a.r.mro(c)
 	if m.unknown {
+		return false
+	}
+	switch a.r.classKind(c) {
+	case ckModel, ckTypedDict, ckEnum:
+		// a model's aliases, populate_by_name and before-validators
+		// decide which keywords fill a field; a settings model reads the
+		// environment
 		return false
 	}
 	for _, k := range m.list {
