@@ -169,6 +169,11 @@ func headingCounts(fs []*model.Finding, c tally) string {
 	switch {
 	case rel != model.Uses:
 		add(c.inconsistent, "not updated")
+	case !compiled(rep) && c.inconsistent == 1:
+		// Python's new code is judged by binding and lookup: nothing compiles it
+		add(c.inconsistent, "is broken")
+	case !compiled(rep):
+		add(c.inconsistent, "are broken")
 	case c.inconsistent == 1:
 		add(c.inconsistent, "does not compile") // new code the diff wrote: nothing to update
 	default:
@@ -179,6 +184,17 @@ func headingCounts(fs []*model.Finding, c tally) string {
 	add(c.consistent, "consistent")
 	add(c.off, "not reported")
 	return strings.Join(parts, ", ")
+}
+
+// compiled reports findings of a language whose new code a compiler
+// judges: any but Python.
+func compiled(fs []*model.Finding) bool {
+	for _, f := range fs {
+		if !strings.HasSuffix(f.Site.Path, ".py") && !strings.HasSuffix(f.Site.Path, ".pyi") {
+			return true
+		}
+	}
+	return false
 }
 
 func position(path string, line int) string {

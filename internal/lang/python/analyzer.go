@@ -27,6 +27,10 @@ type analyzer struct {
 	gone     []goneModule
 	baseMods *modules
 	modDone  map[string]bool
+	// what the new-code judge judged (newcode.go), for the trace
+	newImports, newCalls int
+	static, fixedMemo    map[*pfile]bool        // staticModule, fixed
+	patched              map[*treesit.Node]bool // lazyOrPatched, by top-level statement
 }
 
 func (a *analyzer) Stats() (int, int) { return a.ix.Count(), 0 }
@@ -417,8 +421,8 @@ func (a *analyzer) importCheck(t *target) []*lang.Ref {
 	}
 	var out []*lang.Ref
 	for _, hb := range f.top.names[t.name] {
-		if hb.kind != bFrom || hb.stmt.Bad {
-			continue
+		if hb.kind != bFrom || hb.stmt.Bad || guarded(hb.stmt, "ImportError") {
+			continue // try: from x import y / except ImportError: a fallback
 		}
 		m := a.r.module(hb.module, f.path)
 		if m.k != vModule {
@@ -426,6 +430,12 @@ func (a *analyzer) importCheck(t *target) []*lang.Ref {
 		}
 		ss := a.r.memberSyms(m, hb.member)
 		if len(ss) == 0 || !ss[0].missing {
+			continue
+		}
+		if mf := a.ix.file(ss[0].path); mf == nil || !fixedNames(mf) || rebound(mf, hb.member) || a.hooked(mf) {
+			// the module makes names at run time (globals().update(...),
+			// an import hook), a function assigns it through global, or
+			// a stub beside it declares it
 			continue
 		}
 		at := hb.at

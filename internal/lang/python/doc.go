@@ -189,6 +189,41 @@
 //     a wrapper whose signature must follow: the ref's Follow, a derived
 //     change the core walks next (its callers are the frontier).
 //
+// # New code (newcode.go)
+//
+// The lines the diff added or rewrote inside its changes' head blocks are
+// judged against the repository's declarations as they stand at the head
+// (lang.NewCodeJudge, as the Go front-end does with its type checker),
+// whether or not the diff changed them: an earlier push removed a
+// parameter and updated every caller, this one adds a call with the old
+// arity and changes nothing a walk would start from. Two rules, each an
+// error (model.Uses) only when every step of the proof is exact:
+//
+//   - `from m import name`, absolute or relative, where m is a module
+//     file of the repository (found under the importer's own root, or
+//     under a single root) that neither binds name at its top (any
+//     binding, or a function's global) nor has it as a submodule, and
+//     cannot make it at run time: no __getattr__, no star import, no
+//     globals(), vars(), sys.modules, setattr, exec, import_module in
+//     it; not a stub.
+//   - a call whose callee is a module-level function or class of the
+//     repository, reached through one binding at every step (a def or
+//     class of the same file, an import from its module, re-exports, an
+//     attribute of a module imported as such), whose arguments do not
+//     bind (bind.go) to its head signature. A function must have no
+//     decorator but a few of the standard library (lru_cache, cache,
+//     contextmanager, final, override, abstractmethod); a class no
+//     decorator but the dataclass-like ones, no metaclass or class
+//     keyword, no __new__ and no assigned __init__ in its MRO, and a
+//     constructor the front-end knows for certain (not a TypedDict, not
+//     an external base's).
+//
+// Left alone: code under a try whose except clauses may catch the error
+// (any, for an import), under a with of raises, suppress or patch, in a
+// test marked skip or xfail, in a top-level statement that patches names
+// (mock, monkeypatch), in annotations and under TYPE_CHECKING. The core
+// drops a line the walk already reported broken.
+//
 // # Mechanical fixes (fixes.go)
 //
 // An inconsistent site whose edit the seed alone decides carries a
