@@ -170,7 +170,7 @@ func headingCounts(fs []*model.Finding, c tally) string {
 	case rel != model.Uses:
 		add(c.inconsistent, "not updated")
 	case !compiled(rep) && c.inconsistent == 1:
-		// Python's new code is judged by binding and lookup: nothing compiles it
+		// new code judged by the syntax (binding, lookup): no compiler said it
 		add(c.inconsistent, "is broken")
 	case !compiled(rep):
 		add(c.inconsistent, "are broken")
@@ -186,11 +186,11 @@ func headingCounts(fs []*model.Finding, c tally) string {
 	return strings.Join(parts, ", ")
 }
 
-// compiled reports findings of a language whose new code a compiler
-// judges: any but Python.
+// compiled reports findings a type checker gave (a front-end's compiler
+// or checker rejected the line), rather than the syntax's binding rules.
 func compiled(fs []*model.Finding) bool {
 	for _, f := range fs {
-		if !strings.HasSuffix(f.Site.Path, ".py") && !strings.HasSuffix(f.Site.Path, ".pyi") {
+		if f.Precision == model.PrecisionTypes {
 			return true
 		}
 	}
