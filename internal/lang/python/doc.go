@@ -11,7 +11,7 @@
 // github.com/tree-sitter/go-tree-sitter v0.25.0 with the grammar
 // github.com/tree-sitter/tree-sitter-python v0.25.0, chosen by
 // measurement (2026-11, a loaded 2-core machine; thread CPU time, best of
-// three rounds; TestParseMeasure reproduces them):
+// three rounds; BenchmarkParseCorpus reproduces them):
 //
 //	corpus                                       parse only   parse + copy to Go
 //	CPython 3.12 stdlib, 2,130 files, 37 MB      5.60 MB/s    4.58 MB/s

@@ -6,11 +6,8 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/ripple-dev/ripple/internal/gitio"
 	"github.com/ripple-dev/ripple/internal/lang/treesit"
@@ -30,56 +27,54 @@ func TestParse312(t *testing.T) {
 	}
 }
 
-// TestParseMeasure measures parse throughput on a directory of Python
-// files (PYROOT), in thread CPU time, best of three rounds: tree-sitter's
-// parse alone and parse plus the copy into Go nodes that the analysis
-// uses. It is how the figures in doc.go were obtained:
+// BenchmarkParseCorpus measures parse throughput on a directory of
+// Python files (PYROOT): tree-sitter's parse alone (raw) and parse plus
+// the copy into Go nodes that the analysis uses (copy). It is how the
+// figures in doc.go were obtained:
 //
-//	PYROOT=/path/to/python/sources go test -run TestParseMeasure -v ./internal/lang/python/
-func TestParseMeasure(t *testing.T) {
+//	PYROOT=/path/to/python/sources go test -run XXX -bench ParseCorpus ./internal/lang/python/
+func BenchmarkParseCorpus(b *testing.B) {
 	root := os.Getenv("PYROOT")
 	if root == "" {
-		t.Skip("set PYROOT to a directory of Python sources")
+		b.Skip("set PYROOT to a directory of Python sources")
 	}
 	var files [][]byte
 	total := 0
 	filepath.Walk(root, func(p string, info os.FileInfo, err error) error {
 		if err == nil && !info.IsDir() && strings.HasSuffix(p, ".py") && info.Size() < maxFileSize {
-			b, _ := os.ReadFile(p)
-			files = append(files, b)
-			total += len(b)
+			data, _ := os.ReadFile(p)
+			files = append(files, data)
+			total += len(data)
 		}
 		return nil
 	})
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	cpu := func() time.Duration {
-		var ru syscall.Rusage
-		syscall.Getrusage(syscall.RUSAGE_THREAD, &ru)
-		return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	if len(files) == 0 {
+		b.Fatalf("no Python sources under %s", root)
 	}
-	parseOnly, parseCopy := time.Hour, time.Hour
-	nodes, bad := 0, 0
-	for round := 0; round < 3; round++ {
-		t0 := cpu()
-		for _, f := range files {
-			grammar.RawParse(f)
-		}
-		parseOnly = min(parseOnly, cpu()-t0)
-		t0 = cpu()
-		nodes, bad = 0, 0
-		for _, f := range files {
-			tr := grammar.Parse(f)
-			treesit.Walk(tr.Root, func(*treesit.Node) bool { nodes++; return true })
-			if tr.Errors > 0 {
-				bad++
+	b.Run("raw", func(b *testing.B) {
+		b.SetBytes(int64(total))
+		for range b.N {
+			for _, f := range files {
+				grammar.RawParse(f)
 			}
 		}
-		parseCopy = min(parseCopy, cpu()-t0)
-	}
-	mbs := func(d time.Duration) float64 { return float64(total) / d.Seconds() / 1e6 }
-	t.Logf("%d files, %d bytes, %d nodes, %d with syntax errors", len(files), total, nodes, bad)
-	t.Logf("parse only: %v (%.2f MB/s); parse and copy: %v (%.2f MB/s)", parseOnly, mbs(parseOnly), parseCopy, mbs(parseCopy))
+	})
+	b.Run("copy", func(b *testing.B) {
+		b.SetBytes(int64(total))
+		nodes, bad := 0, 0
+		for range b.N {
+			nodes, bad = 0, 0
+			for _, f := range files {
+				tr := grammar.Parse(f)
+				treesit.Walk(tr.Root, func(*treesit.Node) bool { nodes++; return true })
+				if tr.Errors > 0 {
+					bad++
+				}
+			}
+		}
+		b.ReportMetric(float64(nodes), "nodes")
+		b.ReportMetric(float64(bad), "files-with-errors")
+	})
 }
 
 // BenchmarkParse parses a mid-sized module repeatedly.

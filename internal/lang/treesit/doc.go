@@ -33,7 +33,7 @@
 // its tree-sitter parsers in a sync.Pool: Parse is safe for concurrent
 // use, and the corpus's parse workers (internal/corpus) each take a
 // parser instead of creating one per file. RawParse parses without the
-// copy, for measurements (each front-end's TestParseMeasure).
+// copy, for measurements (each front-end's BenchmarkParseCorpus).
 //
 // # Without cgo (parse_nocgo.go)
 //

@@ -32,7 +32,7 @@
 // shares (internal/lang/treesit: the flat copy, the parser pool, the
 // build without cgo) and the C tree is freed at once.
 //
-// Throughput (TestParseMeasure; 2-core shared machine, one goroutine,
+// Throughput (BenchmarkParseCorpus; 2-core shared machine, one goroutine,
 // wall time, best of three rounds, 2026-11):
 //
 //	corpus                           parse only   parse + copy + summary

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/ripple-dev/ripple/internal/lang/treesit/treesittest"
 )
@@ -30,17 +29,17 @@ func TestParseModern(t *testing.T) {
 	}
 }
 
-// TestParseMeasure measures parse throughput on a directory of
-// TypeScript and JavaScript sources (TSROOT), in wall time on one
-// goroutine, best of three rounds: tree-sitter's parse alone, and the
-// parse plus the copy into Go nodes and the summary the analysis uses.
-// It is how the figures in doc.go were obtained:
+// BenchmarkParseCorpus measures parse throughput on a directory of
+// TypeScript and JavaScript sources (TSROOT), on one goroutine:
+// tree-sitter's parse alone (raw), and the parse plus the copy into Go
+// nodes and the summary the analysis uses (full). It is how the figures
+// in doc.go were obtained:
 //
-//	TSROOT=/path/to/sources go test -run TestParseMeasure -v ./internal/lang/typescript/
-func TestParseMeasure(t *testing.T) {
+//	TSROOT=/path/to/sources go test -run XXX -bench ParseCorpus ./internal/lang/typescript/
+func BenchmarkParseCorpus(b *testing.B) {
 	root := os.Getenv("TSROOT")
 	if root == "" {
-		t.Skip("set TSROOT to a directory of TypeScript or JavaScript sources")
+		b.Skip("set TSROOT to a directory of TypeScript or JavaScript sources")
 	}
 	type file struct {
 		path string
@@ -66,35 +65,29 @@ func TestParseMeasure(t *testing.T) {
 		return nil
 	})
 	if len(files) == 0 {
-		t.Fatalf("no sources under %s", root)
+		b.Fatalf("no sources under %s", root)
 	}
-	best := func(f func()) time.Duration {
-		var b time.Duration
-		for i := 0; i < 3; i++ {
-			start := time.Now()
-			f()
-			if d := time.Since(start); b == 0 || d < b {
-				b = d
-			}
-		}
-		return b
-	}
-	raw := best(func() {
-		for _, f := range files {
-			grammarOf(f.path).RawParse(f.src)
-		}
-	})
-	errs := 0
-	full := best(func() {
-		errs = 0
-		for _, f := range files {
-			tr := parse(f.path, f.src)
-			summarize(f.path, tr)
-			if tr.Errors > 0 {
-				errs++
+	b.Run("raw", func(b *testing.B) {
+		b.SetBytes(int64(size))
+		for range b.N {
+			for _, f := range files {
+				grammarOf(f.path).RawParse(f.src)
 			}
 		}
 	})
-	mb := float64(size) / 1e6
-	t.Logf("%d files, %.1f MB, %d with syntax errors: parse %.2f MB/s, parse+copy+summary %.2f MB/s", len(files), mb, errs, mb/raw.Seconds(), mb/full.Seconds())
+	b.Run("full", func(b *testing.B) {
+		b.SetBytes(int64(size))
+		errs := 0
+		for range b.N {
+			errs = 0
+			for _, f := range files {
+				tr := parse(f.path, f.src)
+				summarize(f.path, tr)
+				if tr.Errors > 0 {
+					errs++
+				}
+			}
+		}
+		b.ReportMetric(float64(errs), "files-with-errors")
+	})
 }
