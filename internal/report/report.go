@@ -326,11 +326,14 @@ func (p *prepared) groups(verbose bool) []group {
 	return out
 }
 
-// tally counts findings by what they say: reported findings by verdict
-// (the words "inconsistent" and "may be impacted" are verdicts), and the
-// unreported ones shown in verbose mode.
+// tally counts findings by what they say: reported findings by the rung
+// of the ladder they stand on (the words "inconsistent" and "may be
+// impacted" are verdicts; a may-be-impacted site the configuration
+// reports as a note, such as a caller of a changed body, is noted, as
+// the farther frontier is: a note is never counted as impacted), and
+// the unreported ones shown in verbose mode.
 type tally struct {
-	inconsistent, mayBe, noted int // reported: verdict Inconsistent, MayBeImpacted, other
+	inconsistent, mayBe, noted int // reported: verdict Inconsistent, MayBeImpacted above note level, other
 	consistent, off            int // level none: verdict Consistent, other
 }
 
@@ -343,7 +346,7 @@ func (t *tally) add(fs []*model.Finding) {
 			t.off++
 		case f.Verdict == model.Inconsistent:
 			t.inconsistent++
-		case f.Verdict == model.MayBeImpacted:
+		case f.Verdict == model.MayBeImpacted && f.Level != model.LevelNote:
 			t.mayBe++
 		default:
 			t.noted++

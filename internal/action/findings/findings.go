@@ -327,7 +327,11 @@ func Headline(r *Report) string {
 				withInc[s] = true
 			}
 		case model.MayBeImpacted.String():
-			may++
+			if f.Level == string(model.LevelNote) {
+				noted++ // reported as a note: noted, as the hook counts it
+			} else {
+				may++
+			}
 		default:
 			noted++
 		}

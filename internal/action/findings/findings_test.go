@@ -140,11 +140,11 @@ func TestHeadlineCountsAsHook(t *testing.T) {
 				at(follows, model.LevelError, model.Inconsistent),
 			}},
 			"1 inconsistent site in 1 of 2 changes"},
-		{"only may be impacted",
+		{"may be impacted, one reported as a note: that one is noted",
 			&model.Result{Changes: []*model.Change{neg, extra}, Findings: []*model.Finding{
 				at(neg, model.LevelWarning, model.MayBeImpacted), at(neg, model.LevelNote, model.MayBeImpacted),
 			}},
-			"2 sites may be impacted in 1 of 2 changes"},
+			"1 site may be impacted in 1 of 2 changes, 1 more may have to follow"},
 		{"only notes: they may have to follow, never impacted",
 			&model.Result{Changes: []*model.Change{neg, extra}, Findings: []*model.Finding{
 				at(neg, model.LevelNote, model.MayFollow), at(neg, model.LevelNote, model.MayFollow),
