@@ -28,24 +28,10 @@ func (a *analyzer) JudgeNewCode(ctx context.Context, changes []*model.Change) ([
 		return nil, nil
 	}
 	// the touched lines of each changed Go file, by the change holding them
-	blocks := map[string][]*model.Change{}
-	for _, c := range changes {
-		b := c.New
-		if b == nil || b.Lang != "go" || c.Derived || a.env.Changed[b.Path] == nil || a.env.Ignored != nil && a.env.Ignored(b.Path) {
-			continue
-		}
-		if a.env.Touched(b.Path, b.Span.StartLine, b.Span.EndLine) {
-			blocks[b.Path] = append(blocks[b.Path], c)
-		}
-	}
-	if len(blocks) == 0 {
+	blocks, paths := lang.NewCode(a.env, changes, "go")
+	if len(paths) == 0 {
 		return nil, nil
 	}
-	paths := make([]string, 0, len(blocks))
-	for p := range blocks {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
 	files := a.ix.parse(ctx, paths)
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -109,7 +95,7 @@ func (a *analyzer) JudgeNewCode(ctx context.Context, changes []*model.Change) ([
 			if u := unitOf(tv, f.path, e); u != nil && tv.incompleteRecv(u, f.path, e) {
 				continue
 			}
-			c := holder(blocks[f.path], pos.Line)
+			c := lang.Innermost(blocks[f.path], pos.Line)
 			if c == nil {
 				continue
 			}
@@ -170,17 +156,4 @@ func unitOf(tv *typeVerdicts, file string, e types.Error) *unitResult {
 		}
 	}
 	return nil
-}
-
-// holder is the change whose head block holds line, the innermost when
-// blocks nest (a method's change inside its type's).
-func holder(cs []*model.Change, line int) *model.Change {
-	var best *model.Change
-	for _, c := range cs {
-		s := c.New.Span
-		if s.StartLine <= line && line <= s.EndLine && (best == nil || s.EndLine-s.StartLine < best.New.Span.EndLine-best.New.Span.StartLine) {
-			best = c
-		}
-	}
-	return best
 }

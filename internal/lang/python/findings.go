@@ -275,29 +275,15 @@ func (j *judge) expectedFailure(x *ref, exc string) (why string, sure bool) {
 			if !within(n, p.Child("body")) {
 				continue
 			}
-			for _, cl := range p.Kids {
-				if cl.Kind != "with_clause" {
-					continue
-				}
-				for _, it := range cl.NamedKids() {
-					v := it.Child("value")
-					if v != nil && v.Kind == "as_pattern" {
-						if ks := v.NamedKids(); len(ks) > 0 {
-							v = ks[0]
-						}
-					}
-					if v == nil || v.Kind != "call" {
-						continue
-					}
-					fn := lastPart(v.Child("function").Text())
-					switch fn {
-					case "raises", "assertRaises", "assertRaisesRegex", "assertRaisesRegexp", "raises_regex":
-						switch j.catches(v, x.s, exc) {
-						case catchYes:
-							return "inside " + fn + "(...), which expects the " + exc + " it raises", true
-						case catchMaybe:
-							return "inside " + fn + "(...): the test may expect the " + exc, false
-						}
+			for _, v := range withCalls(p) {
+				fn := lastPart(v.Child("function").Text())
+				switch fn {
+				case "raises", "assertRaises", "assertRaisesRegex", "assertRaisesRegexp", "raises_regex":
+					switch j.catches(v, x.s, exc) {
+					case catchYes:
+						return "inside " + fn + "(...), which expects the " + exc + " it raises", true
+					case catchMaybe:
+						return "inside " + fn + "(...): the test may expect the " + exc, false
 					}
 				}
 			}

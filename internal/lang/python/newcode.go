@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
@@ -31,21 +30,7 @@ import (
 //     import from its module or an imported module's attribute, whose
 //     arguments do not bind to the head signature.
 func (a *analyzer) JudgeNewCode(ctx context.Context, changes []*model.Change) ([]*lang.Ref, error) {
-	blocks := map[string][]*model.Change{}
-	for _, c := range changes {
-		b := c.New
-		if b == nil || b.Lang != "python" || c.Derived || a.env.Changed[b.Path] == nil || a.env.Ignored != nil && a.env.Ignored(b.Path) {
-			continue
-		}
-		if a.env.Touched(b.Path, b.Span.StartLine, b.Span.EndLine) {
-			blocks[b.Path] = append(blocks[b.Path], c)
-		}
-	}
-	paths := make([]string, 0, len(blocks))
-	for p := range blocks {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
+	blocks, paths := lang.NewCode(a.env, changes, "python")
 	var out []*lang.Ref
 	t0 := time.Now()
 	for _, p := range paths {
@@ -68,7 +53,7 @@ func (a *analyzer) newCodeIn(f *pfile, cs []*model.Change) []*lang.Ref {
 	seen := map[int]bool{}
 	add := func(n *treesit.Node, msg string) {
 		line := int(n.Line)
-		c := holderOf(cs, line)
+		c := lang.Innermost(cs, line)
 		if c == nil || seen[line] {
 			return
 		}
@@ -104,19 +89,6 @@ func (a *analyzer) newCodeIn(f *pfile, cs []*model.Change) []*lang.Ref {
 		return true
 	})
 	return out
-}
-
-// holderOf is the change whose head block holds line, the innermost when
-// blocks nest (a method's change inside its class's).
-func holderOf(cs []*model.Change, line int) *model.Change {
-	var best *model.Change
-	for _, c := range cs {
-		s := c.New.Span
-		if s.StartLine <= line && line <= s.EndLine && (best == nil || s.EndLine-s.StartLine < best.New.Span.EndLine-best.New.Span.StartLine) {
-			best = c
-		}
-	}
-	return best
 }
 
 // missingImport is why `from m import name` (name being the import's
@@ -289,31 +261,40 @@ func guarded(n *treesit.Node, exc string) bool {
 			if !within(n, p.Child("body")) {
 				continue
 			}
-			for _, cl := range p.Kids {
-				if cl.Kind != "with_clause" {
-					continue
-				}
-				for _, it := range cl.NamedKids() {
-					v := it.Child("value")
-					if v != nil && v.Kind == "as_pattern" {
-						if ks := v.NamedKids(); len(ks) > 0 {
-							v = ks[0]
-						}
-					}
-					if v == nil || v.Kind != "call" {
-						continue
-					}
-					t := strings.ToLower(v.Child("function").Text())
-					for _, w := range []string{"raises", "suppress", "patch", "mock", "ignore", "catch", "error", "expect"} {
-						if strings.Contains(t, w) {
-							return true
-						}
+			for _, v := range withCalls(p) {
+				t := strings.ToLower(v.Child("function").Text())
+				for _, w := range []string{"raises", "suppress", "patch", "mock", "ignore", "catch", "error", "expect"} {
+					if strings.Contains(t, w) {
+						return true
 					}
 				}
 			}
 		}
 	}
 	return false
+}
+
+// withCalls are the calls a with statement opens as its contexts
+// (`with a() as x, b():` gives a() and b()).
+func withCalls(w *treesit.Node) []*treesit.Node {
+	var out []*treesit.Node
+	for _, cl := range w.Kids {
+		if cl.Kind != "with_clause" {
+			continue
+		}
+		for _, it := range cl.NamedKids() {
+			v := it.Child("value")
+			if v != nil && v.Kind == "as_pattern" {
+				if ks := v.NamedKids(); len(ks) > 0 {
+					v = ks[0]
+				}
+			}
+			if v != nil && v.Kind == "call" {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
 }
 
 // catchesExc reports an except clause that may catch exc: a bare except,
