@@ -388,8 +388,8 @@ func (a *analyzer) judge(ctx context.Context, ts []*target, refs []*ref, extra [
 		}
 	}
 	if a.bodyByName > 0 {
-		a.note("go-body-by-name", fmt.Sprintf("%s matched by name only to methods whose body changed %s not resolved: %s be a note at most (precision types resolves them)",
-			model.Plural(a.bodyByName, "call", "calls"), map[bool]string{true: "was", false: "were"}[a.bodyByName == 1], map[bool]string{true: "it would", false: "each would"}[a.bodyByName == 1]))
+		a.note("go-body-by-name", fmt.Sprintf("methods whose body changed: %s matched by name only, not resolved (notes at most; precision types resolves them)",
+			model.Plural(a.bodyByName, "call", "calls")))
 	}
 	if os.Getenv("RIPPLE_TRACE") != "" {
 		by := map[string]int{}

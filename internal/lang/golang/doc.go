@@ -39,7 +39,7 @@
 // checker ran, is held against the types the syntax claims implement it
 // (ifacesyntax.go).
 //
-// Precise tier (typecheck.go, narrowed.go, loader.go, evidence.go, implements.go): the
+// Precise tier (typecheck.go, siteerrors.go, narrowed.go, loader.go, evidence.go, implements.go): the
 // packages holding references
 // are type-checked with go/types, from source, with bodies; their imports
 // are loaded declarations-only (bodies blanked before parsing, strip.go):
@@ -125,7 +125,16 @@
 // checker does not run for it: on terraform, the callers of four `Run`
 // methods were 600 files and 1.3 s of type checking that could only add
 // or drop notes. In types precision the checker resolves its
-// name-matched calls (a call through a factory's result).
+// name-matched calls (a call through a factory's result). The calls of a
+// method whose body changed are treated alike when the configuration
+// reports them as notes (the default, lang.Env.NoteOnly): searched where
+// the syntax resolves them, reported when it does, and the name-matched
+// rest counted in one note (frontier.go).
+//
+// New code (newcode.go): the lines the diff wrote are type-checked
+// against the head (lang.NewCodeJudge), the bodies holding them only;
+// errors that say a line does not fit a declaration it uses are
+// findings of relation Uses.
 //
 // Set RIPPLE_TRACE=1 to print the time of each phase to stderr.
 package golang
