@@ -128,7 +128,11 @@ func Walk(ctx context.Context, in Input) (*Output, error) {
 		}
 	}
 	derived := &queue{}
-	broken := map[string]bool{} // sites already proven broken, by path and line
+	type line struct {
+		path string
+		n    int
+	}
+	broken := map[line]bool{} // sites already proven broken
 	for _, b := range seeds.batches(w) {
 		refs, err := w.ask(ctx, b.fe, b.changes)
 		if err != nil {
@@ -136,7 +140,7 @@ func Walk(ctx context.Context, in Input) (*Output, error) {
 		}
 		for _, r := range refs {
 			if r.Verdict == model.Inconsistent {
-				broken[r.Site.Path+"\x00"+fmt.Sprint(r.Site.Line)] = true
+				broken[line{r.Site.Path, r.Site.Line}] = true
 			}
 		}
 		keep(refs, derived, 0)
@@ -147,7 +151,7 @@ func Walk(ctx context.Context, in Input) (*Output, error) {
 		}
 		var fresh []*lang.Ref
 		for _, r := range refs {
-			if !broken[r.Site.Path+"\x00"+fmt.Sprint(r.Site.Line)] {
+			if !broken[line{r.Site.Path, r.Site.Line}] {
 				fresh = append(fresh, r)
 			}
 		}
