@@ -3,6 +3,7 @@ package check
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/ripple-dev/ripple/internal/languages"
 	"github.com/ripple-dev/ripple/internal/model"
 	"github.com/ripple-dev/ripple/internal/propagate"
+	"github.com/ripple-dev/ripple/internal/usercache"
 )
 
 // Options selects what to compare.
@@ -78,6 +80,10 @@ func Run(ctx context.Context, repo *gitio.Repo, o Options) (*model.Result, error
 		cfg = config.Default()
 	}
 	res := &model.Result{}
+	if repo.Words == nil {
+		repo.Words = OpenWords(repo)
+	}
+	defer repo.Words.Save()
 	if !o.WorkTree {
 		// whether the head is checked out decides where the front-ends
 		// search (gitio.RevTree.Grep); ask git while the range resolves
@@ -230,6 +236,19 @@ func Run(ctx context.Context, repo *gitio.Repo, o Options) (*model.Result, error
 	res.Stats.TypedPackages = out.Typed
 	res.Stats.Millis = now().Sub(start).Milliseconds()
 	return res, nil
+}
+
+// OpenWords opens the repository's word index in the cache folder (nil
+// when RIPPLE_CACHE=off) and removes the indexes of repositories not
+// checked for a month.
+func OpenWords(repo *gitio.Repo) *gitio.WordIndex {
+	root, off, err := usercache.Dir()
+	if off || err != nil {
+		return nil
+	}
+	dir := filepath.Join(root, gitio.WordsDir)
+	go gitio.TrimWords(dir, 30*24*time.Hour)
+	return gitio.OpenWordIndex(dir, repo.GitDir)
 }
 
 // Reserve is the part of a budget kept for settling and writing the

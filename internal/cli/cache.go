@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ripple-dev/ripple/internal/gitio"
 	"github.com/ripple-dev/ripple/internal/usercache"
 )
 
@@ -23,14 +24,17 @@ func runCache(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, `usage: hook cache [clean [-keep-tools]]
 
 Prints where Ripple's user cache is and the size of each part: the type
-cache (export data of the type checker), the tools Ripple installed with
+cache (export data of the type checker), the word indexes (the words of
+the files a check searched, by blob id), the tools Ripple installed with
 npm (typescript, pyright) and the rest (the warm-up's log). The cache is
 $RIPPLE_CACHE, else the user cache directory's ripple folder; the tools
 are always in the latter.
 
 The type cache is capped at 300 MB, or at RIPPLE_CACHE_MAX (300MB, 1GB,
 0 for no cap): the checks remove the entries used least recently past
-it, and those unused for a week. The installed tools are never trimmed.
+it, and those unused for a week. A word index keeps the files of the
+last 8 checks that added to it, and goes when its repository was not
+checked for a month. The installed tools are never trimmed.
 
 hook cache clean removes the cache, the installed tools with it (the next
 check that needs one installs it again) unless -keep-tools.`)
@@ -114,7 +118,9 @@ func cacheParts() ([]cachePart, error) {
 		types.what += " (off: RIPPLE_CACHE=off)"
 	}
 	types.bytes = usercache.Size(types.path)
-	parts := []cachePart{types}
+	words := cachePart{name: "words", path: filepath.Join(root, gitio.WordsDir), what: "the words of the files searched, by blob id, one index per repository", root: root}
+	words.bytes = usercache.Size(words.path)
+	parts := []cachePart{types, words}
 	for _, t := range usercache.Tools {
 		dir, err := usercache.ToolDir(t)
 		if err != nil {

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ripple-dev/ripple/internal/check"
 	"github.com/ripple-dev/ripple/internal/config"
 	"github.com/ripple-dev/ripple/internal/gitio"
 	"github.com/ripple-dev/ripple/internal/lang"
@@ -101,6 +102,17 @@ func warm(ctx context.Context, repo *gitio.Repo) ([]string, error) {
 	env := &lang.Env{Base: head, Head: head, Ignored: cfg.Ignored, Precision: config.PrecisionTypes}
 	var lines []string
 	var errs []error
+	if repo.Words == nil {
+		repo.Words = check.OpenWords(repo)
+	}
+	var specs []string
+	for _, fe := range languages.Frontends() {
+		specs = append(specs, fe.Pathspecs()...)
+	}
+	if err := head.IndexWords(ctx, specs...); err != nil {
+		errs = append(errs, fmt.Errorf("word index: %w", err))
+	}
+	repo.Words.Save()
 	for _, fe := range languages.Frontends() {
 		w, ok := fe.(lang.Warmer)
 		if !ok {

@@ -18,6 +18,12 @@
 //
 // Unified diffs from the CLI are parsed with sourcegraph/go-diff.
 //
+// The whole-word search (search.go) cuts each file into words in one
+// pass; a commit's files are looked up in a WordIndex (words.go) when
+// the check has one: the words of every blob a search read, kept by
+// blob id in the cache folder, so that a later search, in the same check
+// or the next push, reads only the files the index cannot decide.
+//
 // A state may be a commit or a tree (RevTree reads either): a merged
 // tree (MergeTree, git merge-tree --write-tree) is written to a scratch
 // object store (Scratch: GIT_OBJECT_DIRECTORY on a temporary directory,

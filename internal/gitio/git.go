@@ -40,6 +40,10 @@ type Repo struct {
 	headOnce sync.Once
 	head     string
 
+	// Words, when set, keeps the words of the blobs searched, for the
+	// searches of commits (words.go).
+	Words *WordIndex
+
 	// env is added to every git process's environment: a scratch
 	// object store (Scratch) is one.
 	env []string

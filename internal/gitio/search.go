@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -35,6 +36,22 @@ type wordSet struct {
 	// and the lookup was half the search's time on terraform
 	lens  uint64
 	first [256]bool
+
+	// for the word index (words.go): the plain words' hashes, sorted,
+	// and each odd word's runs of word bytes
+	hashes  []uint64
+	oddRuns [][]uint64
+}
+
+// indexable reports whether the word index can decide the search: every
+// odd word has a run of word bytes to look up.
+func (ws *wordSet) indexable() bool {
+	for _, r := range ws.oddRuns {
+		if len(r) == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func newWordSet(words []string) *wordSet {
@@ -47,10 +64,13 @@ func newWordSet(words []string) *wordSet {
 			ws.plain[w] = struct{}{}
 			ws.lens |= lenBit(len(w))
 			ws.first[w[0]] = true
+			ws.hashes = append(ws.hashes, wordHash([]byte(w)))
 		} else {
 			ws.odd = append(ws.odd, []byte(w))
+			ws.oddRuns = append(ws.oddRuns, wordRuns([]byte(w)))
 		}
 	}
+	slices.Sort(ws.hashes)
 	return ws
 }
 
@@ -195,7 +215,18 @@ func (t *RevTree) Grep(ctx context.Context, words []string, pathspecs ...string)
 	if !knownMagic(pathspecs) {
 		return grep(ctx, t.R, words, t.SHA, pathspecs, true)
 	}
-	if dirty, files, ok := t.workTree(ctx); ok && files {
+	dirty, files, wt := t.workTree(ctx)
+	wt = wt && files
+	if t.R.Words != nil && ws.indexable() {
+		if err := t.load(ctx); err != nil {
+			return nil, err
+		}
+		paths := selectSpecs(t.list, pathspecs)
+		if wt || t.indexCovers(paths) {
+			return t.indexed(ctx, ws, paths, wt, dirty)
+		}
+	}
+	if wt {
 		if err := t.load(ctx); err != nil {
 			return nil, err
 		}

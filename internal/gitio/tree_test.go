@@ -3,6 +3,7 @@ package gitio
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -152,14 +153,39 @@ func TestGrepAgreesWithGit(t *testing.T) {
 	// the work tree edits a file of the second commit and adds one
 	testrepo.WriteFiles(t, dir, map[string]string{"g.go": "package g\n", "c.go": "package c\n\nvar y = Helper\n", "new.go": "package n\n\nvar _ = Run\n"})
 	ctx := context.Background()
-	r, err := Open(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
+	// each pass opens the repository anew: without a word index, with an
+	// empty one (which the search fills), with the one the pass before
+	// filled and with that one saved and read back
+	words := t.TempDir()
+	var x *WordIndex
+	for pass, index := range []string{"none", "empty", "filled", "saved"} {
+		var r *Repo
+		var err error
+		if r, err = Open(ctx, dir); err != nil {
+			t.Fatal(err)
+		}
+		switch index {
+		case "empty":
+			x = OpenWordIndex(words, r.GitDir)
+		case "saved":
+			x.Save()
+			x = OpenWordIndex(words, r.GitDir)
+		}
+		r.Words = x
+		grepAgreesWithGit(t, r, second, first, fmt.Sprintf("pass %d (index %s)", pass, index))
+		r.Close()
 	}
-	defer r.Close()
+	if len(x.m) == 0 {
+		t.Error("the word index is empty after the searches")
+	}
+}
+
+func grepAgreesWithGit(t *testing.T, r *Repo, second, first, pass string) {
+	ctx := context.Background()
 	specs := []string{"*.go", ":(exclude,glob)vendor/**", ":(exclude,glob)**/vendor/**"}
 	wordSets := [][]string{
 		{"Run"}, {"Helper"}, {"Run", "Helper", "a", "x"}, {`"example.com/p"`}, {"RunAll", "nothing"}, {"zzz"}, {"é"},
+		{"nothing", `"example.com/pkg"`}, {`example.com/p`}, {"package"},
 	}
 	trees := []struct {
 		name string
@@ -174,7 +200,7 @@ func TestGrepAgreesWithGit(t *testing.T) {
 		for _, words := range wordSets {
 			got, err := tc.tree.Grep(ctx, words, specs...)
 			if err != nil {
-				t.Fatalf("%s: %v", tc.name, err)
+				t.Fatalf("%s, %s: %v", pass, tc.name, err)
 			}
 			args := []string{"grep", "-l", "-z", "-w", "-F", "-I"}
 			if tc.rev == "" {
@@ -197,7 +223,7 @@ func TestGrepAgreesWithGit(t *testing.T) {
 			}
 			slices.Sort(want)
 			if !slices.Equal(got, want) {
-				t.Errorf("%s: grep %q = %v, git grep -w says %v", tc.name, words, got, want)
+				t.Errorf("%s, %s: grep %q = %v, git grep -w says %v", pass, tc.name, words, got, want)
 			}
 		}
 	}
