@@ -55,12 +55,13 @@ Run 'hook <command> -h' for a command's flags.
 // gcPercent is the collector's target in the hook's process, unless
 // GOGC sets one: a check is a short process whose heap (syntax trees,
 // types) stays live until it ends, so collecting when the heap has
-// grown by twice the live heap rather than by once saves about 15% of
-// its CPU for a few percent more memory (bench/terraform-kinds.sh, the
-// kinds' CPU-s and peak RSS: param 0.80 -> 0.68 and 105 -> 107 MB,
-// iface 1.09 -> 0.92 and 132 -> 152 MB, branch 1.67 -> 1.44 and 193 ->
-// 210 MB; 300 saved no more).
-const gcPercent = 200
+// grown by four times the live heap rather than by once saves CPU for
+// little memory, since the soft limit (memlimit.go) bounds a large
+// check's heap whatever the target (bench/terraform-kinds.sh, CPU-s:
+// GOGC 100 -> 200 saved about 15%, param 0.80 -> 0.68, branch 1.67 ->
+// 1.44; 200 -> 400, under the limit, 12 interleaved runs of the last 50
+// commits: median 2.74 -> 2.42 CPU s, peak RSS 292 -> 272 MB).
+const gcPercent = 400
 
 // Main runs the command line with the process's streams and returns the
 // exit code.
