@@ -25,14 +25,14 @@ import (
 // those of the files it has, and only diagnostics the base did not
 // already have count (oracle.Relative).
 type judge struct {
-	fes       []lang.Frontend
+	fes       lang.Set
 	dir, base string
 	full      string // the real commit
 	lang      string
 	baseline  map[string]*oracle.Result // by file set
 }
 
-func newJudge(fes []lang.Frontend, dir, base, full, lang string) *judge {
+func newJudge(fes lang.Set, dir, base, full, lang string) *judge {
 	return &judge{fes: fes, dir: dir, base: base, full: full, lang: lang, baseline: map[string]*oracle.Result{}}
 }
 
@@ -57,11 +57,8 @@ func (j *judge) passes(ctx context.Context, rev, patch string) bool {
 	}
 	var files []string
 	for _, f := range strings.Fields(string(out)) {
-		for _, fe := range j.fes {
-			if fe.Match(f) {
-				files = append(files, f)
-				break
-			}
+		if j.fes.For(f) != nil {
+			files = append(files, f)
 		}
 	}
 	or := languages.Oracle(j.fes, nil)

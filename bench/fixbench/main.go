@@ -410,18 +410,15 @@ func git(dir string, args ...string) error {
 // the diagnostic's file reads them for the fix engine, lang.Declarer)
 // that the full commit has as a whole word and the partial state has
 // nowhere.
-func needsNew(fes []lang.Frontend, dir, partial, full string, ds []oracle.Diagnostic) []string {
+func needsNew(fes lang.Set, dir, partial, full string, ds []oracle.Diagnostic) []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, d := range ds {
 		var dc lang.Declarer
 		var specs []string
-		for _, fe := range fes {
-			if fe.Match(d.Path) {
-				dc, _ = fe.(lang.Declarer)
-				specs = fe.Pathspecs()
-				break
-			}
+		if fe := fes.For(d.Path); fe != nil {
+			dc, _ = fe.(lang.Declarer)
+			specs = fe.Pathspecs()
 		}
 		if dc == nil {
 			continue

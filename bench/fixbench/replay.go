@@ -25,7 +25,7 @@ import (
 // "no change needed", as a model that agrees would answer. So is a block
 // the commit does not have (renamed or removed there).
 type replay struct {
-	fes  []lang.Frontend
+	fes  lang.Set
 	tree gitio.Tree // the real commit
 	// head is the state being fixed: a Go type's block is answered with
 	// the methods of the type the commit has and head lacks, as a model
@@ -48,7 +48,7 @@ const (
 	undeclared answer = "undeclared"
 )
 
-func newReplay(fes []lang.Frontend, tree, head gitio.Tree) *replay {
+func newReplay(fes lang.Set, tree, head gitio.Tree) *replay {
 	return &replay{fes: fes, tree: tree, head: head, answers: map[string]answer{}, counts: map[answer]int{}}
 }
 
@@ -104,14 +104,7 @@ func (s *replay) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-func (s *replay) frontendFor(p string) lang.Frontend {
-	for _, fe := range s.fes {
-		if fe.Match(p) {
-			return fe
-		}
-	}
-	return nil
-}
+func (s *replay) frontendFor(p string) lang.Frontend { return s.fes.For(p) }
 
 // blockAt answers a request for the block named block in path, shown in
 // the prompt as shown: its text in the commit, or shown itself when the

@@ -17,7 +17,7 @@ type states struct {
 // sites finds planned blocks in the states of a case through the
 // front-ends' declarations, whatever the language.
 type sites struct {
-	fes   []lang.Frontend
+	fes   lang.Set
 	st    states
 	decls map[string]fileDecls // by rev|path
 }
@@ -27,7 +27,7 @@ type fileDecls struct {
 	ds    []*lang.Decl
 }
 
-func newSites(_ context.Context, fes []lang.Frontend, st states) *sites {
+func newSites(_ context.Context, fes lang.Set, st states) *sites {
 	return &sites{fes: fes, st: st, decls: map[string]fileDecls{}}
 }
 
@@ -37,15 +37,11 @@ func (s *sites) file(ctx context.Context, t gitio.Tree, path string) fileDecls {
 		return fd
 	}
 	var fd fileDecls
-	for _, fe := range s.fes {
-		if !fe.Match(path) {
-			continue
-		}
+	if fe := s.fes.For(path); fe != nil {
 		if src, err := t.ReadFile(ctx, path); err == nil {
 			fd.lines = strings.SplitAfter(string(src), "\n")
 			fd.ds, _ = fe.Decls(path, src)
 		}
-		break
 	}
 	s.decls[k] = fd
 	return fd

@@ -36,7 +36,7 @@ type Options struct {
 	Deadline time.Time
 	// Frontends makes the front-ends of one check; nil =
 	// languages.Frontends (tests add a language without editing the list).
-	Frontends func() []lang.Frontend
+	Frontends func() lang.Set
 	// SkipFrontier leaves the farther frontier unwalked (changes whose
 	// dependents can only be notes: propagate.Input.SkipFrontier), for
 	// a report that shows no notes (the hook's text without -verbose).
@@ -147,11 +147,7 @@ func Run(ctx context.Context, repo *gitio.Repo, o Options) (*model.Result, error
 		newFrontends = languages.Frontends
 	}
 	fes := newFrontends()
-	var specs []string
-	for _, fe := range fes {
-		specs = append(specs, fe.Pathspecs()...)
-	}
-	files, err := repo.Diff(ctx, base, headRev, cfg.MaxFiles, specs...)
+	files, err := repo.Diff(ctx, base, headRev, cfg.MaxFiles, fes.Pathspecs()...)
 	if err != nil {
 		return nil, err
 	}
@@ -206,7 +202,7 @@ func Run(ctx context.Context, repo *gitio.Repo, o Options) (*model.Result, error
 		env.Deadline = env.Deadline.Add(-Reserve(cfg.Budget)) // the report's share
 	}
 	out, err := propagate.Walk(ctx, propagate.Input{
-		Changes: cl.Changes, Frontend: cl.Frontend, Env: env,
+		Changes: cl.Changes, Frontends: fes, Env: env,
 		Level: cfg.FindingLevel, Generated: cfg.IsGeneratedPath, MaxDepth: MaxDepth, MaxDerived: MaxDerived,
 		Deadline: env.Deadline, SkipFrontier: o.SkipFrontier,
 	})

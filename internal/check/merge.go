@@ -28,7 +28,7 @@ type MergeOptions struct {
 	Deadline time.Time
 	// SkipFrontier is as in Options.
 	SkipFrontier bool
-	Frontends    func() []lang.Frontend
+	Frontends    func() lang.Set
 }
 
 // MergeResult is what a merge check found: findings that appear only

@@ -21,7 +21,7 @@ const MaxFileSize = 4 << 20
 type Input struct {
 	Files      []*gitio.FileChange
 	Base, Head gitio.Tree
-	Frontends  []lang.Frontend
+	Frontends  lang.Set
 	Ignored    func(path string) bool
 }
 
@@ -29,8 +29,6 @@ type Input struct {
 type Output struct {
 	Changes     []*model.Change
 	Diagnostics []model.Diagnostic
-	// Frontend maps a change to the front-end that produced it.
-	Frontend map[*model.Change]lang.Frontend
 	// Parsed counts the file states that were parsed.
 	Parsed int
 }
@@ -42,7 +40,7 @@ type side struct {
 
 // Classify computes the atomic changes of the diff.
 func Classify(ctx context.Context, in Input) (*Output, error) {
-	out := &Output{Frontend: map[*model.Change]lang.Frontend{}}
+	out := &Output{}
 	type bucket struct {
 		fe       lang.Frontend
 		old, new []side
@@ -73,37 +71,44 @@ func Classify(ctx context.Context, in Input) (*Output, error) {
 		if in.Ignored != nil && in.Ignored(fc.Path()) {
 			continue
 		}
-		for _, fe := range in.Frontends {
-			if !(fc.OldPath != "" && fe.Match(fc.OldPath)) && !(fc.NewPath != "" && fe.Match(fc.NewPath)) {
-				continue
+		// each side is read by the front-end that owns its path (a rename
+		// across languages is a deletion in one and an addition in the
+		// other)
+		var oldFE, newFE lang.Frontend
+		if fc.OldPath != "" {
+			oldFE = in.Frontends.For(fc.OldPath)
+		}
+		if fc.NewPath != "" {
+			newFE = in.Frontends.For(fc.NewPath)
+		}
+		if oldFE == nil && newFE == nil {
+			continue
+		}
+		if fc.Binary {
+			out.Diagnostics = append(out.Diagnostics, model.Diagnostic{Path: fc.Path(), Message: "binary file skipped"})
+			continue
+		}
+		if oldFE != nil {
+			decls, broken, err := readDecls(ctx, oldFE, in.Base, fc.OldPath, &out.Diagnostics)
+			if err != nil {
+				return nil, err
 			}
-			if fc.Binary {
-				out.Diagnostics = append(out.Diagnostics, model.Diagnostic{Path: fc.Path(), Message: "binary file skipped"})
-				break
+			brokenOld[fc] = broken
+			out.Parsed++
+			for _, d := range decls {
+				add(oldFE, d, fc, false)
 			}
-			if fc.OldPath != "" && fe.Match(fc.OldPath) {
-				decls, broken, err := readDecls(ctx, fe, in.Base, fc.OldPath, &out.Diagnostics)
-				if err != nil {
-					return nil, err
-				}
-				brokenOld[fc] = broken
-				out.Parsed++
-				for _, d := range decls {
-					add(fe, d, fc, false)
-				}
+		}
+		if newFE != nil {
+			decls, broken, err := readDecls(ctx, newFE, in.Head, fc.NewPath, &out.Diagnostics)
+			if err != nil {
+				return nil, err
 			}
-			if fc.NewPath != "" && fe.Match(fc.NewPath) {
-				decls, broken, err := readDecls(ctx, fe, in.Head, fc.NewPath, &out.Diagnostics)
-				if err != nil {
-					return nil, err
-				}
-				brokenNew[fc] = broken
-				out.Parsed++
-				for _, d := range decls {
-					add(fe, d, fc, true)
-				}
+			brokenNew[fc] = broken
+			out.Parsed++
+			for _, d := range decls {
+				add(newFE, d, fc, true)
 			}
-			break
 		}
 	}
 
@@ -117,7 +122,7 @@ func Classify(ctx context.Context, in Input) (*Output, error) {
 		pairs, oldLeft, newLeft := pairSides(b.old, b.new)
 		for _, p := range pairs {
 			if c := compare(b.fe, p[0], p[1]); c != nil {
-				out.add(c, b.fe)
+				out.add(c)
 			}
 		}
 		for _, s := range oldLeft {
@@ -180,7 +185,7 @@ func Classify(ctx context.Context, in Input) (*Output, error) {
 				}
 				usedD[i], usedA[j] = true, true
 				if c := compare(d.fe, d.s, a.s); c != nil {
-					out.add(c, d.fe)
+					out.add(c)
 				}
 				break
 			}
@@ -199,16 +204,16 @@ func Classify(ctx context.Context, in Input) (*Output, error) {
 			if d.s.decl.Sig != a.s.decl.Sig {
 				c.Details = append(c.Details, d.fe.Details(d.s.decl, a.s.decl)...)
 			}
-			out.add(c, d.fe)
+			out.add(c)
 			continue
 		}
-		out.add(&model.Change{Label: deletedLabel(d.s.decl.Kind), Old: &d.s.decl.Block, Details: []string{"deleted"}}, d.fe)
+		out.add(&model.Change{Label: deletedLabel(d.s.decl.Kind), Old: &d.s.decl.Block, Details: []string{"deleted"}})
 	}
 	for j, a := range added {
 		if usedA[j] {
 			continue
 		}
-		out.add(&model.Change{Label: addedLabel(a.s.decl.Kind), New: &a.s.decl.Block, Details: []string{"added"}}, a.fe)
+		out.add(&model.Change{Label: addedLabel(a.s.decl.Kind), New: &a.s.decl.Block, Details: []string{"added"}})
 	}
 	sort.SliceStable(out.Changes, func(i, j int) bool {
 		bi, bj := out.Changes[i].Block(), out.Changes[j].Block()
@@ -220,10 +225,7 @@ func Classify(ctx context.Context, in Input) (*Output, error) {
 	return out, nil
 }
 
-func (o *Output) add(c *model.Change, fe lang.Frontend) {
-	o.Changes = append(o.Changes, c)
-	o.Frontend[c] = fe
-}
+func (o *Output) add(c *model.Change) { o.Changes = append(o.Changes, c) }
 
 // readDecls parses one file state; broken reports a state whose
 // declarations are not all known (it does not parse, is binary or too

@@ -40,7 +40,7 @@ type Options struct {
 	Log io.Writer
 	// Frontends makes the front-ends of one check (fresh each round); nil
 	// = languages.Frontends.
-	Frontends func() []lang.Frontend
+	Frontends func() lang.Set
 }
 
 // Result is a run's outcome.
@@ -93,7 +93,7 @@ type engine struct {
 	baseTree gitio.Tree
 	headTree gitio.Tree
 	seeds    map[string]bool
-	fes      []lang.Frontend
+	fes      lang.Set
 	res      *Result
 	all      map[string]*Obligation // by block, the latest obligation
 	attempts map[string]int
@@ -264,14 +264,7 @@ func (e *engine) adopt(ob *Obligation, round int) {
 	e.res.Obligations = append(e.res.Obligations, ob)
 }
 
-func (e *engine) frontendFor(p string) lang.Frontend {
-	for _, fe := range e.fes {
-		if fe.Match(p) {
-			return fe
-		}
-	}
-	return nil
-}
+func (e *engine) frontendFor(p string) lang.Frontend { return e.fes.For(p) }
 
 // unjudged are the files the engine edited whose front-end has no
 // oracle (lang.Provable): an oracle's pass does not prove them.

@@ -219,7 +219,7 @@ fn add(a, b, c)
 // the check, the plan and the proof.
 func TestToyLanguage(t *testing.T) {
 	repo, sc := setup(t, toyRepo)
-	withToy := func() []lang.Frontend { return append(languages.Frontends(), toyFrontend{}) }
+	withToy := func() lang.Set { return append(languages.Frontends(), toyFrontend{}) }
 	res, err := check.Run(context.Background(), repo, check.Options{Base: sc.Base, Head: sc.Head, Frontends: withToy})
 	if err != nil {
 		t.Fatal(err)
@@ -237,7 +237,7 @@ func TestToyLanguage(t *testing.T) {
 		return 200, "```\nfn main()\n  add(1, 2, 0)\n  print(3)\n```", 0
 	}}
 	fres, err := Run(context.Background(), repo, Options{Base: sc.Base, Head: sc.Head, Model: modelFor(t, s, 5*time.Second, 0),
-		Frontends: withToy, Oracle: languages.Oracle([]lang.Frontend{toyFrontend{}}, nil), Rounds: 2})
+		Frontends: withToy, Oracle: languages.Oracle(lang.Set{toyFrontend{}}, nil), Rounds: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,7 +261,7 @@ func TestToyWithoutOracle(t *testing.T) {
 		lang.Frontend
 		lang.BlockEditor
 	}
-	withToy := func() []lang.Frontend {
+	withToy := func() lang.Set {
 		return append(languages.Frontends(), unprovable{toyFrontend{}, toyFrontend{}})
 	}
 	s := &scripted{t: t, answer: func(string, string, int) (int, string, time.Duration) {

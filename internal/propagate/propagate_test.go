@@ -200,7 +200,7 @@ func TestWalk(t *testing.T) {
 	an := &toy{}
 	fe := toyFrontend{an}
 	out, err := Walk(context.Background(), Input{
-		Changes: []*model.Change{seed, body}, Frontend: map[*model.Change]lang.Frontend{seed: fe, body: fe},
+		Changes: []*model.Change{seed, body}, Frontends: lang.Set{fe},
 		Env: &lang.Env{}, MaxDepth: 1,
 	})
 	if err != nil {
@@ -297,7 +297,7 @@ func TestWalkRungs(t *testing.T) {
 	run := func(in Input, an *ladder) *Output {
 		t.Helper()
 		in.Changes = []*model.Change{seed}
-		in.Frontend = map[*model.Change]lang.Frontend{seed: ladderFrontend{an: an}}
+		in.Frontends = lang.Set{ladderFrontend{an: an}}
 		in.Env, in.MaxDepth = &lang.Env{}, 8
 		out, err := Walk(context.Background(), in)
 		if err != nil {

@@ -14,9 +14,11 @@ import (
 
 // Input is one walk.
 type Input struct {
-	Changes  []*model.Change
-	Frontend map[*model.Change]lang.Frontend
-	Env      *lang.Env
+	Changes []*model.Change
+	// Frontends answer for the changes of their language (ByName of the
+	// change's block's Lang).
+	Frontends lang.Set
+	Env       *lang.Env
 	// Level is the severity policy: the level a settled finding is
 	// reported with (config.FindingLevel); LevelNone for a verdict other
 	// than Consistent drops the finding. Nil: the verdict's default.
@@ -122,7 +124,7 @@ func Walk(ctx context.Context, in Input) (*Output, error) {
 	// the seed's own dependents: always, whatever the deadline
 	seeds := &queue{}
 	for _, c := range in.Changes {
-		if fe := in.Frontend[c]; fe != nil {
+		if fe := in.Frontends.ByName(c.Block().Lang); fe != nil {
 			w.fe[c] = fe
 			seeds.add(c, 0)
 		}

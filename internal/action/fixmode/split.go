@@ -56,7 +56,7 @@ type hunk struct {
 // group; what is appended at the end of a file goes to the file's new
 // declarations ("new X" blocks). Hunks outside any edited block (an import an edit needs) go
 // with the first group that edits the same file.
-func Split(ctx context.Context, g *Git, res *fix.Result, fes []lang.Frontend) (*Plan, error) {
+func Split(ctx context.Context, g *Git, res *fix.Result, fes lang.Set) (*Plan, error) {
 	if strings.TrimSpace(res.Patch) == "" {
 		return nil, errors.New("the fix changes nothing")
 	}
@@ -351,28 +351,26 @@ func apply(lines []string, hs []*hunk, offset int) []string {
 
 // spanOf finds block's lines in src (the head state of path): the
 // smallest top-level declaration of that name.
-func spanOf(fes []lang.Frontend, path, src, block string) model.Span {
-	for _, fe := range fes {
-		if !fe.Match(path) {
+func spanOf(fes lang.Set, path, src, block string) model.Span {
+	fe := fes.For(path)
+	if fe == nil {
+		return model.Span{}
+	}
+	ds, _ := fe.Decls(path, []byte(src))
+	var best model.Span
+	for _, d := range ds {
+		switch d.Kind {
+		case model.KindField, model.KindIfaceMethod, model.KindImport:
 			continue
 		}
-		ds, _ := fe.Decls(path, []byte(src))
-		var best model.Span
-		for _, d := range ds {
-			switch d.Kind {
-			case model.KindField, model.KindIfaceMethod, model.KindImport:
-				continue
-			}
-			if d.Display != block {
-				continue
-			}
-			if best.StartLine == 0 || d.Span.EndLine-d.Span.StartLine < best.EndLine-best.StartLine {
-				best = d.Span
-			}
+		if d.Display != block {
+			continue
 		}
-		return best
+		if best.StartLine == 0 || d.Span.EndLine-d.Span.StartLine < best.EndLine-best.StartLine {
+			best = d.Span
+		}
 	}
-	return model.Span{}
+	return best
 }
 
 func short(sha string) string {

@@ -16,6 +16,16 @@ type Frontend struct{}
 // New returns the Go front-end.
 func New() *Frontend { return &Frontend{} }
 
+// Language is the Go front-end as the registry (internal/languages)
+// knows it. Its oracle (go build, go vet) and type checker come with the
+// go command; it installs nothing.
+var Language = lang.Language{
+	Name:       "go",
+	New:        func() lang.Frontend { return New() },
+	Comment:    "//",
+	Extensions: []string{".go"},
+}
+
 func (fe *Frontend) Name() string { return "go" }
 
 func (fe *Frontend) Match(path string) bool { return strings.HasSuffix(path, ".go") }

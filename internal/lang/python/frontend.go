@@ -30,6 +30,16 @@ func New() *Frontend {
 	return &Frontend{cache: newMemo()}
 }
 
+// Language is the Python front-end as the registry (internal/languages)
+// knows it.
+var Language = lang.Language{
+	Name:       "python",
+	New:        func() lang.Frontend { return New() },
+	Comment:    "#",
+	Extensions: []string{".py"},
+	Tools:      []lang.Tool{{Name: "pyright", Version: oracle.PyrightVersion, Why: "the Python oracle of `hook fix` and the Action's fix mode"}},
+}
+
 func (fe *Frontend) Name() string { return "python" }
 
 func (fe *Frontend) Match(path string) bool {

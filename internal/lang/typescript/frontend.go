@@ -25,6 +25,16 @@ func New() *Frontend {
 	})}
 }
 
+// Language is the TypeScript/JavaScript front-end as the registry
+// (internal/languages) knows it.
+var Language = lang.Language{
+	Name:       "typescript",
+	New:        func() lang.Frontend { return New() },
+	Comment:    "//",
+	Extensions: exts,
+	Tools:      []lang.Tool{{Name: "typescript", Version: oracle.TSCVersion, Why: "tsc (TypeScript 7): the type tier of `precision: types` and auto, and the oracle of fixes"}},
+}
+
 func (fe *Frontend) Name() string { return "typescript" }
 
 func (fe *Frontend) Match(p string) bool { return !skippedPath(p) }
