@@ -67,14 +67,11 @@ ts_mb=$(G -C "$PW" ls-files -z -- '*.ts' '*.tsx' | (cd "$PW" && xargs -0 cat) | 
 echo "playwright at $head (base ${base:0:12}): $ts_files TypeScript files, $ts_mb MB"
 
 if [ -z "${TSC:-}" ]; then
-	v=$(sed -n 's/^const TSCVersion = "\(.*\)"$/\1/p' "$RIPPLE_ROOT/internal/oracle/tsc.go")
-	cache=${XDG_CACHE_HOME:-$HOME/.cache}/ripple/typescript
-	TSC=$(ls "$cache"/node_modules/@typescript/typescript-*/lib/tsc 2>/dev/null | head -n 1 || true)
-	if [ -z "$TSC" ]; then
-		command -v npm >/dev/null 2>&1 || die "tsc (TypeScript 7) is not in $cache and npm is not on PATH to install it (set TSC)"
-		npm install --no-audit --no-fund --prefix "$cache" "typescript@$v" >/dev/null 2>&1 || die "npm could not install typescript@$v"
-		TSC=$(ls "$cache"/node_modules/@typescript/typescript-*/lib/tsc | head -n 1)
-	fi
+	# the compiler the check itself uses: found or installed as on first
+	# use (`hook tools install` reads the version from the registry)
+	TSC=$(cd "$RIPPLE_ROOT" && go run ./cmd/hook tools install 2>/dev/null | sed -n 's/^typescript [^:]*: //p')
+	TSC=${TSC/#\~/$HOME}
+	[ -n "$TSC" ] || die "tsc (TypeScript 7) could not be found or installed (hook tools install; set TSC)"
 fi
 echo "tsc: $TSC ($("$TSC" --version))"
 

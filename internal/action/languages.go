@@ -7,9 +7,10 @@ import (
 
 	"github.com/ripple-dev/ripple/internal/config"
 	"github.com/ripple-dev/ripple/internal/gitio"
+	"github.com/ripple-dev/ripple/internal/lang/python/pyright"
 	"github.com/ripple-dev/ripple/internal/lang/treesit"
+	"github.com/ripple-dev/ripple/internal/languages"
 	"github.com/ripple-dev/ripple/internal/model"
-	"github.com/ripple-dev/ripple/internal/oracle"
 )
 
 // changedFiles are the paths the range changes ("" on failure: the
@@ -22,17 +23,11 @@ func changedFiles(ctx context.Context, repo *gitio.Repo, base, head string) []st
 	return strings.Fields(string(out))
 }
 
-// languageOf is the front-end a changed file belongs to, "" for none.
+// languageOf is the title of the language a changed file belongs to
+// (the registry's), "" for none.
 func languageOf(p string) string {
-	switch strings.ToLower(path.Ext(p)) {
-	case ".go":
-		return "Go"
-	case ".py", ".pyi":
-		return "Python"
-	case ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs":
-		return "TypeScript/JavaScript"
-	}
-	return ""
+	l, _ := languages.For(p)
+	return l.Title
 }
 
 // languageLines say, for each language the range changes, which tier
@@ -80,7 +75,7 @@ func languageLines(files []string, res *model.Result, cfg *config.Config, getenv
 		switch lang {
 		case "Python":
 			l := "**Python**: syntax (Ripple's own resolution of names, imports and calls); pyright proves fix mode's edits"
-			if py := getenv(oracle.PythonEnv); py != "" {
+			if py := getenv(pyright.PythonEnv); py != "" {
 				l += ", in the environment of `" + py + "`"
 			} else {
 				l += "; lacked: a virtual environment of the project's requirements (install-dependencies found no requirements*.txt or uv.lock, or is none), so pyright resolves third-party imports from the runner's own python only"

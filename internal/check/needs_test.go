@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ripple-dev/ripple/internal/oracle"
+	"github.com/ripple-dev/ripple/internal/lang/typescript/tsc"
 )
 
 // needTools skips a scenario whose comment says `needs: tsc` when the
@@ -22,7 +22,7 @@ func needTools(t *testing.T, comment string) {
 		for _, tool := range strings.Fields(rest) {
 			switch tool {
 			case "tsc":
-				if _, err := (&oracle.TSC{}).Locate(context.Background()); err != nil {
+				if _, err := (&tsc.Compiler{}).Locate(context.Background()); err != nil {
 					t.Skipf("TypeScript 7's compiler cannot run here: %v", err)
 				}
 			default:

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/ripple-dev/ripple/internal/gitio"
+	"github.com/ripple-dev/ripple/internal/languages"
 	"github.com/ripple-dev/ripple/internal/usercache"
 )
 
@@ -121,7 +122,8 @@ func cacheParts() ([]cachePart, error) {
 	words := cachePart{name: "words", path: filepath.Join(root, gitio.WordsDir), what: "the words of the files searched, by blob id, one index per repository", root: root}
 	words.bytes = usercache.Size(words.path)
 	parts := []cachePart{types, words}
-	for _, t := range usercache.Tools {
+	for _, tool := range languages.Tools() {
+		t := tool.Name
 		dir, err := usercache.ToolDir(t)
 		if err != nil {
 			return nil, err

@@ -18,6 +18,7 @@ import (
 	"github.com/ripple-dev/ripple/internal/config"
 	"github.com/ripple-dev/ripple/internal/gitio"
 	"github.com/ripple-dev/ripple/internal/hookinstall"
+	"github.com/ripple-dev/ripple/internal/languages"
 	"github.com/ripple-dev/ripple/internal/model"
 	"github.com/ripple-dev/ripple/internal/oracle"
 	"github.com/ripple-dev/ripple/internal/report"
@@ -35,18 +36,21 @@ const (
 // binary (see versionOf).
 var Version = "dev"
 
-const usage = `usage: hook [-C dir] <command> [flags]
+// usage is the command line's help; what fix proves with comes from the
+// registry.
+var usage = `usage: hook [-C dir] <command> [flags]
 
 Ripple finds the code your diff left inconsistent.
 
 commands:
   check       check a range of commits, or the uncommitted work tree
   pre-push    the git pre-push hook entry (reads git's ref lines on stdin)
-  fix         derive the missing edits, prove them (Go: go build, go vet; Python: pyright), show or write them
+  fix         derive the missing edits, prove them (` + proofs() + `), show or write them
   install     install the pre-push hook in this repository
   uninstall   remove it (restoring a hook it chained)
   warm        prepare the type cache for this repository (install starts it in the background)
   cache       show where Ripple's cache is and its size; cache clean removes it
+  tools       list the tools the languages install on first use; tools install installs them
   version     print the version
 
 Run 'hook <command> -h' for a command's flags.
@@ -100,6 +104,8 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runWarm(ctx, dir, rest, stdout, stderr)
 	case "cache":
 		return runCache(rest, stdout, stderr)
+	case "tools":
+		return runTools(ctx, rest, stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintln(stdout, "ripple", ToolVersion())
 		return ExitOK
@@ -109,6 +115,18 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	fmt.Fprintf(stderr, "hook: unknown command %q\n\n%s", cmd, usage)
 	return ExitFailure
+}
+
+// proofs names what each language's oracle runs ("Go: go build, go
+// vet; Python: pyright; ...").
+func proofs() string {
+	var out []string
+	for _, l := range languages.All() {
+		if l.Proof != "" {
+			out = append(out, l.Title+": "+l.Proof)
+		}
+	}
+	return strings.Join(out, "; ")
 }
 
 func openRepo(ctx context.Context, dir string) (*gitio.Repo, error) {

@@ -8,10 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ripple-dev/ripple/internal/gitio"
-	"github.com/ripple-dev/ripple/internal/oracle"
-	"github.com/ripple-dev/ripple/internal/testrepo"
 	"golang.org/x/tools/txtar"
+
+	"github.com/ripple-dev/ripple/internal/gitio"
+	"github.com/ripple-dev/ripple/internal/lang/golang/gobuild"
+	"github.com/ripple-dev/ripple/internal/testrepo"
 )
 
 // chain: Save gains a parameter that the developer threads through five
@@ -76,7 +77,7 @@ func TestAdaptivePlanThreadsValue(t *testing.T) {
 	repo, sc := setup(t, chain)
 	s, notReached := replayer(t, "go", chainAnswers)
 	res, err := Run(context.Background(), repo, Options{Base: sc.Base, Head: sc.Head, Model: modelFor(t, s, 5*time.Second, 0),
-		Oracle: &oracle.Go{Env: []string{"GOPROXY=off", "GOFLAGS=-mod=mod"}}, Rounds: 4, Review: true})
+		Oracle: &gobuild.Oracle{Env: []string{"GOPROXY=off", "GOFLAGS=-mod=mod"}}, Rounds: 4, Review: true})
 	if err != nil {
 		t.Fatal(err)
 	}

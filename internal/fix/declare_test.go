@@ -9,6 +9,8 @@ import (
 	"github.com/ripple-dev/ripple/internal/check"
 	"github.com/ripple-dev/ripple/internal/gitio"
 	"github.com/ripple-dev/ripple/internal/lang/golang"
+	"github.com/ripple-dev/ripple/internal/lang/golang/gobuild"
+	"github.com/ripple-dev/ripple/internal/lang/python/pyright"
 	"github.com/ripple-dev/ripple/internal/languages"
 	"github.com/ripple-dev/ripple/internal/oracle"
 )
@@ -97,7 +99,7 @@ func TestDeclareRejects(t *testing.T) {
 				return 200, goodClamp, 0
 			}}
 			res := Must(t)(Run(context.Background(), repo, Options{Base: sc.Base, Head: sc.Head, Model: modelFor(t, s, 5*time.Second, 0),
-				Oracle: &oracle.Go{Env: []string{"GOPROXY=off", "GOFLAGS=-mod=mod"}}, Rounds: 3}))
+				Oracle: &gobuild.Oracle{Env: []string{"GOPROXY=off", "GOFLAGS=-mod=mod"}}, Rounds: 3}))
 			if !res.Proven || res.Rejected != 1 {
 				logPlan(t, res)
 				t.Fatalf("proven %v rejected %d, want proven after one rejection", res.Proven, res.Rejected)
@@ -317,7 +319,7 @@ def scale(x: int) -> int:
 		return 200, "```python\ndef clamp(x: int) -> int:\n    return min(x, 100)\n```", 0
 	}}
 	res, err := Run(context.Background(), repo, Options{Base: sc.Base, Head: sc.Head, Model: modelFor(t, s, 5*time.Second, 0),
-		Oracle: oracle.All{&oracle.Go{}, &oracle.Pyright{}}, Rounds: 2})
+		Oracle: oracle.All{&gobuild.Oracle{}, &pyright.Oracle{}}, Rounds: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -363,7 +365,7 @@ def unbox(b: Box) -> int:
 		return 200, "```python\nclass Base:\n    pass\n```", 0
 	}}
 	res, err := Run(context.Background(), repo, Options{Base: sc.Base, Head: sc.Head, Model: modelFor(t, s, 5*time.Second, 0),
-		Oracle: oracle.All{&oracle.Pyright{}}, Rounds: 2})
+		Oracle: oracle.All{&pyright.Oracle{}}, Rounds: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -404,7 +406,7 @@ def scale(x: int) -> t.Optional[int]:
 		return 200, "```python\nimport typing as t\n```", 0
 	}}
 	res, err := Run(context.Background(), repo, Options{Base: sc.Base, Head: sc.Head, Model: modelFor(t, s, 5*time.Second, 0),
-		Oracle: oracle.All{&oracle.Pyright{}}, Rounds: 3})
+		Oracle: oracle.All{&pyright.Oracle{}}, Rounds: 3})
 	if err != nil {
 		t.Fatal(err)
 	}

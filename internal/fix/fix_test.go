@@ -3,7 +3,6 @@ package fix
 import (
 	"context"
 	"encoding/json"
-
 	"net/http"
 	"net/http/httptest"
 	"os/exec"
@@ -13,11 +12,14 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/tools/txtar"
+
 	"github.com/ripple-dev/ripple/internal/gitio"
+	"github.com/ripple-dev/ripple/internal/lang/golang/gobuild"
+	"github.com/ripple-dev/ripple/internal/lang/python/pyright"
 	"github.com/ripple-dev/ripple/internal/model"
 	"github.com/ripple-dev/ripple/internal/oracle"
 	"github.com/ripple-dev/ripple/internal/testrepo"
-	"golang.org/x/tools/txtar"
 )
 
 // scripted is an OpenAI-compatible chat server whose answers a test
@@ -152,7 +154,7 @@ func modelFor(t *testing.T, s *scripted, timeout time.Duration, budget int) Mode
 func run(t *testing.T, repo *gitio.Repo, sc *testrepo.Scenario, m Model) *Result {
 	t.Helper()
 	res, err := Run(context.Background(), repo, Options{Base: sc.Base, Head: sc.Head, Model: m,
-		Oracle: &oracle.Go{Env: []string{"GOPROXY=off", "GOFLAGS=-mod=mod"}}, Rounds: 2})
+		Oracle: &gobuild.Oracle{Env: []string{"GOPROXY=off", "GOFLAGS=-mod=mod"}}, Rounds: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -461,7 +463,7 @@ def scale(x: int, factor: int) -> int:
 		return 200, "```python\ndef use() -> int:\n    return scale(2, 2)\n```", 0
 	}}
 	res, err := Run(context.Background(), repo, Options{Base: sc.Base, Head: sc.Head, Model: modelFor(t, s, 5*time.Second, 0),
-		Oracle: oracle.All{&oracle.Go{}, &oracle.Pyright{}}, Rounds: 2})
+		Oracle: oracle.All{&gobuild.Oracle{}, &pyright.Oracle{}}, Rounds: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -504,7 +506,7 @@ def shift(x: int) -> int:
     return x + 1
 `)
 	res, err := Run(context.Background(), repo, Options{Base: sc.Base, Head: sc.Head,
-		Oracle: oracle.All{&oracle.Go{}, &oracle.Pyright{}}, Rounds: 2})
+		Oracle: oracle.All{&gobuild.Oracle{}, &pyright.Oracle{}}, Rounds: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -523,7 +525,7 @@ def shift(x: int) -> int:
 // neither here nor installable (no npm, or npm's registry unreachable).
 func needPyright(t *testing.T) {
 	t.Helper()
-	if _, err := (&oracle.Pyright{}).Locate(context.Background()); err != nil {
+	if _, err := (&pyright.Oracle{}).Locate(context.Background()); err != nil {
 		t.Skipf("the Python oracle cannot run: %v", err)
 	}
 }

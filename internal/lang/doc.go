@@ -1,6 +1,8 @@
 // Package lang is the contract between Ripple's language-neutral core and
 // its language front-ends. A language is one package under internal/lang
-// and one line in internal/languages; nothing else in the core names it.
+// and one Language value in the registry (internal/languages); nothing
+// else in the core names it. A check's front-ends are a Set, which says
+// which one owns a path (For) and which one made a block (ByName).
 //
 // A front-end does two jobs:
 //
@@ -33,7 +35,8 @@
 // Optional capabilities are discovered by type assertion, as in reviewdog:
 // a front-end without a type checker simply reports PrecisionSyntax or
 // PrecisionName, and the report says so. Stats says what an analyzer did;
-// Provable gives the oracle that proves a state (the compiler, pyright);
+// Provable gives the oracle that proves a state (go build and vet,
+// pyright, tsc: each in a package of its own beside its front-end);
 // the fix engine (internal/fix) uses BlockEditor (judge a model's block,
 // move its imports), ImportPruner (drop an import an edit left unused)
 // and Declarer (read the oracle's "undefined" messages and judge new

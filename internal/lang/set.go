@@ -1,5 +1,7 @@
 package lang
 
+import "context"
+
 // Language is one language as the registry (internal/languages) knows
 // it: how to make its front-end and the facts about it that live outside
 // a check (the tools it installs, the comment that carries a scenario's
@@ -8,6 +10,11 @@ package lang
 type Language struct {
 	// Name is the front-end's Name, model.Block.Lang of its blocks.
 	Name string
+	// Title is how a person names it ("Go", "TypeScript/JavaScript").
+	Title string
+	// Proof names what its oracle runs to prove a state ("go build, go
+	// vet"), for the command line's help.
+	Proof string
 	// New makes a front-end for one check (it may keep per-check state,
 	// such as a parse cache).
 	New func() Frontend
@@ -30,6 +37,9 @@ type Tool struct {
 	Version string // the pinned version
 	// Why says what the front-end uses it for, in `hook tools`.
 	Why string
+	// Locate finds the tool (on PATH, in the user cache) or installs it
+	// there, as the front-end does on first use; it returns its path.
+	Locate func(ctx context.Context) (string, error)
 }
 
 // Set is the front-ends of one check, one per language. Which front-end

@@ -1,30 +1,23 @@
-// Package oracle runs a validity oracle on a state of a repository (the
-// build, the type checker, optionally the tests) and turns its
-// diagnostics into data: file, line, column, message, and which tool said
-// it. The fix engine (internal/fix) seeds its next planning round from
-// these diagnostics and commits nothing that does not pass.
+// Package oracle holds what every validity oracle shares: the Oracle
+// interface (a state of a repository in, diagnostics out: file, line,
+// column, message, and which tool said it), All (several oracles run
+// together), the baseline that excuses what the base state already had,
+// and the line an npm install says first. The fix engine (internal/fix)
+// seeds its next planning round from the diagnostics and commits nothing
+// that does not pass.
 //
-// Go: `go build ./...` (objects discarded, executables written to a
-// temporary directory, never into the tree) then `go vet` on the affected
-// packages (vet type-checks test files too), optionally `go test` of the
-// affected packages. The tools' real text output is parsed
-// (parse.go; golden tests on captured output in testdata/).
+// Each language's oracle lives next to its front-end and is returned by
+// it (lang.Provable):
 //
-// Python: pyright (`pyright --outputjson` on the affected files; its
-// errors count, its warnings do not), found on PATH or in the user cache,
-// else installed there with npm (PyrightVersion), else a clear error.
+//   - Go: internal/lang/golang/gobuild, `go build ./...` then `go vet` on
+//     the affected packages, optionally `go test`.
+//   - Python: internal/lang/python/pyright, `pyright --outputjson`.
+//   - TypeScript and JavaScript: internal/lang/typescript/tsc, tsc of
+//     TypeScript 7 on the projects that compile the change's files; the
+//     front-end's type-precise tier runs the same machinery.
 //
-// TypeScript and JavaScript: tsc of TypeScript 7 (TSCVersion; `tsc
-// --noEmit --pretty false`) on the projects that compile the change's
-// files (tscproject.go: the configuration that includes each file, as tsc
-// itself evaluates it with --showConfig), each flattened into a
-// configuration Ripple writes to a temporary directory (tscrun.go: emit
-// options dropped, options TypeScript 7 removed replaced, type libraries
-// not installed dropped), found on PATH or in the user cache, else
-// installed there with npm. Every error of those programs counts; a
-// checkout without node_modules has many (modules not found), which the
-// baseline excuses. The TypeScript front-end's type-precise tier runs
-// the same machinery on the head state (TSCProjects, TSC.Run).
+// The tools installed with npm are pinned there and listed by the
+// registry (internal/languages, `hook tools`).
 //
 // An npm install says so first, in one line, on the writer the caller
 // puts in the context (WithLog, install.go): the command line's stderr,

@@ -21,9 +21,9 @@ func WithLog(ctx context.Context, w io.Writer) context.Context {
 	return context.WithValue(ctx, logKey{}, w)
 }
 
-// sayInstalling writes "ripple: installing typescript@7.0.2 into
+// SayInstalling writes "ripple: installing typescript@7.0.2 into
 // ~/.cache/ripple/typescript (first use; once)" to ctx's log, if any.
-func sayInstalling(ctx context.Context, pkg, version, dir string) {
+func SayInstalling(ctx context.Context, pkg, version, dir string) {
 	w, _ := ctx.Value(logKey{}).(io.Writer)
 	if w == nil {
 		return

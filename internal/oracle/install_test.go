@@ -1,4 +1,4 @@
-package oracle
+package oracle_test
 
 import (
 	"bytes"
@@ -7,6 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ripple-dev/ripple/internal/lang/python/pyright"
+	"github.com/ripple-dev/ripple/internal/lang/typescript/tsc"
+	"github.com/ripple-dev/ripple/internal/oracle"
 )
 
 // TestInstallSaysSo: a tool missing from PATH and the cache is
@@ -27,18 +31,18 @@ func TestInstallSaysSo(t *testing.T) {
 		want   string
 	}{
 		{"typescript", func(ctx context.Context, dir string) error {
-			_, err := (&TSC{CacheDir: dir}).Locate(ctx)
+			_, err := (&tsc.Compiler{CacheDir: dir}).Locate(ctx)
 			return err
-		}, "ripple: installing typescript@" + TSCVersion + " into "},
+		}, "ripple: installing typescript@" + tsc.Version + " into "},
 		{"pyright", func(ctx context.Context, dir string) error {
-			_, err := (&Pyright{CacheDir: dir}).Locate(ctx)
+			_, err := (&pyright.Oracle{CacheDir: dir}).Locate(ctx)
 			return err
-		}, "ripple: installing pyright@" + PyrightVersion + " into "},
+		}, "ripple: installing pyright@" + pyright.Version + " into "},
 	} {
 		os.Remove(ran)
 		var log bytes.Buffer
 		dir := filepath.Join(t.TempDir(), tc.name)
-		err := tc.locate(WithLog(context.Background(), &log), dir)
+		err := tc.locate(oracle.WithLog(context.Background(), &log), dir)
 		if err == nil || !strings.Contains(err.Error(), "network unreachable") {
 			t.Errorf("%s: Locate = %v, want npm's failure", tc.name, err)
 		}

@@ -3,10 +3,7 @@ package oracle
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -92,8 +89,8 @@ func (a All) Check(ctx context.Context, dir string, o Options) (*Result, error) 
 	return res, nil
 }
 
-// filesWith returns the files with an extension, and their directories.
-func filesWith(files []string, ext string) (match, dirs []string) {
+// FilesWith returns the files with an extension, and their directories.
+func FilesWith(files []string, ext string) (match, dirs []string) {
 	seen := map[string]bool{}
 	for _, f := range files {
 		if filepath.Ext(f) != ext {
@@ -109,124 +106,9 @@ func filesWith(files []string, ext string) (match, dirs []string) {
 	return match, dirs
 }
 
-// Go is the Go oracle.
-type Go struct {
-	// GoCmd is the go command (default "go" on PATH).
-	GoCmd string
-	// Env is added to the environment of every command.
-	Env []string
-}
-
-// ErrNoGo is returned when the go command is missing.
-var ErrNoGo = errors.New("the go command is not installed or not on PATH (https://go.dev/dl)")
-
-// Check runs the oracle in dir, a checkout of the state to judge.
-func (g *Go) Check(ctx context.Context, dir string, o Options) (*Result, error) {
-	start := time.Now()
-	goCmd := g.GoCmd
-	if goCmd == "" {
-		goCmd = "go"
-	}
-	if _, err := exec.LookPath(goCmd); err != nil {
-		return nil, ErrNoGo
-	}
-	res := &Result{}
-	if o.Files != nil {
-		goFiles, dirs := filesWith(o.Files, ".go")
-		if len(goFiles) == 0 {
-			return &Result{Pass: true}, nil // no Go in this change
-		}
-		o.Packages = dirs
-	}
-	tmp, err := os.MkdirTemp("", "ripple-oracle-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(tmp)
-
-	env := append(os.Environ(), "GOTELEMETRY=off", "GOFLAGS="+goflags(dir))
-	env = append(env, g.Env...)
-	run := func(tool string, args ...string) (string, error) {
-		cmd := exec.CommandContext(ctx, goCmd, args...)
-		cmd.Dir = dir
-		cmd.Env = env
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		res.Ran = append(res.Ran, "go "+strings.Join(args, " "))
-		err := cmd.Run()
-		if ctx.Err() != nil {
-			return out.String(), fmt.Errorf("%s: out of time after %v: %w", tool, time.Since(start).Round(time.Millisecond), ctx.Err())
-		}
-		var ee *exec.ExitError
-		if err != nil && !errors.As(err, &ee) {
-			return out.String(), fmt.Errorf("%s: %w", tool, err)
-		}
-		return out.String(), nil
-	}
-
-	// build: executables into tmp; a tree without main packages refuses
-	// -o DIR, and then nothing is written anyway
-	out, err := run("build", "build", "-o", tmp+string(filepath.Separator), "./...")
-	if err != nil {
-		return nil, err
-	}
-	if strings.Contains(out, "no main packages to build") {
-		if out, err = run("build", "build", "./..."); err != nil {
-			return nil, err
-		}
-	}
-	res.Diagnostics = append(res.Diagnostics, Parse(out, "build", dir)...)
-
-	pkgs := patterns(o.Packages)
-	out, err = run("vet", append([]string{"vet"}, pkgs...)...)
-	if err != nil {
-		return nil, err
-	}
-	res.Diagnostics = append(res.Diagnostics, dedupe(res.Diagnostics, Parse(out, "vet", dir))...)
-
-	if o.Tests {
-		out, err = run("test", append([]string{"test", "-count=1"}, pkgs...)...)
-		if err != nil {
-			return nil, err
-		}
-		res.Diagnostics = append(res.Diagnostics, dedupe(res.Diagnostics, ParseTest(out, dir))...)
-	}
-	res.Pass = len(res.Diagnostics) == 0
-	res.Took = time.Since(start)
-	return res, nil
-}
-
-// goflags keeps module files read-only, or uses the vendor directory when
-// the module has one.
-func goflags(dir string) string {
-	if st, err := os.Stat(filepath.Join(dir, "vendor", "modules.txt")); err == nil && !st.IsDir() {
-		return "-mod=vendor"
-	}
-	return "-mod=readonly"
-}
-
-func patterns(dirs []string) []string {
-	if len(dirs) == 0 {
-		return []string{"./..."}
-	}
-	out := make([]string, 0, len(dirs))
-	seen := map[string]bool{}
-	for _, d := range dirs {
-		p := "./" + strings.TrimPrefix(filepath.ToSlash(d), "./")
-		if d == "" || d == "." {
-			p = "."
-		}
-		if !seen[p] {
-			seen[p] = true
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-// dedupe drops diagnostics already reported (vet repeats the build's type
-// errors).
-func dedupe(have, add []Diagnostic) []Diagnostic {
+// Dedupe drops diagnostics already reported (vet repeats the build's
+// type errors).
+func Dedupe(have, add []Diagnostic) []Diagnostic {
 	seen := map[string]bool{}
 	for _, d := range have {
 		seen[fmt.Sprintf("%s:%d:%s", d.Path, d.Line, d.Message)] = true
@@ -240,4 +122,21 @@ func dedupe(have, add []Diagnostic) []Diagnostic {
 		}
 	}
 	return out
+}
+
+// LastLine is the last line of a tool's output, for an error that says
+// why it failed.
+func LastLine(b []byte) string {
+	lines := bytes.Split(bytes.TrimSpace(b), []byte("\n"))
+	return string(lines[len(lines)-1])
+}
+
+// RelPath makes a path a tool printed relative to dir, slash-separated.
+func RelPath(p, dir string) string {
+	if filepath.IsAbs(p) && dir != "" {
+		if r, err := filepath.Rel(dir, p); err == nil && !strings.HasPrefix(r, "..") {
+			p = r
+		}
+	}
+	return strings.TrimPrefix(filepath.ToSlash(p), "./")
 }

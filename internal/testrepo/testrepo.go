@@ -157,6 +157,16 @@ var wantRE = regexp.MustCompile(`\s*// want (.*)$`)
 // pyWantRE is the expectation comment of Python files.
 var pyWantRE = regexp.MustCompile(`\s*# want (.*)$`)
 
+// CommentFor is the line comment a want mark is written in, in the file
+// name: "#" in Python, "//" in every other language (languages_test
+// holds it to each registered language's lang.Language.Comment).
+func CommentFor(name string) string {
+	if strings.HasSuffix(name, ".py") {
+		return "#"
+	}
+	return "//"
+}
+
 // FromTxtar builds a repository from an archive: old/ is committed as the
 // base; new/ overlays it (a file whose content is exactly "DELETE" removes
 // it) and is committed as the head. `// want ...` comments in new/ files
@@ -194,7 +204,7 @@ func FromTxtar(t testing.TB, ar *txtar.Archive) *Scenario {
 		}
 		lines := strings.Split(data, "\n")
 		re := wantRE
-		if strings.HasSuffix(name, ".py") {
+		if CommentFor(name) == "#" {
 			re = pyWantRE
 		}
 		for i, l := range lines {

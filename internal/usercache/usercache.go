@@ -42,9 +42,6 @@ func ToolDir(name string) (string, error) {
 // there besides the type cache and the tools.
 var Files = []string{"warm.lock", "warm.log"}
 
-// Tools are the tools Ripple installs into the user cache.
-var Tools = []string{"typescript", "pyright"}
-
 // DefaultMax is the type cache's cap when RIPPLE_CACHE_MAX is unset.
 const DefaultMax = 300 << 20
 

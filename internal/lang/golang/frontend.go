@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/ripple-dev/ripple/internal/lang"
+	"github.com/ripple-dev/ripple/internal/lang/golang/gobuild"
 	"github.com/ripple-dev/ripple/internal/model"
 	"github.com/ripple-dev/ripple/internal/oracle"
 )
@@ -21,6 +22,8 @@ func New() *Frontend { return &Frontend{} }
 // go command; it installs nothing.
 var Language = lang.Language{
 	Name:       "go",
+	Title:      "Go",
+	Proof:      "go build, go vet",
 	New:        func() lang.Frontend { return New() },
 	Comment:    "//",
 	Extensions: []string{".go"},
@@ -56,4 +59,4 @@ func (fe *Frontend) NewAnalyzer(ctx context.Context, env *lang.Env) (lang.Analyz
 
 // Oracle is the Go toolchain: go build ./..., go vet on the affected
 // packages, and their tests on request.
-func (fe *Frontend) Oracle(env []string) oracle.Oracle { return &oracle.Go{Env: env} }
+func (fe *Frontend) Oracle(env []string) oracle.Oracle { return &gobuild.Oracle{Env: env} }

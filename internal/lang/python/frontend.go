@@ -6,6 +6,7 @@ import (
 
 	"github.com/ripple-dev/ripple/internal/corpus"
 	"github.com/ripple-dev/ripple/internal/lang"
+	"github.com/ripple-dev/ripple/internal/lang/python/pyright"
 	"github.com/ripple-dev/ripple/internal/lang/treesit"
 	"github.com/ripple-dev/ripple/internal/model"
 	"github.com/ripple-dev/ripple/internal/oracle"
@@ -34,10 +35,16 @@ func New() *Frontend {
 // knows it.
 var Language = lang.Language{
 	Name:       "python",
+	Title:      "Python",
+	Proof:      "pyright",
 	New:        func() lang.Frontend { return New() },
 	Comment:    "#",
 	Extensions: []string{".py"},
-	Tools:      []lang.Tool{{Name: "pyright", Version: oracle.PyrightVersion, Why: "the Python oracle of `hook fix` and the Action's fix mode"}},
+	Tools: []lang.Tool{{
+		Name: "pyright", Version: pyright.Version,
+		Why:    "the Python oracle of `hook fix` and the Action's fix mode",
+		Locate: func(ctx context.Context) (string, error) { return (&pyright.Oracle{}).Locate(ctx) },
+	}},
 }
 
 func (fe *Frontend) Name() string { return "python" }
@@ -81,4 +88,4 @@ func newMemo() *corpus.Memo[*pfile] {
 
 // Oracle is pyright on the changed Python files (installed through npm
 // when missing).
-func (fe *Frontend) Oracle([]string) oracle.Oracle { return &oracle.Pyright{} }
+func (fe *Frontend) Oracle([]string) oracle.Oracle { return &pyright.Oracle{} }

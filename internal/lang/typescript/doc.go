@@ -188,7 +188,7 @@
 //     intrinsic elements, never uses; a closing tag is no finding of its
 //     own.
 //
-// # The type-precise tier (tsc.go, tscsettle.go, internal/oracle/tsc*.go)
+// # The type-precise tier (tsc.go, tscsettle.go, the tsc package)
 //
 // Under `precision: types`, and in `auto` within the time budget when
 // the compiler is already installed, tsc of TypeScript 7 (the npm

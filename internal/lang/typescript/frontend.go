@@ -6,6 +6,7 @@ import (
 	"github.com/ripple-dev/ripple/internal/corpus"
 	"github.com/ripple-dev/ripple/internal/lang"
 	"github.com/ripple-dev/ripple/internal/lang/treesit"
+	"github.com/ripple-dev/ripple/internal/lang/typescript/tsc"
 	"github.com/ripple-dev/ripple/internal/model"
 	"github.com/ripple-dev/ripple/internal/oracle"
 )
@@ -29,10 +30,16 @@ func New() *Frontend {
 // (internal/languages) knows it.
 var Language = lang.Language{
 	Name:       "typescript",
+	Title:      "TypeScript/JavaScript",
+	Proof:      "tsc",
 	New:        func() lang.Frontend { return New() },
 	Comment:    "//",
 	Extensions: exts,
-	Tools:      []lang.Tool{{Name: "typescript", Version: oracle.TSCVersion, Why: "tsc (TypeScript 7): the type tier of `precision: types` and auto, and the oracle of fixes"}},
+	Tools: []lang.Tool{{
+		Name: "typescript", Version: tsc.Version,
+		Why:    "tsc (TypeScript 7): the type tier of `precision: types` and auto, and the oracle of fixes",
+		Locate: func(ctx context.Context) (string, error) { return (&tsc.Compiler{}).Locate(ctx) },
+	}},
 }
 
 func (fe *Frontend) Name() string { return "typescript" }
@@ -65,4 +72,4 @@ func (fe *Frontend) NewAnalyzer(ctx context.Context, env *lang.Env) (lang.Analyz
 // Oracle is the TypeScript oracle (lang.Provable): tsc of TypeScript 7
 // with --noEmit on the projects of the change's TypeScript and
 // JavaScript files, installed with npm into the user cache when missing.
-func (fe *Frontend) Oracle([]string) oracle.Oracle { return &oracle.TSC{} }
+func (fe *Frontend) Oracle([]string) oracle.Oracle { return &tsc.Compiler{} }

@@ -15,8 +15,8 @@ import (
 	"github.com/ripple-dev/ripple/internal/gitio"
 	"github.com/ripple-dev/ripple/internal/lang"
 	"github.com/ripple-dev/ripple/internal/lang/treesit"
+	"github.com/ripple-dev/ripple/internal/lang/typescript/tsc"
 	"github.com/ripple-dev/ripple/internal/model"
-	"github.com/ripple-dev/ripple/internal/oracle"
 )
 
 // The type-precise tier: TypeScript 7's compiler (tsc, native) settles
@@ -27,7 +27,7 @@ import (
 // reads git objects and never checks anything out), the node_modules of
 // the work tree are linked into it when there are some, and tsc runs on
 // the projects that compile the files holding the sites to settle, each
-// once (oracle.TSC.Run; tscsettle.go judges the sites).
+// once (tsc.Compiler.Run; tscsettle.go judges the sites).
 
 // tscSite is a ref of the syntactic tier with the syntax it stands on.
 type tscSite struct {
@@ -119,7 +119,7 @@ func (a *analyzer) typecheck(ctx context.Context, sites []*tscSite) {
 	if auto {
 		// before anything costly: is tsc there, does it fit the budget,
 		// can it fit in a tenth of a full tsc at all (tscbudget.go)
-		if _, err := (&oracle.TSC{NoInstall: true}).Locate(ctx); err != nil {
+		if _, err := (&tsc.Compiler{NoInstall: true}).Locate(ctx); err != nil {
 			a.note("typescript-tsc", "typescript: types not checked, the syntax judged every site: "+err.Error())
 			return
 		}
@@ -144,7 +144,7 @@ func (a *analyzer) typecheck(ctx context.Context, sites []*tscSite) {
 		a.note("typescript-budget", fmt.Sprintf("typescript: %s not type-checked: the time budget was spent (raise budget, or use precision: types)", model.Plural(len(todo), "site was", "sites were")))
 		return
 	}
-	tsc, bin, err := prep.tsc, prep.bin, prep.err
+	compiler, bin, err := prep.tsc, prep.bin, prep.err
 	if err != nil {
 		a.note("typescript-tsc", "typescript: types not checked, the syntax judged every site: "+err.Error())
 		return
@@ -180,10 +180,10 @@ func (a *analyzer) typecheck(ctx context.Context, sites []*tscSite) {
 	t0 = time.Now()
 	projects := prep.projects
 	if projects == nil || tree != wt {
-		projects = oracle.NewTSCProjects(bin, tree)
+		projects = tsc.NewProjects(bin, tree)
 	}
-	var order []*oracle.TSCProject
-	byProject := map[*oracle.TSCProject][]*tscSite{}
+	var order []*tsc.Project
+	byProject := map[*tsc.Project][]*tscSite{}
 	for _, s := range todo {
 		p := projects.For(ctx, filepath.Join(tree, filepath.FromSlash(s.ref.Site.Path)))
 		if byProject[p] == nil {
@@ -205,7 +205,7 @@ func (a *analyzer) typecheck(ctx context.Context, sites []*tscSite) {
 				roots = append(roots, f)
 			}
 		}
-		run, err := tsc.Run(ctx, bin, tree, p, oracle.TSCRunOptions{Roots: roots, Paths: paths, TempDir: root, Checkers: checkers()})
+		run, err := compiler.Run(ctx, bin, tree, p, tsc.RunOptions{Roots: roots, Paths: paths, TempDir: root, Checkers: checkers()})
 		if err != nil {
 			for _, q := range order[i:] {
 				left += len(byProject[q])
@@ -237,11 +237,11 @@ func (a *analyzer) typecheck(ctx context.Context, sites []*tscSite) {
 // the syntactic analysis runs.
 type tscPrepared struct {
 	done     chan struct{}
-	tsc      *oracle.TSC
+	tsc      *tsc.Compiler
 	bin      string
 	err      error
-	wt       string              // the work tree, when it holds the head state
-	projects *oracle.TSCProjects // of wt, with the changed files' projects loaded
+	wt       string        // the work tree, when it holds the head state
+	projects *tsc.Projects // of wt, with the changed files' projects loaded
 }
 
 // startTSC starts preparing the type-precise tier, concurrently with
@@ -277,7 +277,7 @@ func (a *analyzer) tscPrep() *tscPrepared {
 }
 
 func (a *analyzer) newPrep() *tscPrepared {
-	return &tscPrepared{done: make(chan struct{}), tsc: &oracle.TSC{NoInstall: a.env.Precision != "types"}}
+	return &tscPrepared{done: make(chan struct{}), tsc: &tsc.Compiler{NoInstall: a.env.Precision != "types"}}
 }
 
 func (p *tscPrepared) run(a *analyzer, changed []string) {
@@ -295,7 +295,7 @@ func (p *tscPrepared) run(a *analyzer, changed []string) {
 	if p.wt = a.workTreeAtHead(ctx); p.wt == "" {
 		return
 	}
-	p.projects = oracle.NewTSCProjects(p.bin, p.wt)
+	p.projects = tsc.NewProjects(p.bin, p.wt)
 	dirs := map[string]bool{}
 	for _, f := range changed {
 		if d := path.Dir(f); !dirs[d] && len(dirs) < 8 {

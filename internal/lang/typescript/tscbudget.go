@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/ripple-dev/ripple/internal/lang/typescript/tsc"
 	"github.com/ripple-dev/ripple/internal/model"
-	"github.com/ripple-dev/ripple/internal/oracle"
 )
 
 // In auto, tsc runs only when it is expected to finish within the time
@@ -153,7 +153,7 @@ func tscFull(bytes int64) time.Duration {
 // average size of the files the sites import. what names it.
 func (a *analyzer) fullCost(ctx context.Context, prep *tscPrepared, todo []*tscSite, closureBytes int64, closureFiles int) (time.Duration, string) {
 	if prep.projects != nil && prep.wt != "" {
-		seen := map[*oracle.TSCProject]bool{}
+		seen := map[*tsc.Project]bool{}
 		files := map[string]bool{}
 		var bytes int64
 		for _, s := range todo {

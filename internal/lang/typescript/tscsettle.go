@@ -8,8 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/ripple-dev/ripple/internal/lang/treesit"
+	"github.com/ripple-dev/ripple/internal/lang/typescript/tsc"
 	"github.com/ripple-dev/ripple/internal/model"
-	"github.com/ripple-dev/ripple/internal/oracle"
 )
 
 // How tsc's answer settles a site (the evidence rule of this tier):
@@ -28,8 +28,8 @@ import (
 //     its name alone may be such an any.
 
 // settleRun settles the sites of one project with its run.
-func (a *analyzer) settleRun(run *oracle.TSCRun, tree string, sites []*tscSite) {
-	byFile := map[string][]oracle.TSCDiagnostic{}
+func (a *analyzer) settleRun(run *tsc.Run, tree string, sites []*tscSite) {
+	byFile := map[string][]tsc.Diagnostic{}
 	for _, d := range run.Diagnostics {
 		if d.Path == "" || d.Category != "error" {
 			continue
@@ -43,7 +43,7 @@ func (a *analyzer) settleRun(run *oracle.TSCRun, tree string, sites []*tscSite) 
 	}
 }
 
-func (a *analyzer) settle(s *tscSite, run *oracle.TSCRun, tree string, diags []oracle.TSCDiagnostic) {
+func (a *analyzer) settle(s *tscSite, run *tsc.Run, tree string, diags []tsc.Diagnostic) {
 	r := s.ref
 	if run.Configured {
 		r.Missing = "a type check (tsc refused the configuration of " + run.Project.Name(tree) + ")"
@@ -58,7 +58,7 @@ func (a *analyzer) settle(s *tscSite, run *oracle.TSCRun, tree string, diags []o
 		lo, hi = int(call.Start), int(call.End)
 	}
 	lines := lineStarts(s.f.t.Src)
-	var hits, others []oracle.TSCDiagnostic
+	var hits, others []tsc.Diagnostic
 	for _, d := range diags {
 		off := offsetOf(s.f.t.Src, lines, d.Line, d.Col)
 		if off < lo || off >= hi {
@@ -235,7 +235,7 @@ var quotedName = regexp.MustCompile(`'([^']*)'`)
 // concerns reports whether a tsc error at a site is about the change
 // the site depends on: a type or arity error there, or an error naming
 // the changed declaration (or its container).
-func concerns(d oracle.TSCDiagnostic, t *target) bool {
+func concerns(d tsc.Diagnostic, t *target) bool {
 	if unrelatedCodes[d.Code] || !(d.Code >= 2000 && d.Code < 3000 || d.Code >= 18000 && d.Code < 19000 || d.Code == 1360) {
 		return false
 	}
@@ -290,7 +290,7 @@ func concerns(d oracle.TSCDiagnostic, t *target) bool {
 var relationalCodes = map[int]bool{2322: true, 2345: true, 2741: true, 2739: true, 2740: true, 2559: true, 2769: true, 2375: true, 2379: true}
 
 // relational reports whether every error is one of relationalCodes.
-func relational(ds []oracle.TSCDiagnostic) bool {
+func relational(ds []tsc.Diagnostic) bool {
 	for _, d := range ds {
 		if !relationalCodes[d.Code] {
 			return false
@@ -331,7 +331,7 @@ var (
 // primitiveOnly reports whether every type the errors name is built of
 // primitive and literal types only, which no missing declaration can
 // change (a number passed for a string).
-func primitiveOnly(ds []oracle.TSCDiagnostic) bool {
+func primitiveOnly(ds []tsc.Diagnostic) bool {
 	for _, d := range ds {
 		msg, _, _ := strings.Cut(d.Message, "\n")
 		qs := quotedTypeRE.FindAllStringSubmatch(msg, -1)

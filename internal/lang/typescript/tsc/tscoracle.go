@@ -1,4 +1,4 @@
-package oracle
+package tsc
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/ripple-dev/ripple/internal/oracle"
 )
 
 // tsExts are the extensions the TypeScript oracle judges.
@@ -25,7 +27,7 @@ func IsTSFile(p string) bool { return tsExts[filepath.Ext(p)] }
 // state before the change had, such as imports of packages that are not
 // installed. The directory is never written: tsc's configuration for the
 // run lives in a temporary directory.
-func (t *TSC) Check(ctx context.Context, dir string, o Options) (*Result, error) {
+func (t *Compiler) Check(ctx context.Context, dir string, o oracle.Options) (*oracle.Result, error) {
 	start := time.Now()
 	var files []string
 	for _, f := range o.Files {
@@ -34,7 +36,7 @@ func (t *TSC) Check(ctx context.Context, dir string, o Options) (*Result, error)
 		}
 	}
 	if o.Files != nil && len(files) == 0 {
-		return &Result{Pass: true}, nil // no TypeScript or JavaScript in this change
+		return &oracle.Result{Pass: true}, nil // no TypeScript or JavaScript in this change
 	}
 	bin, err := t.Locate(ctx)
 	if err != nil {
@@ -47,9 +49,9 @@ func (t *TSC) Check(ctx context.Context, dir string, o Options) (*Result, error)
 	if o.Files == nil {
 		files = tsFilesUnder(abs)
 	}
-	ps := NewTSCProjects(bin, abs)
-	var order []*TSCProject
-	seen := map[*TSCProject]bool{}
+	ps := NewProjects(bin, abs)
+	var order []*Project
+	seen := map[*Project]bool{}
 	for _, f := range files {
 		full := filepath.Join(abs, filepath.FromSlash(f))
 		if _, err := os.Stat(full); err != nil {
@@ -61,14 +63,14 @@ func (t *TSC) Check(ctx context.Context, dir string, o Options) (*Result, error)
 			order = append(order, p)
 		}
 	}
-	res := &Result{}
+	res := &oracle.Result{}
 	for _, p := range order {
-		run, err := t.Run(ctx, bin, abs, p, TSCRunOptions{})
+		run, err := t.Run(ctx, bin, abs, p, RunOptions{})
 		if err != nil {
 			return nil, err
 		}
 		res.Ran = append(res.Ran, run.Cmd)
-		res.Diagnostics = append(res.Diagnostics, dedupe(res.Diagnostics, tscDiagnostics(run.Diagnostics, abs))...)
+		res.Diagnostics = append(res.Diagnostics, oracle.Dedupe(res.Diagnostics, tscDiagnostics(run.Diagnostics, abs))...)
 	}
 	res.Pass = len(res.Diagnostics) == 0
 	res.Took = time.Since(start)

@@ -1,4 +1,4 @@
-package oracle
+package gobuild
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ripple-dev/ripple/internal/oracle"
 	"github.com/ripple-dev/ripple/internal/testrepo"
 )
 
@@ -18,8 +19,6 @@ var update = flag.Bool("update", false, "rewrite golden files")
 // TestParseGolden parses captured output of the real tools.
 func TestParseGolden(t *testing.T) {
 	outs, _ := filepath.Glob("testdata/*.out")
-	jsons, _ := filepath.Glob("testdata/pyright_*.json")
-	outs = append(outs, jsons...)
 	if len(outs) == 0 {
 		t.Fatal("no captured outputs")
 	}
@@ -31,16 +30,9 @@ func TestParseGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			tool, _, _ := strings.Cut(name, "_")
-			var ds []Diagnostic
+			var ds []oracle.Diagnostic
 			if tool == "test" {
 				ds = ParseTest(string(data), "/tmp/orc")
-			} else if tool == "tsc" {
-				ds = tscDiagnostics(ParseTSC(data), "/tmp/tsproj")
-			} else if tool == "pyright" {
-				var err error
-				if ds, err = ParsePyright(data, "/tmp/pyproj"); err != nil {
-					t.Fatal(err)
-				}
 			} else {
 				ds = Parse(string(data), tool, "/tmp/orc")
 			}
@@ -80,8 +72,8 @@ func TestGoOracle(t *testing.T) {
 		"cmd/app/m.go": "package main\n\nimport \"example.com/m/q\"\n\nfunc main() { println(q.Use()) }\n",
 	})
 	testrepo.CommitAll(t, dir, "broken")
-	o := &Go{Env: []string{"GOFLAGS=-mod=mod", "GOPROXY=off"}}
-	res, err := o.Check(context.Background(), dir, Options{})
+	o := &Oracle{Env: []string{"GOFLAGS=-mod=mod", "GOPROXY=off"}}
+	res, err := o.Check(context.Background(), dir, oracle.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +95,7 @@ func TestGoOracle(t *testing.T) {
 
 	testrepo.WriteFiles(t, dir, map[string]string{"q/q.go": "package q\n\nimport \"example.com/m/p\"\n\nfunc Use() int { return p.Sum(1, 2, 3) }\n"})
 	testrepo.CommitAll(t, dir, "fixed")
-	res, err = o.Check(context.Background(), dir, Options{Tests: true})
+	res, err = o.Check(context.Background(), dir, oracle.Options{Tests: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,66 +117,8 @@ func TestOracleTimeout(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module m\n"), 0o644)
 	ctx, cancel := context.WithTimeout(context.Background(), 1)
 	defer cancel()
-	_, err := (&Go{}).Check(ctx, dir, Options{})
+	_, err := (&Oracle{}).Check(ctx, dir, oracle.Options{})
 	if err == nil || !strings.Contains(err.Error(), "out of time") {
 		t.Errorf("got %v, want an out-of-time error", err)
-	}
-}
-
-// TestPyrightOracle runs the real pyright (installed through npm into the
-// user cache when missing) on a broken and a fixed Python package.
-func TestPyrightOracle(t *testing.T) {
-	p := &Pyright{}
-	if _, err := p.locate(context.Background()); err != nil {
-		if err == ErrNoPyright {
-			t.Skip("no pyright and no npm on this machine")
-		}
-		// npm is here but could not install it (no registry): say so,
-		// as a skip; .ci/run installs it beforehand where it can
-		t.Skipf("pyright %s is not installed and npm could not install it: %v", PyrightVersion, err)
-	}
-	dir := t.TempDir()
-	write := func(name, src string) {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("pkg/__init__.py", "")
-	write("pkg/lib.py", "def scale(x: int, y: int) -> int:\n    return x * y\n")
-	write("pkg/use.py", "from pkg.lib import scale\n\n\ndef use() -> int:\n    return scale(2)\n")
-	res, err := p.Check(context.Background(), dir, Options{Files: []string{"pkg/lib.py", "pkg/use.py", "README.md"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Pass || len(res.Diagnostics) != 1 || res.Diagnostics[0].Path != "pkg/use.py" || res.Diagnostics[0].Line != 5 {
-		t.Fatalf("got %+v", res)
-	}
-	write("pkg/use.py", "from pkg.lib import scale\n\n\ndef use() -> int:\n    return scale(2, 3)\n")
-	if res, err = p.Check(context.Background(), dir, Options{Files: []string{"pkg/use.py"}}); err != nil || !res.Pass {
-		t.Fatalf("fixed package: %+v %v", res, err)
-	}
-	// a file under a dot-folder, which pyright's default exclude drops
-	// even when it is named: judged, not passed unread
-	write(".github/scripts/run.py", "from pkg.lib import scale\n\nscale(1)\n")
-	res, err = p.Check(context.Background(), dir, Options{Files: []string{".github/scripts/run.py", "pkg/use.py"}})
-	if err != nil || res.Pass || len(res.Diagnostics) != 1 || res.Diagnostics[0].Path != ".github/scripts/run.py" || res.Unanalysed != "" {
-		t.Fatalf("dot-folder script: %+v %v", res, err)
-	}
-	// a repository whose own configuration excludes it: its choice
-	// stands, and the pass says the file was not analysed
-	write("pyrightconfig.json", `{"exclude": ["**/.github"]}`)
-	res, err = p.Check(context.Background(), dir, Options{Files: []string{".github/scripts/run.py", "pkg/use.py"}})
-	if err != nil || !res.Pass || !strings.Contains(res.Unanalysed, "analysed 1 of the 2") {
-		t.Fatalf("excluded by the repository: %+v %v", res, err)
-	}
-	if err := os.Remove(filepath.Join(dir, "pyrightconfig.json")); err != nil {
-		t.Fatal(err)
-	}
-	// a change without Python files is not pyright's business
-	if res, err = p.Check(context.Background(), dir, Options{Files: []string{"main.go"}}); err != nil || !res.Pass || len(res.Ran) != 0 {
-		t.Fatalf("Go-only change: %+v %v", res, err)
 	}
 }

@@ -1,4 +1,4 @@
-package oracle
+package tsc
 
 import (
 	"bytes"
@@ -14,23 +14,24 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ripple-dev/ripple/internal/oracle"
 	"github.com/ripple-dev/ripple/internal/usercache"
 )
 
-// TSCVersion is the TypeScript version installed when tsc is missing:
+// Version is the TypeScript version installed when tsc is missing:
 // TypeScript 7, the compiler ported to native code. Its npm package
 // `typescript` ships a Node shim (bin/tsc) and, in a platform package
 // (@typescript/typescript-linux-x64, ...), the native executable, which
 // Ripple runs directly: no Node process is needed once it is installed.
-const TSCVersion = "7.0.2"
+const Version = "7.0.2"
 
-// TSC finds (or installs) TypeScript 7's compiler. It is shared by the
+// Compiler finds (or installs) TypeScript 7's compiler. It is shared by the
 // TypeScript oracle (Check, tscoracle.go) and the front-end's type-precise
 // tier.
-type TSC struct {
+type Compiler struct {
 	// Bin is the tsc executable; "" finds it: a TypeScript 7 `tsgo` or
 	// `tsc` on PATH, then the user cache, else an npm install of
-	// TSCVersion there (unless NoInstall).
+	// Version there (unless NoInstall).
 	Bin string
 	// CacheDir overrides the install location (default: the user cache
 	// directory's ripple/typescript).
@@ -44,32 +45,32 @@ type TSC struct {
 	err  error
 }
 
-// ErrNoTSC is returned when tsc is missing and cannot be installed.
-var ErrNoTSC = errors.New("tsc (TypeScript 7) is not installed and npm is not available to install it: install Node.js, then `npm install -g typescript@7`")
+// ErrNotFound is returned when tsc is missing and cannot be installed.
+var ErrNotFound = errors.New("tsc (TypeScript 7) is not installed and npm is not available to install it: install Node.js, then `npm install -g typescript@7`")
 
-// ErrTSCNotInstalled is returned by a TSC with NoInstall when no
+// ErrNotInstalled is returned by a Compiler with NoInstall when no
 // TypeScript 7 compiler is found.
-type ErrTSCNotInstalled struct{ Cache string }
+type ErrNotInstalled struct{ Cache string }
 
-func (e *ErrTSCNotInstalled) Error() string {
-	return fmt.Sprintf("tsc (TypeScript 7) is not installed: `precision: types` installs it, or run `npm install --prefix %s typescript@%s`", e.Cache, TSCVersion)
+func (e *ErrNotInstalled) Error() string {
+	return fmt.Sprintf("tsc (TypeScript 7) is not installed: `precision: types` installs it, or run `npm install --prefix %s typescript@%s`", e.Cache, Version)
 }
 
 // Locate returns the tsc executable, installing it when needed and
-// allowed; the error says what is missing. It is asked once per TSC.
-func (t *TSC) Locate(ctx context.Context) (string, error) {
+// allowed; the error says what is missing. It is asked once per Compiler.
+func (t *Compiler) Locate(ctx context.Context) (string, error) {
 	t.once.Do(func() { t.bin, t.err = t.locate(ctx) })
 	return t.bin, t.err
 }
 
-func (t *TSC) cacheDir() (string, error) {
+func (t *Compiler) cacheDir() (string, error) {
 	if t.CacheDir != "" {
 		return t.CacheDir, nil
 	}
 	return usercache.ToolDir("typescript")
 }
 
-func (t *TSC) locate(ctx context.Context) (string, error) {
+func (t *Compiler) locate(ctx context.Context) (string, error) {
 	if t.Bin != "" {
 		return t.Bin, nil
 	}
@@ -85,30 +86,30 @@ func (t *TSC) locate(ctx context.Context) (string, error) {
 	}
 	dir, err := t.cacheDir()
 	if err != nil {
-		return "", ErrNoTSC
+		return "", ErrNotFound
 	}
 	if bin := installedIn(dir); bin != "" {
 		return bin, nil
 	}
 	if t.NoInstall {
-		return "", &ErrTSCNotInstalled{Cache: dir}
+		return "", &ErrNotInstalled{Cache: dir}
 	}
 	npm, err := exec.LookPath("npm")
 	if err != nil {
-		return "", ErrNoTSC
+		return "", ErrNotFound
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
-	sayInstalling(ctx, "typescript", TSCVersion, dir)
-	cmd := exec.CommandContext(ctx, npm, "install", "--no-audit", "--no-fund", "--prefix", dir, "typescript@"+TSCVersion)
+	oracle.SayInstalling(ctx, "typescript", Version, dir)
+	cmd := exec.CommandContext(ctx, npm, "install", "--no-audit", "--no-fund", "--prefix", dir, "typescript@"+Version)
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("installing typescript %s with npm: %v: %s", TSCVersion, err, lastLine(out))
+		return "", fmt.Errorf("installing typescript %s with npm: %v: %s", Version, err, oracle.LastLine(out))
 	}
 	if bin := installedIn(dir); bin != "" {
 		return bin, nil
 	}
-	return "", fmt.Errorf("npm installed typescript %s in %s, but neither its native compiler for %s/%s nor its bin/tsc is there", TSCVersion, dir, runtime.GOOS, runtime.GOARCH)
+	return "", fmt.Errorf("npm installed typescript %s in %s, but neither its native compiler for %s/%s nor its bin/tsc is there", Version, dir, runtime.GOOS, runtime.GOARCH)
 }
 
 // platformPackage is the npm package holding the native compiler for
@@ -191,8 +192,8 @@ func isTSC7(ctx context.Context, bin string) bool {
 	return v >= 7
 }
 
-// TSCDiagnostic is one diagnostic of `tsc --pretty false`.
-type TSCDiagnostic struct {
+// Diagnostic is one diagnostic of `tsc --pretty false`.
+type Diagnostic struct {
 	Path      string // as printed (relative to tsc's working directory), "" for a global one
 	Line, Col int    // 1-based; Col counts UTF-16 code units, as tsc does
 	Category  string // "error", "warning", "message"
@@ -204,7 +205,7 @@ type TSCDiagnostic struct {
 	Detail []string
 }
 
-func (d TSCDiagnostic) String() string {
+func (d Diagnostic) String() string {
 	s := fmt.Sprintf("%s TS%d: %s", d.Category, d.Code, d.Message)
 	if d.Path != "" {
 		s = fmt.Sprintf("%s(%d,%d): %s", d.Path, d.Line, d.Col, s)
@@ -217,12 +218,12 @@ var (
 	tscGlobalRE = regexp.MustCompile(`^(error|warning|message) TS(\d+): (.*)$`)
 )
 
-// ParseTSC reads the output of `tsc --pretty false`: one line a
+// Parse reads the output of `tsc --pretty false`: one line a
 // diagnostic, `path(line,col): error TS2345: message` or, for a
 // diagnostic of no file, `error TS2688: message`; indented lines
 // elaborate the one before. Other lines (a summary) are skipped.
-func ParseTSC(out []byte) []TSCDiagnostic {
-	var ds []TSCDiagnostic
+func Parse(out []byte) []Diagnostic {
+	var ds []Diagnostic
 	for _, line := range strings.Split(strings.ReplaceAll(string(out), "\r\n", "\n"), "\n") {
 		if strings.TrimSpace(line) == "" {
 			continue
@@ -234,7 +235,7 @@ func ParseTSC(out []byte) []TSCDiagnostic {
 			continue
 		}
 		if m := tscPosRE.FindStringSubmatch(line); m != nil {
-			d := TSCDiagnostic{Path: m[1], Category: m[4], Message: m[6]}
+			d := Diagnostic{Path: m[1], Category: m[4], Message: m[6]}
 			d.Line, _ = strconv.Atoi(m[2])
 			d.Col, _ = strconv.Atoi(m[3])
 			d.Code, _ = strconv.Atoi(m[5])
@@ -242,7 +243,7 @@ func ParseTSC(out []byte) []TSCDiagnostic {
 			continue
 		}
 		if m := tscGlobalRE.FindStringSubmatch(line); m != nil {
-			d := TSCDiagnostic{Category: m[1], Message: m[3]}
+			d := Diagnostic{Category: m[1], Message: m[3]}
 			d.Code, _ = strconv.Atoi(m[2])
 			ds = append(ds, d)
 		}
@@ -253,8 +254,8 @@ func ParseTSC(out []byte) []TSCDiagnostic {
 // tscDiagnostics turns tsc's errors into oracle diagnostics, paths made
 // relative to dir (tsc prints them relative to its working directory,
 // which is dir).
-func tscDiagnostics(ds []TSCDiagnostic, dir string) []Diagnostic {
-	var out []Diagnostic
+func tscDiagnostics(ds []Diagnostic, dir string) []oracle.Diagnostic {
+	var out []oracle.Diagnostic
 	for _, d := range ds {
 		if d.Category != "error" {
 			continue
@@ -264,9 +265,9 @@ func tscDiagnostics(ds []TSCDiagnostic, dir string) []Diagnostic {
 			if !filepath.IsAbs(p) {
 				p = filepath.Join(dir, p)
 			}
-			p = rel(p, dir)
+			p = oracle.RelPath(p, dir)
 		}
-		out = append(out, Diagnostic{Path: p, Line: d.Line, Col: d.Col, Message: fmt.Sprintf("%s (TS%d)", d.Message, d.Code), Tool: "tsc"})
+		out = append(out, oracle.Diagnostic{Path: p, Line: d.Line, Col: d.Col, Message: fmt.Sprintf("%s (TS%d)", d.Message, d.Code), Tool: "tsc"})
 	}
 	return out
 }
@@ -287,7 +288,7 @@ func runTSC(ctx context.Context, bin, dir string, args ...string) ([]byte, error
 		return nil, fmt.Errorf("tsc: %w", err)
 	}
 	if err != nil && stdout.Len() == 0 {
-		return nil, fmt.Errorf("tsc: %v: %s", err, lastLine(stderr.Bytes()))
+		return nil, fmt.Errorf("tsc: %v: %s", err, oracle.LastLine(stderr.Bytes()))
 	}
 	return stdout.Bytes(), nil
 }

@@ -1,4 +1,4 @@
-package oracle
+package tsc
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ripple-dev/ripple/internal/oracle"
 	"github.com/ripple-dev/ripple/internal/testrepo"
 )
 
@@ -17,7 +18,7 @@ import (
 // there with npm; .ci/run installs it beforehand where it can).
 func needTSC(t *testing.T) string {
 	t.Helper()
-	bin, err := (&TSC{}).Locate(context.Background())
+	bin, err := (&Compiler{}).Locate(context.Background())
 	if err != nil {
 		t.Skipf("TypeScript 7's compiler cannot run here: %v", err)
 	}
@@ -57,8 +58,8 @@ func TestTSCOracle(t *testing.T) {
 		"src/other.ts": "export const other: string = 'x';\n",
 	})
 	testrepo.CommitAll(t, dir, "broken")
-	o := &TSC{}
-	res, err := o.Check(context.Background(), dir, Options{Files: []string{"src/lib.ts", "README.md"}})
+	o := &Compiler{}
+	res, err := o.Check(context.Background(), dir, oracle.Options{Files: []string{"src/lib.ts", "README.md"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,14 +72,14 @@ func TestTSCOracle(t *testing.T) {
 	}
 	writeTree(t, dir, map[string]string{"src/use.ts": "import { scale } from 'src/lib';\n\nexport function use(): number {\n  return scale(2, 3);\n}\n"})
 	testrepo.CommitAll(t, dir, "fixed")
-	if res, err = o.Check(context.Background(), dir, Options{Files: []string{"src/use.ts"}}); err != nil || !res.Pass {
+	if res, err = o.Check(context.Background(), dir, oracle.Options{Files: []string{"src/use.ts"}}); err != nil || !res.Pass {
 		t.Fatalf("fixed project: %+v %v", res, err)
 	}
 	if st := testrepo.Git(t, dir, "status", "--porcelain", "--ignored"); st != "" {
 		t.Errorf("the oracle changed the tree:\n%s", st)
 	}
 	// a change without TypeScript or JavaScript is not tsc's business
-	if res, err = o.Check(context.Background(), dir, Options{Files: []string{"main.go"}}); err != nil || !res.Pass || len(res.Ran) != 0 {
+	if res, err = o.Check(context.Background(), dir, oracle.Options{Files: []string{"main.go"}}); err != nil || !res.Pass || len(res.Ran) != 0 {
 		t.Fatalf("Go-only change: %+v %v", res, err)
 	}
 }
@@ -102,7 +103,7 @@ func TestTSCProjects(t *testing.T) {
 		"pkg/lib/b.ts":        "export const b = 1;\n",
 		"scripts/c.ts":        "export const c = 1;\n",
 	})
-	ps := NewTSCProjects(bin, dir)
+	ps := NewProjects(bin, dir)
 	name := func(f string) string {
 		return ps.For(context.Background(), filepath.Join(dir, f)).Name(dir)
 	}
@@ -143,7 +144,7 @@ func TestTSCProjects(t *testing.T) {
 // TestTSCOptions: the options TypeScript 7 removed are replaced so that
 // an older project is checked rather than refused, and emit options go.
 func TestTSCOptions(t *testing.T) {
-	p := &TSCProject{Dir: "/r/pkg", pathsDir: "/r", options: map[string]any{
+	p := &Project{Dir: "/r/pkg", pathsDir: "/r", options: map[string]any{
 		"moduleResolution": "Node", "module": "AMD", "target": "ES5", "baseUrl": "./src",
 		"paths": map[string]any{"@app/*": []any{"app/*"}}, "outDir": "dist", "declaration": true,
 		"composite": true, "esModuleInterop": false, "downlevelIteration": true, "emitDecoratorMetadata": true,
@@ -194,8 +195,8 @@ func TestTSCRunRefused(t *testing.T) {
 		"tsconfig.json": `{"compilerOptions": {"moduleResolution": "node16", "module": "commonjs"}, "include": ["src"]}`,
 		"src/a.ts":      "export const n: number = 'x';\n",
 	})
-	p := NewTSCProjects(bin, dir).For(context.Background(), filepath.Join(dir, "src/a.ts"))
-	run, err := (&TSC{}).Run(context.Background(), bin, dir, p, TSCRunOptions{})
+	p := NewProjects(bin, dir).For(context.Background(), filepath.Join(dir, "src/a.ts"))
+	run, err := (&Compiler{}).Run(context.Background(), bin, dir, p, RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

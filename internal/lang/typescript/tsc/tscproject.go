@@ -1,4 +1,4 @@
-package oracle
+package tsc
 
 import (
 	"context"
@@ -11,11 +11,11 @@ import (
 	"github.com/ripple-dev/ripple/internal/jsonc"
 )
 
-// TSCProject is one TypeScript project: a configuration (tsconfig.json,
+// Project is one TypeScript project: a configuration (tsconfig.json,
 // another tsconfig*.json, jsconfig.json) and the files it compiles, or
 // files no configuration includes, compiled with the options of the
 // nearest configuration above them (as an editor's inferred project).
-type TSCProject struct {
+type Project struct {
 	// Config is the configuration's absolute path; "" when there is none.
 	Config string
 	// Dir is the directory the configuration's relative paths start from.
@@ -35,11 +35,11 @@ type TSCProject struct {
 }
 
 // Has reports whether the project compiles a file (absolute path).
-func (p *TSCProject) Has(file string) bool { return p.has[file] }
+func (p *Project) Has(file string) bool { return p.has[file] }
 
 // Name is the configuration's path relative to root, or a description
 // of an inferred project.
-func (p *TSCProject) Name(root string) string {
+func (p *Project) Name(root string) string {
 	if p.Config == "" {
 		return "the files under " + relOr(p.Dir, root) + " that no tsconfig.json includes"
 	}
@@ -56,21 +56,21 @@ func relOr(p, root string) string {
 	return p
 }
 
-// TSCProjects finds the projects of files under a root directory. It
+// Projects finds the projects of files under a root directory. It
 // asks tsc itself what a configuration compiles (`tsc --showConfig`:
 // extends, include, exclude and files evaluated as tsc does), once per
 // configuration.
-type TSCProjects struct {
+type Projects struct {
 	bin, root string
-	loaded    map[string]*TSCProject // configuration path: the project (nil: none)
-	inferred  map[string]*TSCProject // nearest configuration (or directory): the files it governs without including them
+	loaded    map[string]*Project // configuration path: the project (nil: none)
+	inferred  map[string]*Project // nearest configuration (or directory): the files it governs without including them
 	// Ran counts the tsc processes run to read configurations.
 	Ran int
 }
 
-// NewTSCProjects reads projects under root (absolute) with the compiler bin.
-func NewTSCProjects(bin, root string) *TSCProjects {
-	return &TSCProjects{bin: bin, root: root, loaded: map[string]*TSCProject{}, inferred: map[string]*TSCProject{}}
+// NewProjects reads projects under root (absolute) with the compiler bin.
+func NewProjects(bin, root string) *Projects {
+	return &Projects{bin: bin, root: root, loaded: map[string]*Project{}, inferred: map[string]*Project{}}
 }
 
 // maxConfigLoads bounds the configurations read for one file.
@@ -82,12 +82,12 @@ const maxConfigLoads = 24
 // tsconfig*.json of the directory that name their own files, then
 // jsconfig.json); else an inferred project with the options of the
 // nearest tsconfig.json or jsconfig.json.
-func (ps *TSCProjects) For(ctx context.Context, file string) *TSCProject {
+func (ps *Projects) For(ctx context.Context, file string) *Project {
 	var nearest string
 	loads := 0
 	seen := map[string]bool{}
-	var try func(c string, depth int) *TSCProject
-	try = func(c string, depth int) *TSCProject {
+	var try func(c string, depth int) *Project
+	try = func(c string, depth int) *Project {
 		if seen[c] || loads >= maxConfigLoads || depth > 3 {
 			return nil
 		}
@@ -126,7 +126,7 @@ func (ps *TSCProjects) For(ctx context.Context, file string) *TSCProject {
 	}
 	p := ps.inferred[key]
 	if p == nil {
-		p = &TSCProject{Dir: ps.root, has: map[string]bool{}, inferred: true}
+		p = &Project{Dir: ps.root, has: map[string]bool{}, inferred: true}
 		if nearest != "" {
 			if base, _ := ps.load(ctx, nearest); base != nil {
 				p.Config, p.Dir, p.options, p.pathsDir, p.Missing = base.Config, base.Dir, base.options, base.pathsDir, base.Missing
@@ -168,7 +168,7 @@ func configsIn(dir string) []string {
 // load reads a configuration: the project it defines (nil when it
 // compiles nothing or is only a base for others) and the configurations
 // it references.
-func (ps *TSCProjects) load(ctx context.Context, c string) (*TSCProject, []string) {
+func (ps *Projects) load(ctx context.Context, c string) (*Project, []string) {
 	raw := readJSONC(c)
 	var refs []string
 	if rs, ok := raw["references"].([]any); ok {
@@ -212,7 +212,7 @@ func (ps *TSCProjects) load(ctx context.Context, c string) (*TSCProject, []strin
 	// a configuration that includes nothing (a solution-style
 	// tsconfig.json listing references) is kept for its options: an
 	// inferred project below it takes them
-	p := &TSCProject{Config: c, Dir: filepath.Dir(c), options: shown.CompilerOptions, has: map[string]bool{}}
+	p := &Project{Config: c, Dir: filepath.Dir(c), options: shown.CompilerOptions, has: map[string]bool{}}
 	if p.options == nil {
 		p.options = map[string]any{}
 	}

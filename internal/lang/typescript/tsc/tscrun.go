@@ -1,4 +1,4 @@
-package oracle
+package tsc
 
 import (
 	"bytes"
@@ -14,11 +14,11 @@ import (
 	"time"
 )
 
-// TSCRun is one `tsc --noEmit` of one project.
-type TSCRun struct {
-	Project *TSCProject
+// Run is one `tsc --noEmit` of one project.
+type Run struct {
+	Project *Project
 	// Diagnostics are tsc's, with paths absolute.
-	Diagnostics []TSCDiagnostic
+	Diagnostics []Diagnostic
 	// Unresolved lists, once each and sorted, what the program lacked:
 	// modules and type libraries not found (not installed: no
 	// node_modules), global names nothing declares, configuration parts
@@ -44,8 +44,8 @@ type TSCRun struct {
 	Roots int
 }
 
-// TSCRunOptions tunes a run.
-type TSCRunOptions struct {
+// RunOptions tunes a run.
+type RunOptions struct {
 	// Paths are added to compilerOptions.paths (absolute targets) where
 	// the project has no entry of that pattern: the checker maps the
 	// repository's workspace packages to their sources, which node_modules
@@ -83,7 +83,7 @@ const wrapperPrefix = "tsconfig.ripple-"
 // refused; type libraries that are not installed are dropped and named
 // in Unresolved. An option tsc still refuses is dropped and the run
 // repeated (at most three times).
-func (t *TSC) Run(ctx context.Context, bin, dir string, p *TSCProject, o TSCRunOptions) (*TSCRun, error) {
+func (t *Compiler) Run(ctx context.Context, bin, dir string, p *Project, o RunOptions) (*Run, error) {
 	start := time.Now()
 	tmp := o.TempDir
 	if tmp == "" {
@@ -94,7 +94,7 @@ func (t *TSC) Run(ctx context.Context, bin, dir string, p *TSCProject, o TSCRunO
 		defer os.RemoveAll(d)
 		tmp = d
 	}
-	run := &TSCRun{Project: p, UnresolvedIn: map[string][]string{}}
+	run := &Run{Project: p, UnresolvedIn: map[string][]string{}}
 	opts, dropped := tscOptions(p, o.Paths)
 	unresolved := map[string]bool{}
 	for _, m := range p.Missing {
@@ -129,8 +129,8 @@ func (t *TSC) Run(ctx context.Context, bin, dir string, p *TSCProject, o TSCRunO
 		if err != nil {
 			return nil, err
 		}
-		ds := ParseTSC(out)
-		var bad []TSCDiagnostic
+		ds := Parse(out)
+		var bad []Diagnostic
 		for i := range ds {
 			if ds[i].Path != "" && !filepath.IsAbs(ds[i].Path) {
 				ds[i].Path = filepath.Join(dir, filepath.FromSlash(ds[i].Path))
@@ -353,7 +353,7 @@ func refusedOption(msg string) string {
 
 // tscUnresolved says what a diagnostic shows the program lacked, "" when
 // it shows nothing missing.
-func tscUnresolved(d TSCDiagnostic) string {
+func tscUnresolved(d Diagnostic) string {
 	q := ""
 	if m := quotedRE.FindStringSubmatch(d.Message); m != nil {
 		q = m[1]
@@ -408,7 +408,7 @@ var goneOptions = []string{
 // emit options dropped, TypeScript 7's removed options replaced, paths
 // made absolute, the extra paths added and the type libraries that are
 // not installed dropped (named in dropped).
-func tscOptions(p *TSCProject, extra map[string][]string) (opts map[string]any, dropped []string) {
+func tscOptions(p *Project, extra map[string][]string) (opts map[string]any, dropped []string) {
 	opts = map[string]any{}
 	for k, v := range p.options {
 		opts[k] = v
@@ -547,7 +547,7 @@ func typeLibraryFound(dir, name string, typeRoots any) bool {
 }
 
 // String says what a run lacked, for a note.
-func (r *TSCRun) String() string {
+func (r *Run) String() string {
 	if len(r.Unresolved) == 0 {
 		return fmt.Sprintf("%s: complete", r.Cmd)
 	}

@@ -1,4 +1,4 @@
-package oracle
+package tsc
 
 import (
 	"math/rand"

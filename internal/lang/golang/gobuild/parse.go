@@ -1,10 +1,11 @@
-package oracle
+package gobuild
 
 import (
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/ripple-dev/ripple/internal/oracle"
 )
 
 // posRE matches "path/file.go:12:5: message" (column optional), as
@@ -16,8 +17,8 @@ var posRE = regexp.MustCompile(`^(?:vet: )?(\S+?\.go):(\d+)(?::(\d+))?: (.*)$`)
 // starting with a tab continue the previous message; go command errors
 // without a position ("no required module provides package ...") become
 // diagnostics without a path. Paths are made relative to dir.
-func Parse(out, tool, dir string) []Diagnostic {
-	var ds []Diagnostic
+func Parse(out, tool, dir string) []oracle.Diagnostic {
+	var ds []oracle.Diagnostic
 	pkg := ""
 	for _, line := range strings.Split(strings.ReplaceAll(out, "\r\n", "\n"), "\n") {
 		switch {
@@ -31,7 +32,7 @@ func Parse(out, tool, dir string) []Diagnostic {
 			continue
 		}
 		if m := posRE.FindStringSubmatch(line); m != nil {
-			d := Diagnostic{Path: rel(m[1], dir), Message: m[4], Tool: tool, Package: pkg}
+			d := oracle.Diagnostic{Path: oracle.RelPath(m[1], dir), Message: m[4], Tool: tool, Package: pkg}
 			d.Line, _ = strconv.Atoi(m[2])
 			d.Col, _ = strconv.Atoi(m[3])
 			ds = append(ds, d)
@@ -40,7 +41,7 @@ func Parse(out, tool, dir string) []Diagnostic {
 		if skipLine(line) {
 			continue
 		}
-		ds = append(ds, Diagnostic{Message: strings.TrimSpace(line), Tool: tool, Package: pkg})
+		ds = append(ds, oracle.Diagnostic{Message: strings.TrimSpace(line), Tool: tool, Package: pkg})
 	}
 	return ds
 }
@@ -62,12 +63,12 @@ var (
 
 // ParseTest turns `go test` output into diagnostics: build failures as
 // Parse does, and each failing test with its first reported location.
-func ParseTest(out, dir string) []Diagnostic {
-	var ds []Diagnostic
-	var cur *Diagnostic
+func ParseTest(out, dir string) []oracle.Diagnostic {
+	var ds []oracle.Diagnostic
+	var cur *oracle.Diagnostic
 	for _, line := range strings.Split(strings.ReplaceAll(out, "\r\n", "\n"), "\n") {
 		if m := testFailRE.FindStringSubmatch(line); m != nil {
-			ds = append(ds, Diagnostic{Message: "test " + m[1] + " failed", Tool: "test"})
+			ds = append(ds, oracle.Diagnostic{Message: "test " + m[1] + " failed", Tool: "test"})
 			cur = &ds[len(ds)-1]
 			continue
 		}
@@ -78,21 +79,11 @@ func ParseTest(out, dir string) []Diagnostic {
 			continue
 		}
 		if m := posRE.FindStringSubmatch(line); m != nil && !strings.HasPrefix(line, " ") {
-			d := Diagnostic{Path: rel(m[1], dir), Message: m[4], Tool: "test"}
+			d := oracle.Diagnostic{Path: oracle.RelPath(m[1], dir), Message: m[4], Tool: "test"}
 			d.Line, _ = strconv.Atoi(m[2])
 			d.Col, _ = strconv.Atoi(m[3])
 			ds = append(ds, d)
 		}
 	}
 	return ds
-}
-
-// rel makes a path from the go command relative to dir, slash-separated.
-func rel(p, dir string) string {
-	if filepath.IsAbs(p) && dir != "" {
-		if r, err := filepath.Rel(dir, p); err == nil && !strings.HasPrefix(r, "..") {
-			p = r
-		}
-	}
-	return strings.TrimPrefix(filepath.ToSlash(p), "./")
 }

@@ -1,4 +1,4 @@
-package oracle
+package pyright
 
 import (
 	"bytes"
@@ -12,19 +12,20 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ripple-dev/ripple/internal/oracle"
 	"github.com/ripple-dev/ripple/internal/usercache"
 )
 
-// PyrightVersion is the version installed when pyright is missing.
-const PyrightVersion = "1.1.414"
+// Version is the version installed when pyright is missing.
+const Version = "1.1.414"
 
-// Pyright is the Python oracle: pyright's type checker, the oracle the
+// Oracle is the Python oracle: pyright's type checker, the oracle the
 // CodePlan paper used for Python. It runs `pyright --outputjson` on the
 // state (or on the affected files), counts its errors (warnings are not
 // failures) and never writes to the tree.
-type Pyright struct {
+type Oracle struct {
 	// Bin is the pyright executable; "" finds it on PATH, then in the
-	// user cache, and else installs PyrightVersion there with npm.
+	// user cache, and else installs Version there with npm.
 	Bin string
 	// CacheDir overrides the install location (default: the user cache
 	// directory's ripple/pyright).
@@ -38,20 +39,20 @@ type Pyright struct {
 }
 
 // PythonEnv names the environment variable that points pyright at an
-// interpreter (Pyright.Python).
+// interpreter (Oracle.Python).
 const PythonEnv = "RIPPLE_PYTHON"
 
-// ErrNoPyright is returned when pyright is missing and cannot be
+// ErrNotFound is returned when pyright is missing and cannot be
 // installed.
-var ErrNoPyright = errors.New("pyright is not installed and npm is not available to install it: install Node.js, then `npm install -g pyright`")
+var ErrNotFound = errors.New("pyright is not installed and npm is not available to install it: install Node.js, then `npm install -g pyright`")
 
 // locate returns the pyright executable, installing it when needed.
 // Locate finds pyright as Check does (PATH, the user cache, else an
 // install with npm), for callers that must know beforehand whether the
 // Python oracle can run; the error says what is missing.
-func (p *Pyright) Locate(ctx context.Context) (string, error) { return p.locate(ctx) }
+func (p *Oracle) Locate(ctx context.Context) (string, error) { return p.locate(ctx) }
 
-func (p *Pyright) locate(ctx context.Context) (string, error) {
+func (p *Oracle) locate(ctx context.Context) (string, error) {
 	if p.Bin != "" {
 		return p.Bin, nil
 	}
@@ -62,7 +63,7 @@ func (p *Pyright) locate(ctx context.Context) (string, error) {
 	if dir == "" {
 		d, err := usercache.ToolDir("pyright")
 		if err != nil {
-			return "", ErrNoPyright
+			return "", ErrNotFound
 		}
 		dir = d
 	}
@@ -72,32 +73,27 @@ func (p *Pyright) locate(ctx context.Context) (string, error) {
 	}
 	npm, err := exec.LookPath("npm")
 	if err != nil {
-		return "", ErrNoPyright
+		return "", ErrNotFound
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
-	sayInstalling(ctx, "pyright", PyrightVersion, dir)
-	cmd := exec.CommandContext(ctx, npm, "install", "--no-audit", "--no-fund", "--prefix", dir, "pyright@"+PyrightVersion)
+	oracle.SayInstalling(ctx, "pyright", Version, dir)
+	cmd := exec.CommandContext(ctx, npm, "install", "--no-audit", "--no-fund", "--prefix", dir, "pyright@"+Version)
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("installing pyright %s with npm: %v: %s", PyrightVersion, err, lastLine(out))
+		return "", fmt.Errorf("installing pyright %s with npm: %v: %s", Version, err, oracle.LastLine(out))
 	}
 	return bin, nil
 }
 
-func lastLine(b []byte) string {
-	lines := bytes.Split(bytes.TrimSpace(b), []byte("\n"))
-	return string(lines[len(lines)-1])
-}
-
 // Check runs pyright in dir on Options.Packages (files or directories,
 // repository-relative), or on the whole project.
-func (p *Pyright) Check(ctx context.Context, dir string, o Options) (*Result, error) {
+func (p *Oracle) Check(ctx context.Context, dir string, o oracle.Options) (*oracle.Result, error) {
 	start := time.Now()
 	if o.Files != nil {
-		pyFiles, _ := filesWith(o.Files, ".py")
+		pyFiles, _ := oracle.FilesWith(o.Files, ".py")
 		if len(pyFiles) == 0 {
-			return &Result{Pass: true}, nil // no Python in this change
+			return &oracle.Result{Pass: true}, nil // no Python in this change
 		}
 		o.Packages = pyFiles
 	}
@@ -136,11 +132,11 @@ func (p *Pyright) Check(ctx context.Context, dir string, o Options) (*Result, er
 	if err != nil && !errors.As(err, &ee) {
 		return nil, fmt.Errorf("pyright: %w", err)
 	}
-	ds, perr := ParsePyright(stdout.Bytes(), dir)
+	ds, perr := Parse(stdout.Bytes(), dir)
 	if perr != nil {
-		return nil, fmt.Errorf("pyright: %v (%s)", perr, lastLine(stderr.Bytes()))
+		return nil, fmt.Errorf("pyright: %v (%s)", perr, oracle.LastLine(stderr.Bytes()))
 	}
-	res := &Result{Pass: len(ds) == 0, Diagnostics: ds, Took: time.Since(start), Ran: []string{"pyright " + joinArgs(args)}}
+	res := &oracle.Result{Pass: len(ds) == 0, Diagnostics: ds, Took: time.Since(start), Ran: []string{"pyright " + joinArgs(args)}}
 	if o.Files != nil {
 		if n, ok := pyrightAnalysed(stdout.Bytes()); ok && n < len(o.Packages) {
 			res.Unanalysed = fmt.Sprintf("pyright analysed %d of the %d Python files it was given: its configuration excludes the others", n, len(o.Packages))
@@ -230,7 +226,7 @@ func pyrightConfig(dir string, files []string) (string, func(), error) {
 	return filepath.Join(tmp, "pyrightconfig.json"), cleanup, nil
 }
 
-func (p *Pyright) python() string {
+func (p *Oracle) python() string {
 	if p.Python != "" {
 		return p.Python
 	}
@@ -248,9 +244,9 @@ func joinArgs(a []string) string {
 	return b.String()
 }
 
-// ParsePyright turns `pyright --outputjson` into diagnostics: errors
+// Parse turns `pyright --outputjson` into diagnostics: errors
 // only, lines made 1-based, paths relative to dir.
-func ParsePyright(out []byte, dir string) ([]Diagnostic, error) {
+func Parse(out []byte, dir string) ([]oracle.Diagnostic, error) {
 	var report struct {
 		GeneralDiagnostics []struct {
 			File     string `json:"file"`
@@ -268,7 +264,7 @@ func ParsePyright(out []byte, dir string) ([]Diagnostic, error) {
 	if err := json.Unmarshal(out, &report); err != nil {
 		return nil, fmt.Errorf("unreadable output: %v", err)
 	}
-	var ds []Diagnostic
+	var ds []oracle.Diagnostic
 	for _, g := range report.GeneralDiagnostics {
 		if g.Severity != "error" {
 			continue
@@ -277,7 +273,7 @@ func ParsePyright(out []byte, dir string) ([]Diagnostic, error) {
 		if g.Rule != "" {
 			msg += " (" + g.Rule + ")"
 		}
-		ds = append(ds, Diagnostic{Path: rel(g.File, dir), Line: g.Range.Start.Line + 1, Col: g.Range.Start.Character + 1, Message: msg, Tool: "pyright"})
+		ds = append(ds, oracle.Diagnostic{Path: oracle.RelPath(g.File, dir), Line: g.Range.Start.Line + 1, Col: g.Range.Start.Character + 1, Message: msg, Tool: "pyright"})
 	}
 	return ds, nil
 }
