@@ -166,7 +166,7 @@ func (r *Repo) Diff(ctx context.Context, base, head string, maxFiles int, pathsp
 		return files, nil
 	}
 	for _, fd := range fds {
-		name := strings.TrimPrefix(unquote(fd.NewName), "b/")
+		name := strings.TrimPrefix(UnquotePath(fd.NewName), "b/")
 		f := byPath[name]
 		if f == nil {
 			continue
@@ -192,27 +192,37 @@ func (r *Repo) Diff(ctx context.Context, base, head string, maxFiles int, pathsp
 	return files, nil
 }
 
-func unquote(s string) string {
-	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
-		var b strings.Builder
-		for i := 1; i < len(s)-1; i++ {
-			if s[i] == '\\' && i+1 < len(s)-1 {
-				i++
-				switch s[i] {
-				case 'n':
-					b.WriteByte('\n')
-				case 't':
-					b.WriteByte('\t')
-				default:
-					b.WriteByte(s[i])
-				}
-				continue
+// UnquotePath undoes git's C-style quoting of a path with unusual
+// characters: "caf\303\251.go" is café.go (core.quotePath, on by
+// default, writes every byte above 0x7f as an octal escape).
+func UnquotePath(s string) string {
+	if len(s) < 2 || s[0] != '"' || s[len(s)-1] != '"' {
+		return s
+	}
+	var b strings.Builder
+	for i := 1; i < len(s)-1; i++ {
+		c := s[i]
+		if c != '\\' || i+1 >= len(s)-1 {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch s[i] {
+		case 'n':
+			b.WriteByte('\n')
+		case 't':
+			b.WriteByte('\t')
+		case '0', '1', '2', '3':
+			if i+2 < len(s)-1 {
+				v := (s[i]-'0')<<6 | (s[i+1]-'0')<<3 | (s[i+2] - '0')
+				b.WriteByte(v)
+				i += 2
 			}
+		default:
 			b.WriteByte(s[i])
 		}
-		return b.String()
 	}
-	return s
+	return b.String()
 }
 
 // parseNameStatus parses `git diff --name-status -z` output.

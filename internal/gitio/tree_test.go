@@ -260,3 +260,34 @@ func BenchmarkWordSetIn(b *testing.B) {
 		}
 	}
 }
+
+// TestDiffNonASCIIPath: git quotes a path with bytes above 0x7f in a
+// patch ("caf\303\251.go"); its hunks are the file's, not a whole-file
+// change (the octal escapes were not decoded, the patch's file matched
+// no name, and every line of it counted as changed).
+func TestDiffNonASCIIPath(t *testing.T) {
+	testrepo.Hermetic(t)
+	dir := t.TempDir()
+	testrepo.Init(t, dir)
+	body := "package p\n\n" + strings.Repeat("var x = 1\n", 20)
+	testrepo.WriteFiles(t, dir, map[string]string{"café.go": body})
+	base := testrepo.CommitAll(t, dir, "base")
+	testrepo.WriteFiles(t, dir, map[string]string{"café.go": strings.Replace(body, "var x = 1\n", "var y = 2\n", 1)})
+	head := testrepo.CommitAll(t, dir, "head")
+	ctx := context.Background()
+	r, err := Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	files, err := r.Diff(ctx, base, head, 0, "*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 1 || files[0].Path() != "café.go" || files[0].Whole || len(files[0].Hunks) != 1 {
+		t.Fatalf("diff: %+v", files)
+	}
+	if got := UnquotePath(`"caf\303\251 \"q\"\t.go"`); got != "café \"q\"\t.go" {
+		t.Errorf("UnquotePath = %q", got)
+	}
+}

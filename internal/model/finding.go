@@ -29,28 +29,47 @@ const (
 	Uses Relation = "Uses"
 )
 
-// phrases name the hop of a relation path that reaches a block: "called
-// by func run".
-var phrases = map[Relation]string{
-	CalledBy:       "called by",
-	UsedBy:         "used by",
-	InstantiatedBy: "instantiated by",
-	OverriddenBy:   "implemented by",
-	Overrides:      "implements",
-	EmbeddedBy:     "embedded by",
-	ImportedBy:     "imported by",
-	ReferencedBy:   "referenced by",
-	VariantOf:      "variant of",
-	Uses:           "uses",
+// Words is how Ripple says a relation, the one vocabulary of every
+// report: a relation path's hop, a heading's count, a rule's description.
+type Words struct {
+	// Phrase names the hop of a relation path that reaches a block:
+	// "called by" (func run).
+	Phrase string
+	// Noun counts sites of the relation in a heading: "call site", "call
+	// sites".
+	Noun [2]string
+	// Subject is a rule's short description, before the changed
+	// declaration: "Caller of".
+	Subject string
+	// Long is a rule's full description, before the changed declaration:
+	// "A site that calls, or takes as a value,".
+	Long string
+}
+
+var words = map[Relation]Words{
+	CalledBy:       {"called by", [2]string{"call site", "call sites"}, "Caller of", "A site that calls, or takes as a value,"},
+	UsedBy:         {"used by", [2]string{"use", "uses"}, "Use of", "A site that reads, writes or keys"},
+	InstantiatedBy: {"instantiated by", [2]string{"instantiation", "instantiations"}, "Instantiation of", "A site that constructs"},
+	OverriddenBy:   {"implemented by", [2]string{"implementation", "implementations"}, "Implementation of", "A method that implements or overrides"},
+	Overrides:      {"implements", [2]string{"implemented method", "implemented methods"}, "Method implemented by", "An interface or base method implemented or overridden by"},
+	EmbeddedBy:     {"embedded by", [2]string{"embedding type", "embedding types"}, "Type embedding", "A type that embeds or derives from"},
+	ImportedBy:     {"imported by", [2]string{"importer", "importers"}, "Importer of", "A file that imports"},
+	ReferencedBy:   {"referenced by", [2]string{"reference", "references"}, "Reference to", "A site that names"},
+	VariantOf:      {"variant of", [2]string{"build variant", "build variants"}, "Build variant of", "Another definition, for other builds, of"},
+	Uses:           {"uses", [2]string{"line of new code", "lines of new code"}, "New code in", "A line the diff wrote in"},
+}
+
+// Words returns how the relation is said; a relation without words of
+// its own gets general ones that name it.
+func (r Relation) Words() Words {
+	if w, ok := words[r]; ok {
+		return w
+	}
+	return Words{Phrase: string(r), Noun: [2]string{"site", "sites"}, Subject: "Dependent of", Long: "A site that depends (" + string(r) + ") on"}
 }
 
 // Phrase is the words of the relation on a relation path ("called by").
-func (r Relation) Phrase() string {
-	if s, ok := phrases[r]; ok {
-		return s
-	}
-	return string(r)
-}
+func (r Relation) Phrase() string { return r.Words().Phrase }
 
 // TrailText writes a relation path: "func Sum → called by func Use".
 func TrailText(steps []Step) string {

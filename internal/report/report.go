@@ -447,20 +447,6 @@ func displayBlock(c *model.Change) *model.Block {
 // trimmed is a site's source line for display.
 func trimmed(s model.Site) string { return strings.TrimSpace(s.Text) }
 
-// nouns are how a heading counts sites of a relation.
-var nouns = map[model.Relation][2]string{
-	model.CalledBy:       {"call site", "call sites"},
-	model.UsedBy:         {"use", "uses"},
-	model.InstantiatedBy: {"instantiation", "instantiations"},
-	model.OverriddenBy:   {"implementation", "implementations"},
-	model.Overrides:      {"implemented method", "implemented methods"},
-	model.EmbeddedBy:     {"embedding type", "embedding types"},
-	model.ImportedBy:     {"importer", "importers"},
-	model.ReferencedBy:   {"reference", "references"},
-	model.VariantOf:      {"build variant", "build variants"},
-	model.Uses:           {"line of new code", "lines of new code"},
-}
-
 // mainRelation is the relation most findings of fs have; ties go to the
 // earlier relation of model.Relations.
 func mainRelation(fs []*model.Finding) model.Relation {
@@ -485,10 +471,7 @@ func mainRelation(fs []*model.Finding) model.Relation {
 }
 
 func nounFor(r model.Relation, n int) string {
-	w, ok := nouns[r]
-	if !ok {
-		w = [2]string{"site", "sites"}
-	}
+	w := r.Words().Noun
 	return model.Plural(n, w[0], w[1])
 }
 

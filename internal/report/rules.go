@@ -7,21 +7,6 @@ import "github.com/ripple-dev/ripple/internal/model"
 // on): ripple/MMS/CalledBy is "Caller of a function whose signature
 // changed".
 
-// relationSubjects are the short forms: "Caller of", and the long forms
-// for fullDescription: "A site that calls, or takes as a value,".
-var relationSubjects = map[model.Relation][2]string{
-	model.CalledBy:       {"Caller of", "A site that calls, or takes as a value,"},
-	model.UsedBy:         {"Use of", "A site that reads, writes or keys"},
-	model.InstantiatedBy: {"Instantiation of", "A site that constructs"},
-	model.OverriddenBy:   {"Implementation of", "A method that implements or overrides"},
-	model.Overrides:      {"Method implemented by", "An interface or base method implemented or overridden by"},
-	model.EmbeddedBy:     {"Type embedding", "A type that embeds or derives from"},
-	model.ImportedBy:     {"Importer of", "A file that imports"},
-	model.ReferencedBy:   {"Reference to", "A site that names"},
-	model.VariantOf:      {"Build variant of", "Another definition, for other builds, of"},
-	model.Uses:           {"New code in", "A line the diff wrote in"},
-}
-
 // labelObjects describe the changed declaration.
 var labelObjects = map[model.Label]string{
 	model.MMB: "a function whose body changed in a way callers can observe",
@@ -45,10 +30,8 @@ var labelObjects = map[model.Label]string{
 // ruleText is the short and full description and the help text of the
 // rule "ripple/<label>/<relation>".
 func ruleText(l model.Label, r model.Relation) (short, full, help string) {
-	subj, ok := relationSubjects[r]
-	if !ok {
-		subj = [2]string{"Dependent of", "A site that depends (" + string(r) + ") on"}
-	}
+	w := r.Words()
+	subj := [2]string{w.Subject, w.Long}
 	obj, ok := labelObjects[l]
 	if !ok {
 		obj = "a declaration that changed"

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ripple-dev/ripple/internal/gitio"
+
 	godiff "github.com/sourcegraph/go-diff/diff"
 )
 
@@ -36,7 +38,7 @@ func ParseGitDiff(patch []byte) (*DiffMap, error) {
 		return nil, fmt.Errorf("parsing the pull request's diff: %w", err)
 	}
 	for _, fd := range fds {
-		name := unquote(fd.NewName)
+		name := gitio.UnquotePath(fd.NewName)
 		if name == "/dev/null" {
 			continue // deleted: nothing on the right side
 		}
@@ -120,34 +122,3 @@ func (m *DiffMap) InOneHunk(path string, start, end int) bool {
 
 // Files is the number of files with a right side.
 func (m *DiffMap) Files() int { return len(m.files) }
-
-// unquote undoes git's C-style quoting of a path with unusual characters.
-func unquote(s string) string {
-	if len(s) < 2 || s[0] != '"' || s[len(s)-1] != '"' {
-		return s
-	}
-	var b strings.Builder
-	for i := 1; i < len(s)-1; i++ {
-		c := s[i]
-		if c != '\\' || i+1 >= len(s)-1 {
-			b.WriteByte(c)
-			continue
-		}
-		i++
-		switch s[i] {
-		case 'n':
-			b.WriteByte('\n')
-		case 't':
-			b.WriteByte('\t')
-		case '0', '1', '2', '3':
-			if i+2 < len(s)-1 {
-				v := (s[i]-'0')<<6 | (s[i+1]-'0')<<3 | (s[i+2] - '0')
-				b.WriteByte(v)
-				i += 2
-			}
-		default:
-			b.WriteByte(s[i])
-		}
-	}
-	return b.String()
-}

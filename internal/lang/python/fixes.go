@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ripple-dev/ripple/internal/lang"
 	"github.com/ripple-dev/ripple/internal/lang/treesit"
 	"github.com/ripple-dev/ripple/internal/model"
 )
@@ -195,21 +196,7 @@ func renamedTo(from map[string]string, old string) bool {
 	return false
 }
 
-// editOf replaces node n's source with text.
+// editOf replaces node n's source in file f with text.
 func editOf(f *pfile, n *treesit.Node, text string) model.TextEdit {
-	sl, sc := lineCol(f.t.Src, int(n.Start))
-	el, ec := lineCol(f.t.Src, int(n.End))
-	return model.TextEdit{Path: f.path, StartLine: sl, StartCol: sc, EndLine: el, EndCol: ec, NewText: text}
-}
-
-// lineCol is the 1-based line and byte column of offset off.
-func lineCol(src []byte, off int) (int, int) {
-	line, start := 1, 0
-	for i := 0; i < off && i < len(src); i++ {
-		if src[i] == '\n' {
-			line++
-			start = i + 1
-		}
-	}
-	return line, off - start + 1
+	return lang.EditBytes(f.path, f.t.Src, int(n.Start), int(n.End), text)
 }
