@@ -59,8 +59,9 @@ func Reaches(res *model.Result) bool {
 	if res == nil {
 		return false
 	}
+	members := propagate.MembersOfAdded(res.Changes)
 	for _, c := range res.Changes {
-		if len(propagate.Relations(c)) > 0 {
+		if len(propagate.Relations(c)) > 0 && !members[c] {
 			return true
 		}
 	}

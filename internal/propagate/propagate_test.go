@@ -345,3 +345,32 @@ func TestWalkRungs(t *testing.T) {
 		t.Errorf("deadline during W's round: rounds %q, unwalked %v; want S W, then W dropped and B and T left", got, out.Unwalked)
 	}
 }
+
+// TestMembersOfAddedTypes: the fields, methods and constructors of a
+// type the same diff adds are not walked (nothing that compiled before
+// names the type), while a field added to a type that was there is, and
+// a same-named type of another package is another type.
+func TestMembersOfAddedTypes(t *testing.T) {
+	block := func(kind model.Kind, pkg, container, name string) *model.Block {
+		return &model.Block{Lang: "toy", Kind: kind, Path: pkg + "/f.toy", Package: pkg, Unit: pkg, Container: container, Name: name, Display: name}
+	}
+	added := &model.Change{Label: model.AC, New: block(model.KindType, "a", "", "Graph")}
+	field := &model.Change{Label: model.AF, New: block(model.KindField, "a", "Graph", "Depth")}
+	method := &model.Change{Label: model.AM, New: block(model.KindMethod, "a", "Graph", "Draw")}
+	elsewhere := &model.Change{Label: model.AF, New: block(model.KindField, "b", "Graph", "Depth")}
+	an := &toy{}
+	if _, err := Walk(context.Background(), Input{
+		Changes: []*model.Change{added, field, method, elsewhere}, Frontends: lang.Set{toyFrontend{an}}, Env: &lang.Env{},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	var asked []*model.Change
+	for _, round := range an.asked {
+		for _, q := range round {
+			asked = append(asked, q.Change)
+		}
+	}
+	if len(asked) != 1 || asked[0] != elsewhere {
+		t.Errorf("asked about %d changes, want only the field of package b's Graph", len(asked))
+	}
+}

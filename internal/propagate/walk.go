@@ -77,6 +77,36 @@ func Relations(c *model.Change) []model.Relation {
 	return model.Impacts[c.Label]
 }
 
+// MembersOfAdded are the changes to members (fields, methods,
+// constructors) of a type the same changes add: no code that compiled
+// before can name a type that did not exist, so they have no dependents
+// to walk (the diff's own uses of them are its new code, judged apart,
+// lang.NewCodeJudge). On terraform's last 50 commits a new struct's
+// fields were searched for instantiations under its name, a common
+// word, in 106 files.
+func MembersOfAdded(cs []*model.Change) map[*model.Change]bool {
+	type key struct{ lang, pkg, unit, name string }
+	added := map[key]bool{}
+	for _, c := range cs {
+		if c.Label == model.AC && c.New != nil {
+			added[key{c.New.Lang, c.New.Package, c.New.Unit, c.New.Name}] = true
+		}
+	}
+	if len(added) == 0 {
+		return nil
+	}
+	out := map[*model.Change]bool{}
+	for _, c := range cs {
+		switch c.Label {
+		case model.AF, model.AM, model.ACC:
+			if b := c.New; b != nil && b.Container != "" && added[key{b.Lang, b.Package, b.Unit, b.Container}] {
+				out[c] = true
+			}
+		}
+	}
+	return out
+}
+
 // Rung is the highest verdict a change's dependents can have once Cap
 // applies: Inconsistent for the diff's own changes and what must follow
 // them, MayBeImpacted one uncertain step away, MayFollow on the farther
@@ -123,7 +153,11 @@ func Walk(ctx context.Context, in Input) (*Output, error) {
 	}
 	// the seed's own dependents: always, whatever the deadline
 	seeds := &queue{}
+	members := MembersOfAdded(in.Changes)
 	for _, c := range in.Changes {
+		if members[c] {
+			continue
+		}
 		if fe := in.Frontends.ByName(c.Block().Lang); fe != nil {
 			w.fe[c] = fe
 			seeds.add(c, 0)
