@@ -266,36 +266,24 @@ func wordsOf(text []byte) []uint64 {
 	if binary(text) {
 		return nil
 	}
-	var out []uint64
-	for i := 0; i < len(text); {
-		if !wordBytes[text[i]] {
-			i++
-			continue
-		}
-		j := i + 1
-		for j < len(text) && wordBytes[text[j]] {
-			j++
-		}
-		out = append(out, wordHash(text[i:j]))
-		i = j
-	}
+	out := wordRuns(text)
 	slices.Sort(out)
 	return slices.Clip(slices.Compact(out))
 }
 
-// wordRuns is the hashes of w's maximal runs of word bytes.
-func wordRuns(w []byte) []uint64 {
+// wordRuns is the hashes of the maximal runs of word bytes of b, in order.
+func wordRuns(b []byte) []uint64 {
 	var out []uint64
-	for i := 0; i < len(w); {
-		if !wordBytes[w[i]] {
+	for i := 0; i < len(b); {
+		if !wordBytes[b[i]] {
 			i++
 			continue
 		}
 		j := i + 1
-		for j < len(w) && wordBytes[w[j]] {
+		for j < len(b) && wordBytes[b[j]] {
 			j++
 		}
-		out = append(out, wordHash(w[i:j]))
+		out = append(out, wordHash(b[i:j]))
 		i = j
 	}
 	return out

@@ -2,58 +2,27 @@ package gobuild
 
 import (
 	"context"
-	"encoding/json"
-	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/ripple-dev/ripple/internal/oracle/oracletest"
+
 	"github.com/ripple-dev/ripple/internal/oracle"
 	"github.com/ripple-dev/ripple/internal/testrepo"
 )
 
-var update = flag.Bool("update", false, "rewrite golden files")
-
-// TestParseGolden parses captured output of the real tools.
+// TestParseGolden parses captured output of the real go build, go vet
+// and go test.
 func TestParseGolden(t *testing.T) {
-	outs, _ := filepath.Glob("testdata/*.out")
-	if len(outs) == 0 {
-		t.Fatal("no captured outputs")
-	}
-	for _, out := range outs {
-		name := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(out), ".out"), ".json")
-		t.Run(name, func(t *testing.T) {
-			data, err := os.ReadFile(out)
-			if err != nil {
-				t.Fatal(err)
-			}
-			tool, _, _ := strings.Cut(name, "_")
-			var ds []oracle.Diagnostic
-			if tool == "test" {
-				ds = ParseTest(string(data), "/tmp/orc")
-			} else {
-				ds = Parse(string(data), tool, "/tmp/orc")
-			}
-			got, _ := json.MarshalIndent(ds, "", "  ")
-			got = append(got, '\n')
-			golden := strings.TrimSuffix(strings.TrimSuffix(out, ".out"), ".json") + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update)", err)
-			}
-			if string(got) != string(want) {
-				t.Errorf("%s: parse differs from %s (run go test -update to accept):\ngot:\n%s\nwant:\n%s", out, golden, got, want)
-			}
-		})
-	}
+	oracletest.Golden(t, "testdata/*.out", func(name string, data []byte) ([]oracle.Diagnostic, error) {
+		if tool, _, _ := strings.Cut(name, "_"); tool != "test" {
+			return Parse(string(data), tool, "/tmp/orc"), nil
+		}
+		return ParseTest(string(data), "/tmp/orc"), nil
+	})
 }
 
 // TestGoOracle runs the real oracle on a broken module and on the fixed
