@@ -33,14 +33,14 @@ func main() {
 	head := flag.String("head", "HEAD", "head revision")
 	n := flag.Int("n", 1, "profiled runs")
 	warmup := flag.Bool("warmup", false, "one untimed run in this process first")
-	precision := flag.String("precision", config.PrecisionAuto, "auto | syntax | types")
+	precision := flag.String("precision", string(config.PrecisionAuto), "auto | syntax | types")
 	budget := flag.Duration("budget", 0, "time budget (0: the default)")
 	cpu := flag.String("cpuprofile", "cpu.pprof", "CPU profile output")
 	mem := flag.String("memprofile", "", "allocation profile output (every allocation of the profiled runs, sampled)")
 	flag.Parse()
 
 	cfg := config.Default()
-	cfg.Precision = *precision
+	cfg.Precision = config.Precision(*precision)
 	if *budget > 0 {
 		cfg.Budget = *budget
 	}

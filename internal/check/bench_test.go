@@ -77,8 +77,8 @@ func BenchmarkCheckSmallRepo(b *testing.B) {
 	head := testrepo.CommitAll(b, dir, "seed: add a context parameter")
 	ctx := context.Background()
 
-	for _, precision := range []string{config.PrecisionSyntax, config.PrecisionAuto} {
-		b.Run("precision="+precision, func(b *testing.B) {
+	for _, precision := range []config.Precision{config.PrecisionSyntax, config.PrecisionAuto} {
+		b.Run("precision="+string(precision), func(b *testing.B) {
 			cfg := config.Default()
 			cfg.Precision = precision
 			run := func() *model.Result {

@@ -47,7 +47,7 @@ func TestTSCMissing(t *testing.T) {
 		{"auto", "typescript: types not checked, the syntax judged every site: tsc (TypeScript 7) is not installed: `precision: types` installs it"},
 	} {
 		cfg := config.Default()
-		cfg.Precision = tc.precision
+		cfg.Precision = config.Precision(tc.precision)
 		ctx := context.Background()
 		repo, err := gitio.Open(ctx, sc.Dir)
 		if err != nil {

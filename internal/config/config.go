@@ -42,11 +42,16 @@ const (
 	OnToolErrorBlock = "block"
 )
 
+// Precision is the analysis tier a check runs (the precision key): a
+// type, so that the front-ends compare it with these values, never with
+// strings of their own.
+type Precision string
+
 // Values of precision.
 const (
-	PrecisionAuto   = "auto"
-	PrecisionSyntax = "syntax"
-	PrecisionTypes  = "types"
+	PrecisionAuto   Precision = "auto"   // type-check when it fits the budget
+	PrecisionSyntax Precision = "syntax" // the syntax's verdicts only
+	PrecisionTypes  Precision = "types"  // type-check every site the syntax cannot settle
 )
 
 // Values of format.
@@ -61,7 +66,7 @@ const (
 var (
 	failOnValues      = []string{FailOnError, FailOnWarning, FailOnNever}
 	onToolErrorValues = []string{OnToolErrorAuto, OnToolErrorAllow, OnToolErrorBlock}
-	precisionValues   = []string{PrecisionAuto, PrecisionSyntax, PrecisionTypes}
+	precisionValues   = []string{string(PrecisionAuto), string(PrecisionSyntax), string(PrecisionTypes)}
 	formatValues      = []string{FormatText, FormatJSON, FormatSARIF}
 )
 
@@ -79,7 +84,7 @@ type Config struct {
 	FailOn      string                 `yaml:"fail_on"`
 	OnToolError string                 `yaml:"on_tool_error"`
 	Budget      time.Duration          `yaml:"budget"`
-	Precision   string                 `yaml:"precision"`
+	Precision   Precision                 `yaml:"precision"`
 	MaxFiles    int                    `yaml:"max_files"`
 	Format      string                 `yaml:"format"`
 	Verbose     bool                   `yaml:"verbose"`
@@ -286,7 +291,7 @@ func (c *Config) validate(name string, lines map[string]int) error {
 	if c.Budget <= 0 {
 		bad("budget", "must be > 0, got %v", c.Budget)
 	}
-	enum("precision", c.Precision, precisionValues)
+	enum("precision", string(c.Precision), precisionValues)
 	if c.MaxFiles <= 0 {
 		bad("max_files", "must be > 0, got %d", c.MaxFiles)
 	}

@@ -47,7 +47,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 		"what a failure of ripple itself does to a push (`action`): auto (block when the diff changed declarations others may use), allow or block")
 	def("budget", &durationValue{&c.Budget},
 		"wall-clock `duration` of one check, shared by the fast and the type-checked tier")
-	def("precision", &choiceValue{&c.Precision, precisionValues},
+	def("precision", &choiceValue{(*string)(&c.Precision), precisionValues},
 		"analysis `tier`: auto (type-check when it fits the budget), syntax or types")
 	def("max_files", &intValue{&c.MaxFiles},
 		"most changed files (`n`) a check accepts; a larger diff fails with an error")

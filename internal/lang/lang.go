@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ripple-dev/ripple/internal/config"
+
 	"github.com/ripple-dev/ripple/internal/gitio"
 	"github.com/ripple-dev/ripple/internal/model"
 	"github.com/ripple-dev/ripple/internal/oracle"
@@ -64,9 +66,9 @@ type Env struct {
 	Changed map[string]*gitio.FileChange
 	// Ignored reports paths that must be neither analysed nor reported.
 	Ignored func(path string) bool
-	// Precision is "auto", "syntax" or "types"; Deadline bounds the
-	// precise tier in "auto" mode (zero: no bound).
-	Precision string
+	// Precision is the tier asked for; Deadline bounds the precise tier
+	// in auto (zero: no bound).
+	Precision config.Precision
 	Deadline  time.Time
 	// Defaults maps a parameter name to the expression passed for it when
 	// a change adds it (config param_defaults), for mechanical fixes.

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ripple-dev/ripple/internal/config"
+
 	"github.com/ripple-dev/ripple/internal/lang"
 	"github.com/ripple-dev/ripple/internal/model"
 )
@@ -343,7 +345,7 @@ func (a *analyzer) judge(ctx context.Context, ts []*target, refs []*ref, extra [
 			continue
 		}
 		syn[i] = a.syntacticVerdict(r)
-		if syn[i].binds && a.env.Precision != "types" && a.editedCall(r) {
+		if syn[i].binds && a.env.Precision != config.PrecisionTypes && a.editedCall(r) {
 			// the developer rewrote this call in the same diff and it binds
 			// to the new signature: consistent, without loading types (the
 			// complete change of a signature on terraform: 1.9 s with, 0.3 s
@@ -360,7 +362,7 @@ func (a *analyzer) judge(ctx context.Context, ts []*target, refs []*ref, extra [
 		if r.kind == rkCopy {
 			continue // syntax only: types cannot tell what a function means to cover
 		}
-		if a.env.Precision != "types" && frontierOnly(r) {
+		if a.env.Precision != config.PrecisionTypes && frontierOnly(r) {
 			// the farther frontier (notes): found by what the syntax
 			// resolves; the type checker runs for what may block or warn
 			continue
@@ -370,7 +372,7 @@ func (a *analyzer) judge(ctx context.Context, ts []*target, refs []*ref, extra [
 			// resolved exactly, and types cannot tell behaviour
 			continue
 		}
-		if r.t.ch.Label == model.MMB && a.env.Precision != "types" && a.env.NoteOnly(model.MMB, model.CalledBy) {
+		if r.t.ch.Label == model.MMB && a.env.Precision != config.PrecisionTypes && a.env.NoteOnly(model.MMB, model.CalledBy) {
 			// a call of a method whose body changed, which can only be a
 			// note: the type checker is spent on what can block or warn
 			// (on 50 commits of terraform's history these calls were 16

@@ -3,6 +3,8 @@ package golang
 import (
 	"context"
 
+	"github.com/ripple-dev/ripple/internal/config"
+
 	"github.com/ripple-dev/ripple/internal/model"
 )
 
@@ -37,7 +39,7 @@ func (t *target) frontier() bool {
 // finding of it a note: target.frontier), in a precision other than
 // types.
 func (a *analyzer) farMember(t *target) bool {
-	if a.env.Precision == "types" || !t.member || t.container == "" {
+	if a.env.Precision == config.PrecisionTypes || !t.member || t.container == "" {
 		return false
 	}
 	// a method whose body changed, whose calls can only be notes: only

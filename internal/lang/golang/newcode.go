@@ -8,6 +8,8 @@ import (
 	"sort"
 	"time"
 
+	"github.com/ripple-dev/ripple/internal/config"
+
 	"github.com/ripple-dev/ripple/internal/lang"
 	"github.com/ripple-dev/ripple/internal/model"
 )
@@ -24,7 +26,7 @@ import (
 // does not fit a declaration (newCodeError), the checker with every
 // package it needed.
 func (a *analyzer) JudgeNewCode(ctx context.Context, changes []*model.Change) ([]*lang.Ref, error) {
-	if a.env.Precision == "syntax" {
+	if a.env.Precision == config.PrecisionSyntax {
 		return nil, nil
 	}
 	// the touched lines of each changed Go file, by the change holding them
@@ -112,7 +114,7 @@ func (a *analyzer) JudgeNewCode(ctx context.Context, changes []*model.Change) ([
 // deadline is when the type tier stops: the budget's end in auto, none
 // with precision types.
 func (a *analyzer) deadline() (d time.Time) {
-	if a.env.Precision == "types" {
+	if a.env.Precision == config.PrecisionTypes {
 		return d
 	}
 	return a.env.Deadline

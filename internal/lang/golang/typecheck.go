@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ripple-dev/ripple/internal/config"
+
 	"github.com/ripple-dev/ripple/internal/model"
 )
 
@@ -40,7 +42,7 @@ type typeVerdicts struct {
 // typecheck runs the precise tier over the packages holding references,
 // within the deadline (precision auto) or fully (precision types).
 func (a *analyzer) typecheck(ctx context.Context, ts []*target, refs []*ref, extra []*pfile) *typeVerdicts {
-	if a.env.Precision == "syntax" || len(refs) == 0 && len(extra) == 0 {
+	if a.env.Precision == config.PrecisionSyntax || len(refs) == 0 && len(extra) == 0 {
 		return nil
 	}
 	t0 := time.Now()
@@ -53,7 +55,7 @@ func (a *analyzer) typecheck(ctx context.Context, ts []*target, refs []*ref, ext
 		a.note("nogo", "type checking used no standard library sources (the go command is not on PATH): types from outside the repository are unknown")
 	}
 	deadline := a.env.Deadline
-	if a.env.Precision == "types" {
+	if a.env.Precision == config.PrecisionTypes {
 		deadline = time.Time{}
 	}
 	if a.loader == nil {

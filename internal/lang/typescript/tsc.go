@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ripple-dev/ripple/internal/config"
+
 	"github.com/ripple-dev/ripple/internal/gitio"
 	"github.com/ripple-dev/ripple/internal/lang"
 	"github.com/ripple-dev/ripple/internal/lang/treesit"
@@ -70,7 +72,7 @@ func (a *analyzer) unsure(s *tscSite) bool {
 	case model.MayBeImpacted:
 		return true
 	case model.Consistent:
-		return a.env.Precision == "types"
+		return a.env.Precision == config.PrecisionTypes
 	case model.Inconsistent:
 		return r.Precision == model.PrecisionName
 	}
@@ -80,7 +82,7 @@ func (a *analyzer) unsure(s *tscSite) bool {
 // typecheck runs tsc on the projects of the unsure sites and settles
 // them.
 func (a *analyzer) typecheck(ctx context.Context, sites []*tscSite) {
-	if a.env.Precision == "syntax" {
+	if a.env.Precision == config.PrecisionSyntax {
 		return
 	}
 	var todo []*tscSite
@@ -93,7 +95,7 @@ func (a *analyzer) typecheck(ctx context.Context, sites []*tscSite) {
 		return
 	}
 	deadline := a.env.Deadline
-	if a.env.Precision == "types" {
+	if a.env.Precision == config.PrecisionTypes {
 		deadline = time.Time{}
 	}
 	if !deadline.IsZero() {
@@ -113,7 +115,7 @@ func (a *analyzer) typecheck(ctx context.Context, sites []*tscSite) {
 			roots = append(roots, s.ref.Site.Path)
 		}
 	}
-	auto := a.env.Precision != "types"
+	auto := a.env.Precision != config.PrecisionTypes
 	var bytes int64
 	var files int
 	if auto {
@@ -250,7 +252,7 @@ type tscPrepared struct {
 // in a tenth of a full tsc), so it is prepared only once it is known to
 // fit: on two cores the preparation's processes would slow the syntax.
 func (a *analyzer) startTSC() {
-	if a.env.Precision != "types" {
+	if a.env.Precision != config.PrecisionTypes {
 		return
 	}
 	var changed []string
@@ -277,14 +279,14 @@ func (a *analyzer) tscPrep() *tscPrepared {
 }
 
 func (a *analyzer) newPrep() *tscPrepared {
-	return &tscPrepared{done: make(chan struct{}), tsc: &tsc.Compiler{NoInstall: a.env.Precision != "types"}}
+	return &tscPrepared{done: make(chan struct{}), tsc: &tsc.Compiler{NoInstall: a.env.Precision != config.PrecisionTypes}}
 }
 
 func (p *tscPrepared) run(a *analyzer, changed []string) {
 	defer close(p.done)
 	t0 := time.Now()
 	ctx := a.ctx
-	if a.env.Precision != "types" && !a.env.Deadline.IsZero() {
+	if a.env.Precision != config.PrecisionTypes && !a.env.Deadline.IsZero() {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithDeadline(ctx, a.env.Deadline)
 		defer cancel()
