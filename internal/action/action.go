@@ -145,14 +145,14 @@ func (r *run) analyse(ctx context.Context, ev *event.Event) int {
 		return cli.ExitOK
 	}
 	r.logf("ripple: checking %s against %s (%s)", findings.Short(rg.Head), findings.Short(rg.Base), rg.Why)
-	cctx, cancel := context.WithTimeout(ctx, cfg.Budget+time.Minute)
+	sess := check.NewSession(repo, cfg) // one budget for the check and the merge check
+	cctx, cancel := sess.Context(ctx, time.Minute)
 	defer cancel()
-	deadline := time.Now().Add(cfg.Budget) // one budget for the check and the merge check
-	res, err := check.Run(cctx, repo, check.Options{Base: rg.Base, Head: rg.Head, Config: cfg, Deadline: deadline})
+	res, err := sess.Check(cctx, check.Options{Base: rg.Base, Head: rg.Head})
 	if err != nil {
 		return r.toolError(nil, err)
 	}
-	r.mergeCheck(cctx, repo, ev, rg, cfg, deadline, res)
+	r.mergeCheck(cctx, sess, ev, rg, res)
 	files := changedFiles(ctx, repo, rg.Base, rg.Head)
 	languages := languageLines(files, res, cfg, r.getenv)
 	problem := ""
@@ -203,11 +203,8 @@ func (r *run) analyse(ctx context.Context, ev *event.Event) int {
 		}
 	}
 	verdict, code := summary.Pass, cli.ExitOK
-	for _, f := range res.Findings {
-		if cfg.Fails(f.Level) {
-			verdict, code = summary.Fail, cli.ExitFindings
-			break
-		}
+	if check.Failing(res, cfg) {
+		verdict, code = summary.Fail, cli.ExitFindings
 	}
 	r.setOutput("verdict", verdict)
 	r.setCounts(rep)
@@ -230,7 +227,8 @@ func (r *run) analyse(ctx context.Context, ev *event.Event) int {
 // repository's config). Its findings join res; a failure of the merge
 // check is a warning, never the job's failure: the ordinary check's
 // findings stand.
-func (r *run) mergeCheck(ctx context.Context, repo *gitio.Repo, ev *event.Event, rg *event.Range, cfg *config.Config, deadline time.Time, res *model.Result) {
+func (r *run) mergeCheck(ctx context.Context, sess *check.Session, ev *event.Event, rg *event.Range, res *model.Result) {
+	cfg := sess.Config
 	on := ev.PR != nil
 	if cfg.Explicit("merge_check") {
 		on = cfg.MergeCheck
@@ -247,13 +245,10 @@ func (r *run) mergeCheck(ctx context.Context, repo *gitio.Repo, ev *event.Event,
 		name = findings.Short(ev.PR.BaseSHA)
 	}
 	r.logf("ripple: merge check: %s merged with %s (%s)", findings.Short(rg.Head), name, findings.Short(ev.PR.BaseSHA))
-	mr, err := check.Merge(ctx, repo, check.MergeOptions{Ref: ev.PR.BaseSHA, Name: name, Head: rg.Head, Config: cfg, Deadline: deadline})
-	if err != nil {
+	if err := sess.Merge(ctx, res, check.MergeOptions{Ref: ev.PR.BaseSHA, Name: name, Head: rg.Head}); err != nil {
 		r.warningf("ripple: the merge check did not run: %v", err)
 		r.delivery = append(r.delivery, "Merge check: did not run: "+md.Text(err.Error())+".")
-		return
 	}
-	mr.Into(res)
 }
 
 func (r *run) setCounts(rep *findings.Report) {

@@ -19,7 +19,6 @@ import (
 	"github.com/ripple-dev/ripple/internal/gitio"
 	"github.com/ripple-dev/ripple/internal/hookinstall"
 	"github.com/ripple-dev/ripple/internal/languages"
-	"github.com/ripple-dev/ripple/internal/model"
 	"github.com/ripple-dev/ripple/internal/oracle"
 	"github.com/ripple-dev/ripple/internal/report"
 )
@@ -198,11 +197,11 @@ func runCheck(ctx context.Context, dir string, args []string, stdout, stderr io.
 		defer stop()
 	}
 	merging := *mergeRef != "" || cfg.MergeCheck
-	ctx, cancel := context.WithTimeout(ctx, cfg.Budget+30*time.Second)
+	sess := check.NewSession(repo, cfg)                                 // one budget for the check and the merge check
+	sess.SkipFrontier = cfg.Format == config.FormatText && !cfg.Verbose // no notes shown: the frontier is not walked
+	ctx, cancel := sess.Context(ctx, 30*time.Second)
 	defer cancel()
-	deadline := time.Now().Add(cfg.Budget)                  // one budget for the check and the merge check
-	skip := cfg.Format == config.FormatText && !cfg.Verbose // no notes shown: the frontier is not walked
-	res, err := check.Run(ctx, repo, check.Options{Base: *base, Head: *head, WorkTree: *work, Config: cfg, Deadline: deadline, SkipFrontier: skip})
+	res, err := sess.Check(ctx, check.Options{Base: *base, Head: *head, WorkTree: *work})
 	if err != nil {
 		// HEAD is the head of the range, or with -worktree its default
 		// base: when it has no commit, say so rather than git's "unknown
@@ -219,7 +218,7 @@ func runCheck(ctx context.Context, dir string, args []string, stdout, stderr io.
 	case merging && *work:
 		res.PrecisionNotes = append(res.PrecisionNotes, "merge check: not run with -worktree (uncommitted work cannot be merged); commit, then check with -merge")
 	case merging:
-		mr := &mergeRun{repo: repo, cfg: cfg, ref: *mergeRef, head: res.Head, deadline: deadline, skipFrontier: skip}
+		mr := &mergeRun{sess: sess, ref: *mergeRef, head: res.Head}
 		stale, err := mr.run(ctx, res)
 		if err != nil {
 			fmt.Fprintln(stderr, "ripple:", err)
@@ -234,20 +233,10 @@ func runCheck(ctx context.Context, dir string, args []string, stdout, stderr io.
 		fmt.Fprintln(stderr, "ripple:", err)
 		return ExitFailure
 	}
-	if failing(res, cfg) {
+	if check.Failing(res, cfg) {
 		return ExitFindings
 	}
 	return ExitOK
-}
-
-// failing reports whether a result fails under the config's fail_on.
-func failing(res *model.Result, cfg *config.Config) bool {
-	for _, f := range res.Findings {
-		if cfg.Fails(f.Level) {
-			return true
-		}
-	}
-	return false
 }
 
 func runInstall(ctx context.Context, dir, cmd string, args []string, stdout, stderr io.Writer) int {

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/ripple-dev/ripple/internal/check"
-	"github.com/ripple-dev/ripple/internal/config"
 	"github.com/ripple-dev/ripple/internal/gitio"
 	"github.com/ripple-dev/ripple/internal/model"
 )
@@ -18,16 +17,13 @@ const StaleAfter = 7 * 24 * time.Hour
 
 // mergeRun is one merge check the CLI runs beside an ordinary check.
 type mergeRun struct {
-	repo *gitio.Repo
-	cfg  *config.Config
+	sess *check.Session
+	repo *gitio.Repo // the session's (staleness alone needs no session)
 	// ref is the branch to merge with as the user named it; "" = the
 	// default branch of remote (origin/HEAD).
 	ref, remote string
 	head        string // the head commit
-	deadline    time.Time
 	now         func() time.Time
-	// skipFrontier is check.Options.SkipFrontier
-	skipFrontier bool
 }
 
 // run runs the merge check and adds its findings (or why it did not
@@ -36,6 +32,9 @@ type mergeRun struct {
 // error is a branch the user named that does not resolve, or a failure
 // of git.
 func (m *mergeRun) run(ctx context.Context, res *model.Result) (stale string, err error) {
+	if m.repo == nil {
+		m.repo = m.sess.Repo
+	}
 	ref := m.ref
 	if ref == "" {
 		remote := m.remote
@@ -50,12 +49,7 @@ func (m *mergeRun) run(ctx context.Context, res *model.Result) (stale string, er
 		ref = strings.TrimPrefix(strings.TrimPrefix(def, "refs/remotes/"), "refs/heads/")
 	}
 	stale = m.staleness(ctx, ref)
-	mr, err := check.Merge(ctx, m.repo, check.MergeOptions{Ref: ref, Head: m.head, Config: m.cfg, Now: m.now, Deadline: m.deadline, SkipFrontier: m.skipFrontier})
-	if err != nil {
-		return stale, err
-	}
-	mr.Into(res)
-	return stale, nil
+	return stale, m.sess.Merge(ctx, res, check.MergeOptions{Ref: ref, Head: m.head, Now: m.now})
 }
 
 // staleness says when ref is a remote-tracking ref last updated more

@@ -12,7 +12,6 @@ import (
 
 	"github.com/ripple-dev/ripple/internal/check"
 	"github.com/ripple-dev/ripple/internal/config"
-	"github.com/ripple-dev/ripple/internal/model"
 	"github.com/ripple-dev/ripple/internal/prepush"
 	"github.com/ripple-dev/ripple/internal/report"
 )
@@ -110,19 +109,19 @@ func runPrePush(ctx context.Context, dir string, args []string, stdin io.Reader,
 	if len(ranges) == 0 {
 		return ExitOK
 	}
-	merged := &model.Result{}
+	sess := check.NewSession(repo, cfg) // one budget for the push: every range and its merge check
+	sess.SkipFrontier = !cfg.Verbose
 	var why []string
 	// a stale remote-tracking branch is said once, after the report (the
 	// first line says what blocked the push), or alone
 	var stale []string
-	deadline := time.Now().Add(cfg.Budget) // one budget for the push: every range and its merge check
 	for _, rg := range ranges {
-		res, err := check.Run(ctx, repo, check.Options{Base: rg.Base, Head: rg.Head, Config: cfg, Deadline: deadline, SkipFrontier: !cfg.Verbose})
+		res, err := sess.Check(ctx, check.Options{Base: rg.Base, Head: rg.Head})
 		if err != nil {
 			return failAfter(fmt.Errorf("%s: %w", rg.Ref, err), check.Reaches(res))
 		}
 		if cfg.MergeCheck {
-			mr := &mergeRun{repo: repo, cfg: cfg, remote: remote, head: rg.Head, deadline: deadline, skipFrontier: !cfg.Verbose}
+			mr := &mergeRun{sess: sess, remote: remote, head: rg.Head}
 			line, err := mr.run(ctx, res)
 			if err != nil {
 				return fail(fmt.Errorf("%s: %w", rg.Ref, err))
@@ -131,11 +130,12 @@ func runPrePush(ctx context.Context, dir string, args []string, stdin io.Reader,
 				stale = append(stale, line)
 			}
 		}
-		merge(merged, res)
+		sess.Add(res)
 		why = append(why, rg.Why)
 	}
+	merged := sess.Result()
 	merged.PrecisionNotes = append(merged.PrecisionNotes, "checked: "+strings.Join(why, "; "))
-	blocked := failing(merged, cfg)
+	blocked := check.Failing(merged, cfg)
 	reportedAny := false
 	for _, f := range merged.Findings {
 		if f.Level.Rank() > 0 {
@@ -168,53 +168,4 @@ func runPrePush(ctx context.Context, dir string, args []string, stdin io.Reader,
 		return ExitFindings
 	}
 	return ExitOK
-}
-
-// merge adds one range's result to the push's.
-func merge(dst, src *model.Result) {
-	if dst.Base == "" {
-		dst.Base, dst.Head = src.Base, src.Head
-	}
-	kept := map[string]*model.Change{}
-	for _, c := range dst.Changes {
-		kept[changeKey(c)] = c
-	}
-	same := map[*model.Change]*model.Change{} // a duplicate -> the change kept
-	for _, c := range src.Changes {
-		if k, ok := kept[changeKey(c)]; ok {
-			same[c] = k
-			continue
-		}
-		kept[changeKey(c)] = c
-		dst.Changes = append(dst.Changes, c)
-	}
-	// a change derived in this range from a duplicate follows the change
-	// kept (else the duplicate would be counted, as a cause, once more)
-	for _, c := range src.Changes {
-		if k, ok := same[c.Cause]; ok {
-			c.Cause = k
-		}
-	}
-	for _, f := range src.Findings {
-		if k, ok := same[f.Change]; ok {
-			f.Change = k
-		}
-	}
-	dst.Findings = append(dst.Findings, src.Findings...)
-	dst.Diagnostics = append(dst.Diagnostics, src.Diagnostics...)
-	dst.PrecisionNotes = append(dst.PrecisionNotes, src.PrecisionNotes...)
-	dst.Stats.ChangedFiles += src.Stats.ChangedFiles
-	dst.Stats.ParsedFiles += src.Stats.ParsedFiles
-	dst.Stats.TypedPackages += src.Stats.TypedPackages
-	dst.Stats.Millis += src.Stats.Millis
-	dst.Stats.BudgetCut = dst.Stats.BudgetCut || src.Stats.BudgetCut
-	dst.Stats.FrontierSkipped += src.Stats.FrontierSkipped
-	dst.Stats.Cold = dst.Stats.Cold || src.Stats.Cold
-}
-
-// changeKey identifies a change across the ranges of one push (stacked
-// branches share commits).
-func changeKey(c *model.Change) string {
-	b := c.Block()
-	return fmt.Sprintf("%s|%s|%s:%d", c.Label, c.Summary(), b.Path, b.NameLine)
 }

@@ -68,6 +68,12 @@ const JSONVersion = 1
 // Findings are in report order and deduplicated; findings with level
 // none appear only when o.Verbose is set.
 func JSON(w io.Writer, r *model.Result, o Options) error {
+	return encode(w, Document(r, o))
+}
+
+// Document is the JSON report of r as a value, for a reader in the same
+// process (the Action), which then needs no encoding and decoding.
+func Document(r *model.Result, o Options) JSONReport {
 	p := prepare(r)
 	out := JSONReport{
 		Version:        JSONVersion,
@@ -172,7 +178,7 @@ func JSON(w io.Writer, r *model.Result, o Options) error {
 	for _, d := range p.r.Diagnostics {
 		out.Diagnostics = append(out.Diagnostics, JSONDiagnostic{Path: d.Path, Line: d.Line, Message: d.Message})
 	}
-	return encode(w, out)
+	return out
 }
 
 // encode writes v as JSON indented by two spaces, without escaping <, >

@@ -1,7 +1,6 @@
 package findings
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -41,13 +40,11 @@ type (
 	Merged = report.JSONMerged
 )
 
-// FromResult builds the report of a check through report.JSON.
+// FromResult is the report of a check, read from report.Document in the
+// same process (JSON only crosses process boundaries: ReadJSON).
 func FromResult(res *model.Result) (*Report, error) {
-	var buf bytes.Buffer
-	if err := report.JSON(&buf, res, report.Options{}); err != nil {
-		return nil, fmt.Errorf("findings: %w", err)
-	}
-	return ReadJSON(&buf)
+	rep := Report(report.Document(res, report.Options{}))
+	return reported(&rep), nil
 }
 
 // ReadJSON decodes report.JSON's format (version 1). Findings whose level
@@ -71,6 +68,11 @@ func ReadJSON(r io.Reader) (*Report, error) {
 	}
 	rep := Report(raw.JSONReport)
 	rep.Version = *raw.Version
+	return reported(&rep), nil
+}
+
+// reported drops the findings whose level is not reported (none).
+func reported(rep *Report) *Report {
 	kept := rep.Findings[:0]
 	for _, f := range rep.Findings {
 		if model.Level(f.Level).Rank() > 0 {
@@ -78,7 +80,7 @@ func ReadJSON(r io.Reader) (*Report, error) {
 		}
 	}
 	rep.Findings = kept
-	return &rep, nil
+	return rep
 }
 
 // ChangeOf returns the change of f, or nil.

@@ -1,20 +1,21 @@
-package cli
+package check_test
 
 import (
 	"bytes"
 	"strings"
 	"testing"
 
+	"github.com/ripple-dev/ripple/internal/check"
 	"github.com/ripple-dev/ripple/internal/model"
 	"github.com/ripple-dev/ripple/internal/report"
 )
 
-// TestMergeCounts: stacked branches pushed together share a change (Sum),
+// TestSessionCounts: stacked branches pushed together share a change (Sum),
 // checked once per range; the second range also has a wrapper that must
 // follow it (derived, Cause: the second range's copy of Sum). The merged
 // result is 1 change of the developer's, in the headline and in the
 // totals line alike.
-func TestMergeCounts(t *testing.T) {
+func TestSessionCounts(t *testing.T) {
 	sum := func() *model.Change {
 		return &model.Change{Label: model.MMS, Details: []string{"parameter c int added"},
 			New: &model.Block{Display: "func Sum", Path: "p/p.go", NameLine: 3}}
@@ -32,9 +33,10 @@ func TestMergeCounts(t *testing.T) {
 		{Change: wrap, Relation: model.CalledBy, Verdict: model.Inconsistent, Level: model.LevelError, Site: site("x/x.go")},
 	}}
 
-	merged := &model.Result{}
-	merge(merged, r1)
-	merge(merged, r2)
+	sess := check.NewSession(nil, nil)
+	sess.Add(r1)
+	sess.Add(r2)
+	merged := sess.Result()
 	if wrap.Cause != sum1 {
 		t.Errorf("the derived change follows the duplicate of func Sum, not the change kept")
 	}
