@@ -2,7 +2,10 @@
 // compare, reads the diff, classifies the seed's atomic changes
 // (internal/diffclassify), walks their impact (internal/propagate) and
 // returns a model.Result for a writer (internal/report). The pre-push
-// hook, the local CLI and the GitHub Action all call Run, so they agree.
+// hook, the local CLI and the GitHub Action all run a Session
+// (session.go): their ranges under one budget, each range's merge check,
+// the results combined and the verdict under fail_on, so they agree; they
+// only turn their input into ranges and deliver the result.
 //
 // States: Head is a commit, or the work tree (uncommitted work, untracked
 // files included, compared with Base, by default HEAD). Base defaults to
