@@ -14,6 +14,7 @@ import (
 	"github.com/ripple-dev/ripple/internal/check"
 	"github.com/ripple-dev/ripple/internal/config"
 	"github.com/ripple-dev/ripple/internal/gitio"
+	"github.com/ripple-dev/ripple/internal/langtest"
 	"github.com/ripple-dev/ripple/internal/model"
 	"github.com/ripple-dev/ripple/internal/testrepo"
 )
@@ -30,7 +31,7 @@ func TestTSCMissing(t *testing.T) {
 	if err != nil {
 		t.Skip("git not installed")
 	}
-	ar, err := txtar.ParseFile("testdata/scenarios/ts_param_retyped_syntax.txtar")
+	ar, err := txtar.ParseFile("../lang/typescript/testdata/scenarios/ts_param_retyped_syntax.txtar")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,8 +87,8 @@ func TestTSCMissing(t *testing.T) {
 // (another commit is checked out), tsc checks the head state written
 // out from git, and settles the sites as it does in the work tree.
 func TestTSCHeadNotCheckedOut(t *testing.T) {
-	needTools(t, "needs: tsc")
-	ar, err := txtar.ParseFile("testdata/scenarios/ts_tsc_param_retyped.txtar")
+	langtest.NeedTools(t, "needs: tsc")
+	ar, err := txtar.ParseFile("../lang/typescript/testdata/scenarios/ts_tsc_param_retyped.txtar")
 	if err != nil {
 		t.Fatal(err)
 	}

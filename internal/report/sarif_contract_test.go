@@ -371,7 +371,7 @@ func TestSARIFSchemaFixtures(t *testing.T) {
 // that losing a scenario cannot silently narrow the contract.
 func TestSARIFContract(t *testing.T) {
 	var files []string
-	for _, g := range []string{"../check/testdata/scenarios/*.txtar", "testdata/sarif/*.txtar"} {
+	for _, g := range []string{"../check/testdata/scenarios/*.txtar", "../lang/*/testdata/scenarios/*.txtar", "testdata/sarif/*.txtar"} {
 		m, err := filepath.Glob(g)
 		if err != nil {
 			t.Fatal(err)
