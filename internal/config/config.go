@@ -84,7 +84,7 @@ type Config struct {
 	FailOn      string                 `yaml:"fail_on"`
 	OnToolError string                 `yaml:"on_tool_error"`
 	Budget      time.Duration          `yaml:"budget"`
-	Precision   Precision                 `yaml:"precision"`
+	Precision   Precision              `yaml:"precision"`
 	MaxFiles    int                    `yaml:"max_files"`
 	Format      string                 `yaml:"format"`
 	Verbose     bool                   `yaml:"verbose"`
