@@ -215,11 +215,19 @@ fn add(a, b, c)
   print(a)
 `
 
-// TestToyLanguage adds a language in this file alone and runs it through
-// the check, the plan and the proof.
+// toyLanguage is the toy's entry in a registry of the test's own.
+var toyLanguage = lang.Language{
+	Name: "toy", Title: "Toy", Proof: "toycheck", Comment: "//", Extensions: []string{".toy"},
+	New: func() lang.Frontend { return toyFrontend{} },
+}
+
+// TestToyLanguage adds a language in this file alone, one package and
+// one registry entry (the toy's lang.Language beside the registry's),
+// and runs it through the check (its stale caller found by the shared
+// walk), the plan and the proof.
 func TestToyLanguage(t *testing.T) {
 	repo, sc := setup(t, toyRepo)
-	withToy := func() lang.Set { return append(languages.Frontends(), toyFrontend{}) }
+	withToy := func() lang.Set { return languages.SetOf(append(languages.All(), toyLanguage)) }
 	res, err := check.Run(context.Background(), repo, check.Options{Base: sc.Base, Head: sc.Head, Frontends: withToy})
 	if err != nil {
 		t.Fatal(err)

@@ -21,9 +21,13 @@ func All() []lang.Language { return append([]lang.Language(nil), registry...) }
 
 // Frontends returns a fresh front-end of every language (a front-end may
 // keep per-check state, such as a parse cache).
-func Frontends() lang.Set {
-	out := make(lang.Set, 0, len(registry))
-	for _, l := range registry {
+func Frontends() lang.Set { return SetOf(registry) }
+
+// SetOf returns a fresh front-end of each of the languages: a test adds
+// a language of its own as SetOf(append(All(), itsLanguage)).
+func SetOf(ls []lang.Language) lang.Set {
+	out := make(lang.Set, 0, len(ls))
+	for _, l := range ls {
 		out = append(out, l.New())
 	}
 	return out
