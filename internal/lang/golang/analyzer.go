@@ -60,14 +60,9 @@ func (a *analyzer) pkgKeyOf(b *model.Block) string {
 // searched. Changes that impact nothing in Go (an added function, an
 // import) yield none.
 func (a *analyzer) targets(changes []*model.Change) []*target {
-	// fields of a type the change adds are part of that type, not fields
-	// added to an existing one
-	newTypes := map[string]bool{}
-	for _, c := range changes {
-		if c.Label == model.AC && c.New != nil {
-			newTypes[c.New.Package+"\x00"+c.New.Unit+"\x00"+c.New.Name] = true
-		}
-	}
+	// the walk asks nothing of a body change that does not escape nor of
+	// the members of a type the diff adds (propagate.Relations,
+	// propagate.MembersOfAdded): the policy is the core's
 	var ts []*target
 	for _, c := range changes {
 		old, new := c.Old, c.New
@@ -90,11 +85,7 @@ func (a *analyzer) targets(changes []*model.Change) []*target {
 			// says where); the interface's name leads to those uses
 			t.name, t.member, t.kind = d.Container, false, model.KindInterface
 		case model.AF:
-			if d.Kind != model.KindField || newTypes[d.Package+"\x00"+d.Unit+"\x00"+d.Container] {
-				continue
-			}
-		case model.MMB:
-			if len(c.Escapes) == 0 {
+			if d.Kind != model.KindField {
 				continue
 			}
 		case model.ACC:
