@@ -102,12 +102,17 @@ func (g *Oracle) Check(ctx context.Context, dir string, o oracle.Options) (*orac
 }
 
 // goflags keeps module files read-only, or uses the vendor directory when
-// the module has one.
+// the module has one, and builds with -trimpath: the fix engine judges
+// each state in a scratch worktree at a new path, and the build cache
+// keys a package by its directory unless paths are trimmed, so every run
+// compiled and vetted the repository's packages again (go-git, a second
+// worktree of the same state: go build 13.5 CPU s, 0.6 with -trimpath;
+// go vet 56 CPU s, 1.2; the diagnostics read the same).
 func goflags(dir string) string {
 	if st, err := os.Stat(filepath.Join(dir, "vendor", "modules.txt")); err == nil && !st.IsDir() {
-		return "-mod=vendor"
+		return "-mod=vendor -trimpath"
 	}
-	return "-mod=readonly"
+	return "-mod=readonly -trimpath"
 }
 
 func patterns(dirs []string) []string {

@@ -2,6 +2,8 @@ package gobuild
 
 import (
 	"context"
+	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -90,4 +92,47 @@ func TestOracleTimeout(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "out of time") {
 		t.Errorf("got %v, want an out-of-time error", err)
 	}
+}
+
+// TestOracleCacheAcrossWorktrees: the fix engine judges each state in a
+// scratch worktree at a new path; a second worktree of the same state is
+// served from the build cache (-trimpath: the cache keys a package by its
+// directory otherwise), so the cache does not grow.
+func TestOracleCacheAcrossWorktrees(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go not installed")
+	}
+	files := map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n"}
+	for i := range 6 {
+		files[fmt.Sprintf("p%d/p.go", i)] = fmt.Sprintf("package p%d\n\n// F is %d.\nfunc F() int { return %d }\n", i, i, i)
+	}
+	cache := t.TempDir()
+	o := &Oracle{Env: []string{"GOCACHE=" + cache, "GOPROXY=off"}}
+	grown := make([]int, 2)
+	for i := range grown {
+		dir := t.TempDir()
+		testrepo.WriteFiles(t, dir, files)
+		before := countFiles(t, cache)
+		res, err := o.Check(context.Background(), dir, oracle.Options{})
+		if err != nil || !res.Pass {
+			t.Fatalf("worktree %d: %+v %v", i, res, err)
+		}
+		grown[i] = countFiles(t, cache) - before
+	}
+	// the first run also fills the cache with the standard library; the
+	// second adds a few files for each package it compiles again
+	if grown[1] >= 6 {
+		t.Errorf("the build cache grew by %d files for the first worktree and %d for the second: its 6 packages were built again", grown[0], grown[1])
+	}
+}
+
+func countFiles(t *testing.T, dir string) int {
+	n := 0
+	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			n++
+		}
+		return nil
+	})
+	return n
 }
