@@ -119,10 +119,20 @@ func (j *judge) argsFix(t *target, x *ref) *model.Fix {
 	for _, p := range ops {
 		inOld[p.name] = true
 	}
-	// a parameter renamed in place keeps its argument
+	// a parameter renamed in place keeps its argument, when its type did
+	// not change with its name: a value written for the old type is not
+	// determined to fit the new one (settings: dict -> config: int), and
+	// dropping it for the new parameter's default would change what the
+	// call does, so neither is mechanical
 	from := map[string]string{} // new name -> old name
 	for i := 0; i < len(ops) && i < len(nps); i++ {
 		if ops[i].kind == nps[i].kind && ops[i].name != nps[i].name && !inNew[ops[i].name] && !inOld[nps[i].name] {
+			if ops[i].annot != nps[i].annot {
+				if _, passed := oldVal[ops[i].name]; passed {
+					return nil
+				}
+				continue
+			}
 			from[nps[i].name] = ops[i].name
 		}
 	}
