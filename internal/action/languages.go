@@ -64,8 +64,9 @@ func languageLines(files []string, res *model.Result, cfg *config.Config, getenv
 		}
 		lines = append(lines, l)
 	}
-	for _, lang := range []string{"Python", "TypeScript/JavaScript"} {
-		if !seen[lang] {
+	for _, l := range languages.All() {
+		lang := l.Title
+		if !l.Cgo || !seen[lang] {
 			continue
 		}
 		if !treesit.Available {
@@ -82,6 +83,8 @@ func languageLines(files []string, res *model.Result, cfg *config.Config, getenv
 			}
 			lines = append(lines, l)
 		default:
+			lines = append(lines, "**"+lang+"**: syntax")
+		case "TypeScript/JavaScript":
 			l := "**TypeScript/JavaScript**: types (tsc, TypeScript 7), syntax where it cannot settle a site"
 			if ns := notes("typescript: types not checked", "not type-checked"); len(ns) > 0 {
 				l = "**TypeScript/JavaScript**: syntax; lacked: " + strings.Join(ns, "; ")

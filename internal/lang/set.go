@@ -25,6 +25,10 @@ type Language struct {
 	// their dot (".go"), for the tests that hold the other lists of them
 	// (testrepo's comment syntax, the action's needs) to the registry.
 	Extensions []string
+	// Cgo is set when the front-end's parser is C (tree-sitter) and the
+	// binary must be built with cgo to run it: action.yml says which
+	// languages a runner without a C compiler does not check.
+	Cgo bool
 	// Tools are the tools the front-end installs into the user cache on
 	// first use (npm packages at a pinned version): `hook tools` lists
 	// and installs them, and CI installs them before the tests.

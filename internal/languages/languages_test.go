@@ -5,6 +5,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -116,6 +117,37 @@ func TestNoLanguageNameOutside(t *testing.T) {
 		})
 		if err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// TestActionNamesCgoLanguages: action.yml builds Ripple with cgo when the
+// runner has a C compiler and otherwise says which languages it cannot
+// check; the languages it names are the registry's with a C parser, and
+// the others are said to be checked.
+func TestActionNamesCgoLanguages(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "action.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var msg string
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.Contains(l, "are not checked on this runner") {
+			msg = l
+		}
+	}
+	if msg == "" {
+		t.Fatal("action.yml has no line saying which languages a runner without a C compiler does not check")
+	}
+	notChecked, checked, _ := strings.Cut(msg, "are not checked")
+	for _, l := range All() {
+		for _, part := range strings.Split(l.Title, "/") {
+			switch {
+			case l.Cgo && !strings.Contains(notChecked, part):
+				t.Errorf("action.yml does not name %s among the languages not checked without cgo: %s", part, msg)
+			case !l.Cgo && !strings.Contains(checked, part+" is checked"):
+				t.Errorf("action.yml does not say %s is checked without cgo: %s", part, msg)
+			}
 		}
 	}
 }

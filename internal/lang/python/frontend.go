@@ -40,6 +40,7 @@ var Language = lang.Language{
 	New:        func() lang.Frontend { return New() },
 	Comment:    "#",
 	Extensions: []string{".py"},
+	Cgo:        true,
 	Tools: []lang.Tool{{
 		Name: "pyright", Version: pyright.Version,
 		Why:    "the Python oracle of `hook fix` and the Action's fix mode",

@@ -35,6 +35,7 @@ var Language = lang.Language{
 	New:        func() lang.Frontend { return New() },
 	Comment:    "//",
 	Extensions: exts,
+	Cgo:        true,
 	Tools: []lang.Tool{{
 		Name: "typescript", Version: tsc.Version,
 		Why:    "tsc (TypeScript 7): the type tier of `precision: types` and auto, and the oracle of fixes",
