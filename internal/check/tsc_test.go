@@ -94,17 +94,7 @@ func TestTSCHeadNotCheckedOut(t *testing.T) {
 	}
 	sc := testrepo.FromTxtar(t, ar)
 	testrepo.Git(t, sc.Dir, "checkout", "-q", "--detach", sc.Base)
-	cfg := sc.Config(t)
-	ctx := context.Background()
-	repo, err := gitio.Open(ctx, sc.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer repo.Close()
-	res, err := check.Run(ctx, repo, check.Options{Base: sc.Base, Head: sc.Head, Config: cfg})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := langtest.Check(t, sc)
 	got := map[int]string{}
 	for _, f := range res.Findings {
 		if f.Site.Path == "src/use.ts" {

@@ -39,7 +39,7 @@ func (r *Repo) Scratch(ctx context.Context) (scratch *Repo, discard func(), err 
 	env := append(append([]string(nil), r.env...),
 		"GIT_OBJECT_DIRECTORY="+dir,
 		"GIT_ALTERNATE_OBJECT_DIRECTORIES="+alternates)
-	s := &Repo{Top: r.Top, GitDir: r.GitDir, Shallow: r.Shallow, env: env}
+	s := &Repo{Top: r.Top, GitDir: r.GitDir, Shallow: r.Shallow, env: env, Words: r.Words} // blob ids name contents in any object store
 	return s, func() {
 		s.Close()
 		os.RemoveAll(dir)

@@ -29,7 +29,10 @@ import (
 	"github.com/ripple-dev/ripple/internal/textedit"
 )
 
-var update = flag.Bool("update", false, "rewrite the changes sections of the scenarios")
+// Update is the -update flag of a test binary that runs scenarios: it
+// rewrites their changes sections (and, in a package that imports this
+// one, whatever else that package's tests rewrite: one flag per binary).
+var Update = flag.Bool("update", false, "rewrite the expected outputs: scenarios' changes sections, golden files")
 
 // Scenarios runs every archive the glob pattern matches, each as a
 // subtest: old/ and new/ become two commits of a real repository, the
@@ -92,17 +95,7 @@ func runScenario(t *testing.T, file string) {
 	}
 	sc := testrepo.FromTxtar(t, ar)
 	NeedTools(t, sc.Comment)
-	cfg := sc.Config(t)
-	ctx := context.Background()
-	repo, err := gitio.Open(ctx, sc.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer repo.Close()
-	res, err := check.Run(ctx, repo, check.Options{Base: sc.Base, Head: sc.Head, Config: cfg})
-	if err != nil {
-		t.Fatalf("check: %v", err)
-	}
+	res := Check(t, sc)
 
 	// changes
 	var got []string
@@ -117,7 +110,7 @@ func runScenario(t *testing.T, file string) {
 	if len(got) > 0 {
 		gotText += "\n"
 	}
-	if *update {
+	if *Update {
 		replaceSection(ar, "changes", gotText)
 		if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
 			t.Fatal(err)
@@ -219,6 +212,24 @@ func runScenario(t *testing.T, file string) {
 			t.Logf("diagnostic: %s", d)
 		}
 	}
+}
+
+// Check runs the check between a scenario's two commits, with the
+// config flags of its `flags:` line, as the hook does.
+func Check(t *testing.T, sc *testrepo.Scenario) *model.Result {
+	t.Helper()
+	cfg := sc.Config(t)
+	ctx := context.Background()
+	repo, err := gitio.Open(ctx, sc.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer repo.Close()
+	res, err := check.Run(ctx, repo, check.Options{Base: sc.Base, Head: sc.Head, Config: cfg})
+	if err != nil {
+		t.Fatalf("check: %v", err)
+	}
+	return res
 }
 
 func replaceSection(ar *txtar.Archive, name, data string) {

@@ -6,6 +6,8 @@
 package languages
 
 import (
+	"sync"
+
 	"github.com/ripple-dev/ripple/internal/lang"
 	"github.com/ripple-dev/ripple/internal/lang/golang"
 	"github.com/ripple-dev/ripple/internal/lang/python"
@@ -45,15 +47,15 @@ func ByName(name string) (lang.Language, bool) {
 
 // For returns the language that owns path.
 func For(path string) (lang.Language, bool) {
-	if fe := prototypes.For(path); fe != nil {
+	if fe := prototypes().For(path); fe != nil {
 		return ByName(fe.Name())
 	}
 	return lang.Language{}, false
 }
 
 // prototypes answer For: which paths a front-end owns does not depend on
-// a check.
-var prototypes = Frontends()
+// a check (made once, on the first For).
+var prototypes = sync.OnceValue(Frontends)
 
 // Tools are the tools every language installs, in registry order.
 func Tools() []lang.Tool {

@@ -2,16 +2,19 @@ package report
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ripple-dev/ripple/internal/langtest"
 )
 
-var update = flag.Bool("update", false, "rewrite golden files")
+// update rewrites the golden files: the -update flag, which the scenario
+// runner this package's contract test imports defines.
+var update = langtest.Update
 
 // goldenCases are the outputs written for each fixture, as
 // testdata/<fixture>.<suffix>.golden.

@@ -2,7 +2,6 @@ package report
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/url"
@@ -16,8 +15,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"golang.org/x/tools/txtar"
 
-	"github.com/ripple-dev/ripple/internal/check"
-	"github.com/ripple-dev/ripple/internal/gitio"
+	"github.com/ripple-dev/ripple/internal/langtest"
 	"github.com/ripple-dev/ripple/internal/model"
 	"github.com/ripple-dev/ripple/internal/testrepo"
 )
@@ -447,23 +445,16 @@ func TestSARIFContract(t *testing.T) {
 }
 
 // runScenario builds the scenario's repository and runs the check as the
-// scenario tests do (internal/langtest; flags from its `flags:` line).
+// scenario tests do (internal/langtest).
 func runScenario(t *testing.T, file string) (*model.Result, string) {
 	ar, err := txtar.ParseFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
 	sc := testrepo.FromTxtar(t, ar)
-	cfg := sc.Config(t)
-	ctx := context.Background()
-	repo, err := gitio.Open(ctx, sc.Dir)
+	top, err := filepath.EvalSymlinks(sc.Dir) // as git names the top level
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer repo.Close()
-	res, err := check.Run(ctx, repo, check.Options{Base: sc.Base, Head: sc.Head, Config: cfg})
-	if err != nil {
-		t.Fatalf("check: %v", err)
-	}
-	return res, repo.Top
+	return langtest.Check(t, sc), top
 }

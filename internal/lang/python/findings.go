@@ -288,13 +288,7 @@ func (j *judge) expectedFailure(x *ref, exc string) (why string, sure bool) {
 				}
 			}
 		case "function_definition", "class_definition":
-			var decos []string
-			if fi := f.funcAt[p]; fi != nil {
-				decos = fi.decoNames
-			} else if c := f.classAt[p]; c != nil {
-				decos = c.decoNames
-			}
-			for _, d := range decos {
+			for _, d := range f.decoratorsOf(p) {
 				switch lastPart(d) {
 				case "skip", "xfail", "expectedFailure":
 					return "in a test marked " + lastPart(d) + ": it may not run", false

@@ -421,13 +421,7 @@ var asWritten = strings.NewReplacer(" now takes ", " takes ", " no longer accept
 // broken call may be on purpose.
 func expectedToFail(f *pfile, n *treesit.Node) bool {
 	for p := n.Parent; p != nil; p = p.Parent {
-		var decos []string
-		if fi := f.funcAt[p]; fi != nil {
-			decos = fi.decoNames
-		} else if c := f.classAt[p]; c != nil {
-			decos = c.decoNames
-		}
-		for _, d := range decos {
+		for _, d := range f.decoratorsOf(p) {
 			switch lastPart(d) {
 			case "skip", "skipif", "xfail", "expectedFailure":
 				return true

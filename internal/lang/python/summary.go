@@ -227,3 +227,15 @@ func within(n, anc *treesit.Node) bool {
 	}
 	return n.Start >= anc.Start && n.End <= anc.End
 }
+
+// decoratorsOf is the decorator names of the function or class that
+// node p defines (none for another node).
+func (f *pfile) decoratorsOf(p *treesit.Node) []string {
+	if fi := f.funcAt[p]; fi != nil {
+		return fi.decoNames
+	}
+	if c := f.classAt[p]; c != nil {
+		return c.decoNames
+	}
+	return nil
+}

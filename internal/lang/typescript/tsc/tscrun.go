@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -170,7 +171,7 @@ func (t *Compiler) Run(ctx context.Context, bin, dir string, p *Project, o RunOp
 			continue
 		}
 		unresolved[what] = true
-		if d.Path != "" && !contains(run.UnresolvedIn[d.Path], what) {
+		if d.Path != "" && !slices.Contains(run.UnresolvedIn[d.Path], what) {
 			run.UnresolvedIn[d.Path] = append(run.UnresolvedIn[d.Path], what)
 		}
 	}
@@ -322,15 +323,6 @@ func ambient(files, except []string) []string {
 		out = append(out, f)
 	}
 	return out
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 var (
