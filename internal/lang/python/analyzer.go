@@ -378,7 +378,7 @@ func (a *analyzer) impacted(ctx context.Context, qs []lang.Query) ([]*lang.Ref, 
 		files = mergeFiles(files, extra)
 	}
 	trace("with subclasses: %d files in %v", len(files), time.Since(t0))
-	j := &judge{a: a, r: a.r, targets: ts, followOf: map[*ref]*lang.Follow{}, wrapped: map[*funcInfo]bool{}, reach: map[string]bool{}}
+	j := &judge{a: a, r: a.r, targets: ts, followOf: map[*ref]*lang.Follow{}, wrapped: map[*funcInfo]bool{}, reach: map[string]bool{}, files: files}
 	wantStrings := false
 	for _, t := range ts {
 		if t.deleted {
