@@ -422,6 +422,71 @@ func (j *judge) ifaceMember() {
 	if j.stillInherited() {
 		return // a base declares it: it is still a member
 	}
+	u := j.ifaceUsersOf()
+	locals := u.locals
+	if len(locals) > 0 {
+		for _, s := range j.subtypes(locals) {
+			// a retyped member's users through sub-interfaces are
+			// warnings at most; following them costs a search and a walk
+			// per sub-interface (typeorm's BaseDataSourceOptions has
+			// twenty): only redeclarations are reported (subtypes)
+			if t.kind != tRetyped {
+				j.subIfaces = append(j.subIfaces, s.name)
+			}
+		}
+	}
+	// components whose props it types: their elements are judged as
+	// targets of their own (jsx.go)
+	if len(locals) > 0 {
+		for _, c := range j.components(locals) {
+			j.componentProps(c)
+			j.comps = append(j.comps, c)
+		}
+	}
+	treesit.Walk(j.f.t.Root, func(n *treesit.Node) bool {
+		if n.Bad {
+			return false
+		}
+		switch n.Kind {
+		case "class_declaration", "abstract_class_declaration", "class":
+			u.class(n)
+		case "object":
+			u.literal(n)
+		case "member_expression":
+			u.read(n)
+		}
+		return true
+	})
+	if t.kind == tGone || t.kind == tIMethod {
+		j.destructuredMember(func(v *treesit.Node) bool {
+			typ := exprType(v)
+			return locals[typ] || typ == "" && j.resultIsTarget(v)
+		}, func(ann string) bool { return locals[typeName(ann)] }, model.UsedBy, func() string { return "" })
+	}
+}
+
+// ifaceUsers holds the names under which one file sees the interface
+// whose member changed, so that the judgements of its classes, literals
+// and member reads (class, literal, read) share them without threading
+// three maps through each.
+type ifaceUsers struct {
+	j *judge
+	// locals are the file's names for the interface and its alternatives.
+	locals map[string]bool
+	// qualified are ns.Name spellings through a namespace import
+	// (price.Item).
+	qualified map[string]bool
+	// named says the file names the interface at all: a file that does
+	// not may still read members of a value a repository function returns
+	// as one (resultIsTarget), or hold literals written for it as a
+	// property of another's (nestedType).
+	named bool
+}
+
+// ifaceUsersOf gathers the file's names for the target's container and
+// its alternatives, plain and namespace-qualified.
+func (j *judge) ifaceUsersOf() *ifaceUsers {
+	t := j.t
 	locals, nss := j.bindings(t.container)
 	for _, alt := range t.alts {
 		more, moreNss := j.bindings(alt)
@@ -443,171 +508,162 @@ func (j *judge) ifaceMember() {
 			}
 		}
 	}
-	if len(locals) > 0 {
-		for _, s := range j.subtypes(locals) {
-			// a retyped member's users through sub-interfaces are
-			// warnings at most; following them costs a search and a walk
-			// per sub-interface (typeorm's BaseDataSourceOptions has
-			// twenty): only redeclarations are reported (subtypes)
-			if t.kind != tRetyped {
-				j.subIfaces = append(j.subIfaces, s.name)
+	return &ifaceUsers{j: j, locals: locals, qualified: qualified, named: len(locals) > 0}
+}
+
+// class judges a class that implements the interface: it must add an
+// added member, its own declaration of a retyped member may no longer
+// fit, and its implementation of a changed method is judged as one.
+func (u *ifaceUsers) class(n *treesit.Node) {
+	j, t := u.j, u.j.t
+	if t.kind != tAdded && t.kind != tRetyped && t.kind != tIMethod || !j.implements(n, u.locals) {
+		return
+	}
+	if t.kind == tIMethod {
+		j.implementation(n)
+		return
+	}
+	if t.kind == tRetyped {
+		if m := classMember(n, t.name); m != nil {
+			at := m.Child("name")
+			if at == nil {
+				at = m
 			}
+			j.emit(at, model.EmbeddedBy, model.MayBeImpacted, model.PrecisionSyntax,
+				fmt.Sprintf("implements %s.%s, whose type changed: %s", t.container, t.name, strings.Join(t.ch.Details, "; ")))
+		}
+		return
+	}
+	if classMember(n, t.name) == nil && !j.extendsAny(n) {
+		// interface members are fields to the core (AF, DF, MF),
+		// methods included: their relations are EmbeddedBy and
+		// InstantiatedBy (what a class that lacks one must add)
+		rel := model.EmbeddedBy
+		at := n.Child("name")
+		if at == nil {
+			at = n
+		}
+		j.emit(at, rel, model.Inconsistent, model.PrecisionSyntax,
+			fmt.Sprintf("implements %s but lacks %s, which %s", t.container, t.name, j.addedWhat()))
+	}
+}
+
+// literal judges an object literal typed with the interface (or a
+// sub-interface, or a property of the container's type): whether it
+// writes the changed member decides what it must add or drop. Literals
+// typed only through a record or a generic are handed to their own rules.
+func (u *ifaceUsers) literal(n *treesit.Node) {
+	j, t := u.j, u.j.t
+	lq := qualifiedLiteralType(n) // the container, or a sub-interface of it
+	lt := unqualified(lq)
+	typed := u.qualified[lq] || lq == lt && u.locals[lt] // other.Item is not the local Item
+	if lt == "" {
+		if o, ok := j.nestedType(n); ok && o.path == t.path && (o.local == t.container || contains(t.alts, o.local)) {
+			lt, typed = o.local, true // a property's value, of the container's type
 		}
 	}
-	// components whose props it types: their elements are judged as
-	// targets of their own (jsx.go)
-	if len(locals) > 0 {
-		for _, c := range j.components(locals) {
-			j.componentProps(c)
-			j.comps = append(j.comps, c)
+	if !typed {
+		if ann := literalAnnotation(n); u.named && ann != "" {
+			if ok, partial, others := j.recordOfKeys(ann, u.locals); ok {
+				j.recordLiteral(n, ann, partial, others)
+				return
+			}
 		}
+		if u.named && literalType(n) == "" && genericContext(n, u.locals) {
+			j.genericLiteral(n)
+		}
+		return
 	}
-	// a file that does not name the interface may still read members of
-	// a value a repository function returns as one (resultIsTarget)
-	// a file that does not name it may still hold literals written for it
-	// as a property of another's (nestedType)
-	named := len(locals) > 0
-	treesit.Walk(j.f.t.Root, func(n *treesit.Node) bool {
-		if n.Bad {
-			return false
+	has, spread := objectKey(n, t.name)
+	rel := model.InstantiatedBy
+	if asserted(n) && (t.kind == tAdded || t.kind == tGone) {
+		// `{...} as T` compiles when either type is assignable to
+		// the other (trpc 492bacf3b9's `({}) as Output` fixtures,
+		// playwright's `{} as RecorderBackend`): it breaks only
+		// when the literal lacks a required member of T and
+		// writes a key T lacks
+		if lacks, excess, ok := j.assertionGap(n); ok && lacks != "" && excess != "" {
+			what := j.what()
+			if t.kind == tAdded {
+				what = j.addedWhat()
+			}
+			j.emit(n, rel, model.Inconsistent, model.PrecisionSyntax,
+				fmt.Sprintf("asserts an object literal as %s, which it no longer overlaps: it lacks %s and writes %s (%s %s)", lt, lacks, excess, t.display(), what))
 		}
-		switch n.Kind {
-		case "class_declaration", "abstract_class_declaration", "class":
-			if t.kind != tAdded && t.kind != tRetyped && t.kind != tIMethod || !j.implements(n, locals) {
-				return true
-			}
-			if t.kind == tIMethod {
-				j.implementation(n)
-				return true
-			}
-			if t.kind == tRetyped {
-				if m := classMember(n, t.name); m != nil {
-					at := m.Child("name")
-					if at == nil {
-						at = m
-					}
-					j.emit(at, model.EmbeddedBy, model.MayBeImpacted, model.PrecisionSyntax,
-						fmt.Sprintf("implements %s.%s, whose type changed: %s", t.container, t.name, strings.Join(t.ch.Details, "; ")))
-				}
-				return true
-			}
-			if classMember(n, t.name) == nil && !j.extendsAny(n) {
-				// interface members are fields to the core (AF, DF, MF),
-				// methods included: their relations are EmbeddedBy and
-				// InstantiatedBy (what a class that lacks one must add)
-				rel := model.EmbeddedBy
-				at := n.Child("name")
-				if at == nil {
-					at = n
-				}
-				j.emit(at, rel, model.Inconsistent, model.PrecisionSyntax,
-					fmt.Sprintf("implements %s but lacks %s, which %s", t.container, t.name, j.addedWhat()))
-			}
-		case "object":
-			lq := qualifiedLiteralType(n) // the container, or a sub-interface of it
-			lt := unqualified(lq)
-			typed := qualified[lq] || lq == lt && locals[lt] // other.Item is not the local Item
-			if lt == "" {
-				if o, ok := j.nestedType(n); ok && o.path == t.path && (o.local == t.container || contains(t.alts, o.local)) {
-					lt, typed = o.local, true // a property's value, of the container's type
-				}
-			}
-			if !typed {
-				if ann := literalAnnotation(n); named && ann != "" {
-					if ok, partial, others := j.recordOfKeys(ann, locals); ok {
-						j.recordLiteral(n, ann, partial, others)
-						return true
-					}
-				}
-				if named && literalType(n) == "" && genericContext(n, locals) {
-					j.genericLiteral(n)
-				}
-				return true
-			}
-			has, spread := objectKey(n, t.name)
-			rel := model.InstantiatedBy
-			if asserted(n) && (t.kind == tAdded || t.kind == tGone) {
-				// `{...} as T` compiles when either type is assignable to
-				// the other (trpc 492bacf3b9's `({}) as Output` fixtures,
-				// playwright's `{} as RecorderBackend`): it breaks only
-				// when the literal lacks a required member of T and
-				// writes a key T lacks
-				if lacks, excess, ok := j.assertionGap(n); ok && lacks != "" && excess != "" {
-					what := j.what()
-					if t.kind == tAdded {
-						what = j.addedWhat()
-					}
-					j.emit(n, rel, model.Inconsistent, model.PrecisionSyntax,
-						fmt.Sprintf("asserts an object literal as %s, which it no longer overlaps: it lacks %s and writes %s (%s %s)", lt, lacks, excess, t.display(), what))
-				}
-				return true
-			}
-			switch {
-			case t.kind == tAdded && !has && spread:
-				j.emit(n, rel, model.MayBeImpacted, model.PrecisionSyntax,
-					fmt.Sprintf("builds a %s without %s (unless a spread provides it); %s %s", lt, t.name, t.display(), j.addedWhat()))
-			case t.kind == tAdded && !has:
-				j.emit(n, rel, model.Inconsistent, model.PrecisionSyntax,
-					fmt.Sprintf("builds a %s without %s, which %s", lt, t.name, j.addedWhat()))
-			case t.kind == tRetyped && has:
-				j.emit(n, rel, model.MayBeImpacted, model.PrecisionSyntax,
-					fmt.Sprintf("builds a %s with %s, whose type changed: %s", lt, t.name, strings.Join(t.ch.Details, "; ")))
-			case t.kind == tIMethod && has:
-				j.emit(n, rel, model.MayBeImpacted, model.PrecisionSyntax,
-					fmt.Sprintf("builds a %s with %s, whose signature changed: %s", lt, t.name, strings.Join(t.ch.Details, "; ")))
-			case t.kind == tGone && has:
-				j.emit(n, rel, model.Inconsistent, model.PrecisionSyntax,
-					fmt.Sprintf("builds a %s with %s, which %s%s", lt, t.name, j.what(), excessNote(t)))
-				j.withFix(j.renameKey(literalKey(n, t.name)))
-			}
-		case "member_expression":
-			if t.kind != tGone && t.kind != tRetyped && t.kind != tIMethod || n.Child("property").Text() != t.name {
-				return true
-			}
-			if t.kind == tIMethod {
-				k, call := refKindOf(n)
-				if k != rCall {
-					return true
-				}
-				// interface members are fields to the core: a call of one
-				// uses it (UsedBy)
-				if typ := exprType(n.Child("object")); locals[typ] || typ == "" && j.resultIsTarget(n.Child("object")) {
-					j.call(n, call, model.UsedBy, model.PrecisionSyntax, false)
-				} else if typ == "" && named {
-					j.call(n, call, model.UsedBy, model.PrecisionName, true)
-				}
-				return true
-			}
-			if t.kind == tRetyped {
-				if typ := exprType(n.Child("object")); locals[typ] || typ == "" && j.resultIsTarget(n.Child("object")) {
-					j.emit(n, model.UsedBy, model.MayBeImpacted, model.PrecisionSyntax,
-						fmt.Sprintf("uses %s of a %s, whose type changed: %s", t.name, t.container, strings.Join(t.ch.Details, "; ")))
-				}
-				return true
-			}
-			k, _ := refKindOf(n)
-			rel, verb := model.UsedBy, "uses"
-			if k == rCall {
-				verb = "calls"
-			}
-			if typ := exprType(n.Child("object")); locals[typ] || typ == "" && j.resultIsTarget(n.Child("object")) {
-				if typ == "" {
-					typ = t.container
-				}
-				j.emit(n, rel, model.Inconsistent, model.PrecisionSyntax, fmt.Sprintf("%s %s of a %s, which %s", verb, t.name, typ, j.what()))
-				j.withFix(j.renameAt(n.Child("property")))
-			} else if typ == "" && named {
-				j.emit(n, rel, model.MayBeImpacted, model.PrecisionName,
-					fmt.Sprintf("%s %s on a value whose type could not be resolved; %s %s", verb, t.name, t.display(), j.what()))
-			}
+		return
+	}
+	switch {
+	case t.kind == tAdded && !has && spread:
+		j.emit(n, rel, model.MayBeImpacted, model.PrecisionSyntax,
+			fmt.Sprintf("builds a %s without %s (unless a spread provides it); %s %s", lt, t.name, t.display(), j.addedWhat()))
+	case t.kind == tAdded && !has:
+		j.emit(n, rel, model.Inconsistent, model.PrecisionSyntax,
+			fmt.Sprintf("builds a %s without %s, which %s", lt, t.name, j.addedWhat()))
+	case t.kind == tRetyped && has:
+		j.emit(n, rel, model.MayBeImpacted, model.PrecisionSyntax,
+			fmt.Sprintf("builds a %s with %s, whose type changed: %s", lt, t.name, strings.Join(t.ch.Details, "; ")))
+	case t.kind == tIMethod && has:
+		j.emit(n, rel, model.MayBeImpacted, model.PrecisionSyntax,
+			fmt.Sprintf("builds a %s with %s, whose signature changed: %s", lt, t.name, strings.Join(t.ch.Details, "; ")))
+	case t.kind == tGone && has:
+		j.emit(n, rel, model.Inconsistent, model.PrecisionSyntax,
+			fmt.Sprintf("builds a %s with %s, which %s%s", lt, t.name, j.what(), excessNote(t)))
+		j.withFix(j.renameKey(literalKey(n, t.name)))
+	}
+}
+
+// typed says a member read's object is a value of the interface: its
+// static type is one of the file's names, or, unresolved, it is the
+// result of a repository function that returns one.
+func (u *ifaceUsers) typed(obj *treesit.Node) (string, bool) {
+	typ := exprType(obj)
+	return typ, u.locals[typ] || typ == "" && u.j.resultIsTarget(obj)
+}
+
+// read judges x.member on a value of the interface: a read or call of a
+// gone member breaks, of a retyped one may, and a call of a changed
+// method is judged as a call. Unresolved values in a file that names the
+// interface are reported at name precision.
+func (u *ifaceUsers) read(n *treesit.Node) {
+	j, t := u.j, u.j.t
+	if t.kind != tGone && t.kind != tRetyped && t.kind != tIMethod || n.Child("property").Text() != t.name {
+		return
+	}
+	if t.kind == tIMethod {
+		k, call := refKindOf(n)
+		if k != rCall {
+			return
 		}
-		return true
-	})
-	if t.kind == tGone || t.kind == tIMethod {
-		j.destructuredMember(func(v *treesit.Node) bool {
-			typ := exprType(v)
-			return locals[typ] || typ == "" && j.resultIsTarget(v)
-		}, func(ann string) bool { return locals[typeName(ann)] }, model.UsedBy, func() string { return "" })
+		// interface members are fields to the core: a call of one
+		// uses it (UsedBy)
+		if typ, ok := u.typed(n.Child("object")); ok {
+			j.call(n, call, model.UsedBy, model.PrecisionSyntax, false)
+		} else if typ == "" && u.named {
+			j.call(n, call, model.UsedBy, model.PrecisionName, true)
+		}
+		return
+	}
+	if t.kind == tRetyped {
+		if _, ok := u.typed(n.Child("object")); ok {
+			j.emit(n, model.UsedBy, model.MayBeImpacted, model.PrecisionSyntax,
+				fmt.Sprintf("uses %s of a %s, whose type changed: %s", t.name, t.container, strings.Join(t.ch.Details, "; ")))
+		}
+		return
+	}
+	k, _ := refKindOf(n)
+	rel, verb := model.UsedBy, "uses"
+	if k == rCall {
+		verb = "calls"
+	}
+	if typ, ok := u.typed(n.Child("object")); ok {
+		if typ == "" {
+			typ = t.container
+		}
+		j.emit(n, rel, model.Inconsistent, model.PrecisionSyntax, fmt.Sprintf("%s %s of a %s, which %s", verb, t.name, typ, j.what()))
+		j.withFix(j.renameAt(n.Child("property")))
+	} else if typ == "" && u.named {
+		j.emit(n, rel, model.MayBeImpacted, model.PrecisionName,
+			fmt.Sprintf("%s %s on a value whose type could not be resolved; %s %s", verb, t.name, t.display(), j.what()))
 	}
 }
 
