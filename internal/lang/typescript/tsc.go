@@ -119,23 +119,8 @@ func (a *analyzer) typecheck(ctx context.Context, sites []*tscSite) {
 	var bytes int64
 	var files int
 	if auto {
-		// before anything costly: is tsc there, does it fit the budget,
-		// can it fit in a tenth of a full tsc at all (tscbudget.go)
-		if _, err := (&tsc.Compiler{NoInstall: true}).Locate(ctx); err != nil {
-			a.note("typescript-tsc", "typescript: types not checked, the syntax judged every site: "+err.Error())
-			return
-		}
-		t0 := time.Now()
-		bytes, files = a.closure(ctx, a.reader(ctx, ""), roots, 50000)
-		cost, left := tscCost(bytes), time.Until(deadline)
-		trace("the sites' files import %d files, %.1f MB: tsc would take about %v, %v of the budget left (estimated in %v)", files, float64(bytes)/(1<<20), cost.Round(100*time.Millisecond), left.Round(100*time.Millisecond), time.Since(t0))
-		if !deadline.IsZero() && cost > left {
-			a.note("typescript-budget", fmt.Sprintf("typescript: types not checked: tsc would take about %v on the %d files (%.1f MB) the %s import, more than the %v left of the time budget (raise budget, or use precision: types)",
-				cost.Round(time.Second), files, float64(bytes)/(1<<20), model.Plural(len(todo), "site's file", "sites' files"), left.Round(100*time.Millisecond)))
-			return
-		}
-		enough := 10 * (time.Since(a.started) + tscQuick(bytes))
-		if full, what, ok := a.repoFullCost(enough); ok && !a.fitsTenth(roots, bytes, full, what) {
+		var ok bool
+		if bytes, files, ok = a.affordable(ctx, todo, roots, deadline); !ok {
 			return
 		}
 	}
@@ -146,9 +131,8 @@ func (a *analyzer) typecheck(ctx context.Context, sites []*tscSite) {
 		a.note("typescript-budget", fmt.Sprintf("typescript: %s not type-checked: the time budget was spent (raise budget, or use precision: types)", model.Plural(len(todo), "site was", "sites were")))
 		return
 	}
-	compiler, bin, err := prep.tsc, prep.bin, prep.err
-	if err != nil {
-		a.note("typescript-tsc", "typescript: types not checked, the syntax judged every site: "+err.Error())
+	if prep.err != nil {
+		a.note("typescript-tsc", "typescript: types not checked, the syntax judged every site: "+prep.err.Error())
 		return
 	}
 	wt := prep.wt
@@ -179,35 +163,72 @@ func (a *analyzer) typecheck(ctx context.Context, sites []*tscSite) {
 			return
 		}
 	}
-	t0 = time.Now()
-	projects := prep.projects
-	if projects == nil || tree != wt {
+	prep.checkProjects(ctx, a, tree, root, todo)
+}
+
+// affordable decides, in auto precision and before anything costly,
+// whether tsc may run for the sites: it must be installed, fit the time
+// left of the budget, and be able to fit in a tenth of a full tsc at all
+// (tscbudget.go). It returns the size of the files the sites' files
+// import, which the later estimate reuses; when it reports false it has
+// noted why.
+func (a *analyzer) affordable(ctx context.Context, todo []*tscSite, roots []string, deadline time.Time) (bytes int64, files int, ok bool) {
+	if _, err := (&tsc.Compiler{NoInstall: true}).Locate(ctx); err != nil {
+		a.note("typescript-tsc", "typescript: types not checked, the syntax judged every site: "+err.Error())
+		return 0, 0, false
+	}
+	t0 := time.Now()
+	bytes, files = a.closure(ctx, a.reader(ctx, ""), roots, 50000)
+	cost, left := tscCost(bytes), time.Until(deadline)
+	trace("the sites' files import %d files, %.1f MB: tsc would take about %v, %v of the budget left (estimated in %v)", files, float64(bytes)/(1<<20), cost.Round(100*time.Millisecond), left.Round(100*time.Millisecond), time.Since(t0))
+	if !deadline.IsZero() && cost > left {
+		a.note("typescript-budget", fmt.Sprintf("typescript: types not checked: tsc would take about %v on the %d files (%.1f MB) the %s import, more than the %v left of the time budget (raise budget, or use precision: types)",
+			cost.Round(time.Second), files, float64(bytes)/(1<<20), model.Plural(len(todo), "site's file", "sites' files"), left.Round(100*time.Millisecond)))
+		return bytes, files, false
+	}
+	enough := 10 * (time.Since(a.started) + tscQuick(bytes))
+	if full, what, ok := a.repoFullCost(enough); ok && !a.fitsTenth(roots, bytes, full, what) {
+		return bytes, files, false
+	}
+	return bytes, files, true
+}
+
+// checkProjects runs the prepared tsc once per project of the sites, in
+// tree (the head state; root is the scratch directory), and settles each
+// project's sites from its diagnostics. A run that fails stops the rest,
+// whose sites keep their syntactic verdict; a project whose imports did
+// not resolve is noted, as tsc is silent on what uses them.
+func (p *tscPrepared) checkProjects(ctx context.Context, a *analyzer, tree, root string, todo []*tscSite) {
+	compiler, bin := p.tsc, p.bin
+	t0 := time.Now()
+	projects := p.projects
+	if projects == nil || tree != p.wt {
 		projects = tsc.NewProjects(bin, tree)
 	}
 	var order []*tsc.Project
 	byProject := map[*tsc.Project][]*tscSite{}
 	for _, s := range todo {
-		p := projects.For(ctx, filepath.Join(tree, filepath.FromSlash(s.ref.Site.Path)))
-		if byProject[p] == nil {
-			order = append(order, p)
+		proj := projects.For(ctx, filepath.Join(tree, filepath.FromSlash(s.ref.Site.Path)))
+		if byProject[proj] == nil {
+			order = append(order, proj)
 		}
-		byProject[p] = append(byProject[p], s)
+		byProject[proj] = append(byProject[proj], s)
 	}
 	trace("%s of %s found in %v (%d configurations read)", model.Plural(len(order), "project", "projects"), model.Plural(len(todo), "site", "sites"), time.Since(t0), projects.Ran)
 	paths := a.workspacePaths(tree)
 	var lacking []string
 	left := 0
-	for i, p := range order {
+	for i, proj := range order {
 		var roots []string
 		seen := map[string]bool{}
-		for _, s := range byProject[p] {
+		for _, s := range byProject[proj] {
 			f := filepath.Join(tree, filepath.FromSlash(s.ref.Site.Path))
 			if !seen[f] {
 				seen[f] = true
 				roots = append(roots, f)
 			}
 		}
-		run, err := compiler.Run(ctx, bin, tree, p, tsc.RunOptions{Roots: roots, Paths: paths, TempDir: root, Checkers: checkers()})
+		run, err := compiler.Run(ctx, bin, tree, proj, tsc.RunOptions{Roots: roots, Paths: paths, TempDir: root, Checkers: checkers()})
 		if err != nil {
 			for _, q := range order[i:] {
 				left += len(byProject[q])
@@ -222,9 +243,9 @@ func (a *analyzer) typecheck(ctx context.Context, sites []*tscSite) {
 		}
 		a.typed++
 		trace("%s: %d roots, %d diagnostics in %v", run.Cmd, run.Roots, len(run.Diagnostics), run.Took)
-		a.settleRun(run, tree, byProject[p])
+		a.settleRun(run, tree, byProject[proj])
 		if len(run.Unresolved) > 0 {
-			lacking = append(lacking, p.Name(tree)+" without "+someOf(run.Unresolved, 4))
+			lacking = append(lacking, proj.Name(tree)+" without "+someOf(run.Unresolved, 4))
 		}
 	}
 	if len(lacking) > 0 {
