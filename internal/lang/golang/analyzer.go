@@ -343,70 +343,8 @@ func ifaceTypeOf(b *model.Block, name string) *ast.InterfaceType {
 // the type checker's where it ran.
 func (a *analyzer) judge(ctx context.Context, ts []*target, refs []*ref, extra []*pfile) []*lang.Ref {
 	var out []*lang.Ref
-	// the precise tier runs only where the fast tier is unsure: a
-	// syntactic proof (an argument count, a removed package-level name) is
-	// final, and a check whose references are all proven type-checks
-	// nothing
-	syn := make([]verdict, len(refs))
-	var unsure []*ref
-	gone := goneTypes(ts, refs)
 	aliased := aliasedTypes(ts)
-	for i, r := range refs {
-		if r.prec == model.PrecisionName && r.t.member && (gone[tref{r.t.pkgKey, r.t.container}] || aliased[tref{r.t.pkgKey, r.t.container}] != "") {
-			syn[i] = verdict{skip: true}
-			continue
-		}
-		if addedField(r.t) && r.kind != rkLiteral && r.kind != rkCopy {
-			// a use of a field's name: no site that compiled before
-			// used the added field, and none is judged (copies.go)
-			syn[i] = verdict{skip: true}
-			continue
-		}
-		syn[i] = a.syntacticVerdict(r)
-		if syn[i].binds && a.env.Precision != config.PrecisionTypes && a.editedCall(r) {
-			// the developer rewrote this call in the same diff and it binds
-			// to the new signature: consistent, without loading types (the
-			// complete change of a signature on terraform: 1.9 s with, 0.3 s
-			// without); "types" still proves the argument types
-			syn[i] = verdict{rel: syn[i].rel, v: model.Consistent,
-				msg: "the call binds to the new signature (its argument types were not checked)"}
-			continue
-		}
-		if r.t.ch.Derived && r.t.old != r.t.new {
-			// a signature a declaration may have to take: the code does
-			// not have it yet, so the type checker cannot judge against it
-			continue
-		}
-		if r.kind == rkCopy {
-			continue // syntax only: types cannot tell what a function means to cover
-		}
-		if a.env.Precision != config.PrecisionTypes && frontierOnly(r) {
-			// the farther frontier (notes): found by what the syntax
-			// resolves; the type checker runs for what may block or warn
-			continue
-		}
-		if r.t.ch.Label == model.MMB && !r.t.member && r.prec != model.PrecisionName {
-			// a caller of a package-level function whose body changed:
-			// resolved exactly, and types cannot tell behaviour
-			continue
-		}
-		if r.t.ch.Label == model.MMB && a.env.Precision != config.PrecisionTypes && a.env.NoteOnly(model.MMB, model.CalledBy) {
-			// a call of a method whose body changed, which can only be a
-			// note: the type checker is spent on what can block or warn
-			// (on 50 commits of terraform's history these calls were 16
-			// of 18 packages checked). A receiver the syntax resolved is
-			// reported as such; a call matched by the method's name only
-			// is no evidence of a dependent, and is left out
-			if r.prec == model.PrecisionName {
-				syn[i] = verdict{skip: true}
-				a.bodyByName++
-			}
-			continue
-		}
-		if !syn[i].exactly && !(syn[i].skip && !syn[i].unlessTypes && r.prec != model.PrecisionName) {
-			unsure = append(unsure, r)
-		}
-	}
+	syn, unsure := a.syntacticVerdicts(ts, refs, aliased)
 	if a.bodyByName > 0 {
 		a.note("go-body-by-name", fmt.Sprintf("methods whose body changed: %s matched by name only, not resolved (notes at most; precision types resolves them)",
 			model.Plural(a.bodyByName, "call", "calls")))
@@ -465,31 +403,104 @@ func (a *analyzer) judge(ctx context.Context, ts []*target, refs []*ref, extra [
 		}
 	}
 	if tv != nil {
-		extra := tv.extraFindings(a, ts, seen)
-		// a method that implemented a removed interface method and now
-		// stands where its type misses the method that replaced it: the
-		// error says both, the warning is dropped
-		type line struct {
-			path string
-			n    int
-		}
-		stale := map[line]bool{}
-		for _, f := range extra {
-			if f.Relation == model.OverriddenBy && f.Verdict == model.Inconsistent {
-				stale[line{f.Site.Path, f.Site.Line}] = true
-			}
-		}
-		kept := out[:0]
-		for _, f := range out {
-			if f.Relation == model.OverriddenBy && f.Verdict == model.MayBeImpacted && f.Change.Label == model.DM &&
-				stale[line{f.Site.Path, f.Site.Line}] {
-				continue
-			}
-			kept = append(kept, f)
-		}
-		out = append(kept, extra...)
+		out = withExtra(out, tv.extraFindings(a, ts, seen))
 	}
 	return out
+}
+
+// syntacticVerdicts is the fast tier: the syntax's verdict on each
+// reference (syn, by index), and the references it is unsure of, which
+// the type checker is to judge. The precise tier runs only where the fast
+// tier is unsure: a syntactic proof (an argument count, a removed
+// package-level name) is final, and a check whose references are all
+// proven type-checks nothing. aliased are the types now aliases
+// (aliasedTypes).
+func (a *analyzer) syntacticVerdicts(ts []*target, refs []*ref, aliased map[tref]string) (syn []verdict, unsure []*ref) {
+	syn = make([]verdict, len(refs))
+	gone := goneTypes(ts, refs)
+	for i, r := range refs {
+		if r.prec == model.PrecisionName && r.t.member && (gone[tref{r.t.pkgKey, r.t.container}] || aliased[tref{r.t.pkgKey, r.t.container}] != "") {
+			syn[i] = verdict{skip: true}
+			continue
+		}
+		if addedField(r.t) && r.kind != rkLiteral && r.kind != rkCopy {
+			// a use of a field's name: no site that compiled before
+			// used the added field, and none is judged (copies.go)
+			syn[i] = verdict{skip: true}
+			continue
+		}
+		syn[i] = a.syntacticVerdict(r)
+		if syn[i].binds && a.env.Precision != config.PrecisionTypes && a.editedCall(r) {
+			// the developer rewrote this call in the same diff and it binds
+			// to the new signature: consistent, without loading types (the
+			// complete change of a signature on terraform: 1.9 s with, 0.3 s
+			// without); "types" still proves the argument types
+			syn[i] = verdict{rel: syn[i].rel, v: model.Consistent,
+				msg: "the call binds to the new signature (its argument types were not checked)"}
+			continue
+		}
+		if r.t.ch.Derived && r.t.old != r.t.new {
+			// a signature a declaration may have to take: the code does
+			// not have it yet, so the type checker cannot judge against it
+			continue
+		}
+		if r.kind == rkCopy {
+			continue // syntax only: types cannot tell what a function means to cover
+		}
+		if a.env.Precision != config.PrecisionTypes && frontierOnly(r) {
+			// the farther frontier (notes): found by what the syntax
+			// resolves; the type checker runs for what may block or warn
+			continue
+		}
+		if r.t.ch.Label == model.MMB && !r.t.member && r.prec != model.PrecisionName {
+			// a caller of a package-level function whose body changed:
+			// resolved exactly, and types cannot tell behaviour
+			continue
+		}
+		if r.t.ch.Label == model.MMB && a.env.Precision != config.PrecisionTypes && a.env.NoteOnly(model.MMB, model.CalledBy) {
+			// a call of a method whose body changed, which can only be a
+			// note: the type checker is spent on what can block or warn
+			// (on 50 commits of terraform's history these calls were 16
+			// of 18 packages checked). A receiver the syntax resolved is
+			// reported as such; a call matched by the method's name only
+			// is no evidence of a dependent, and is left out
+			if r.prec == model.PrecisionName {
+				syn[i] = verdict{skip: true}
+				a.bodyByName++
+			}
+			continue
+		}
+		if !syn[i].exactly && !(syn[i].skip && !syn[i].unlessTypes && r.prec != model.PrecisionName) {
+			unsure = append(unsure, r)
+		}
+	}
+	return syn, unsure
+}
+
+// withExtra appends the type checker's extra findings to out. A method
+// that implemented a removed interface method and now stands where its
+// type misses the method that replaced it: the error says both, and the
+// warning on the same line is dropped.
+func withExtra(out, extra []*lang.Ref) []*lang.Ref {
+	type line struct {
+		path string
+		n    int
+	}
+	stale := map[line]bool{}
+	for _, f := range extra {
+		if f.Relation == model.OverriddenBy && f.Verdict == model.Inconsistent {
+			stale[line{f.Site.Path, f.Site.Line}] = true
+		}
+	}
+	kept := out[:0]
+	for _, f := range out {
+		if f.Relation == model.OverriddenBy && f.Verdict == model.MayBeImpacted && f.Change.Label == model.DM &&
+			stale[line{f.Site.Path, f.Site.Line}] {
+			continue
+		}
+		kept = append(kept, f)
+	}
+	return append(kept, extra...)
 }
 
 // siteKey identifies a ref's site and rule, for the checker's findings
