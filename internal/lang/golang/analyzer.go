@@ -130,6 +130,47 @@ func (a *analyzer) Answer(ctx context.Context, qs []lang.Query) ([]*lang.Ref, er
 	return lang.Keep(qs, append(refs, extra...)), nil
 }
 
+// seedDeclFiles lists the files of the seed packages (seedDirs) that the
+// search did not find (paths): the seed packages' declarations are
+// indexed too, for resolving receivers; their files that hold none of
+// the words hold no reference, so their bodies are not parsed. A package
+// of more than 400 files is left out.
+func (ix *index) seedDeclFiles(seedDirs map[string]bool, paths []string) []string {
+	seen := map[string]bool{}
+	for _, p := range paths {
+		seen[p] = true
+	}
+	var declOnly []string
+	for d := range seedDirs {
+		files := ix.byDir[d]
+		if len(files) > 400 {
+			continue
+		}
+		for _, p := range files {
+			if !seen[p] {
+				seen[p] = true
+				declOnly = append(declOnly, p)
+			}
+		}
+	}
+	return declOnly
+}
+
+// targetsByName indexes the targets for the walker: by name, and the
+// added, deleted and modified fields by their struct type.
+func targetsByName(ts []*target) (byName map[string][]*target, byType map[tref][]*target) {
+	byName = map[string][]*target{}
+	byType = map[tref][]*target{}
+	for _, t := range ts {
+		byName[t.name] = append(byName[t.name], t)
+		if t.kind == model.KindField && (t.ch.Label == model.AF || t.ch.Label == model.DF || t.ch.Label == model.MF) {
+			k := tref{t.pkgKey, t.container}
+			byType[k] = append(byType[k], t)
+		}
+	}
+	return byName, byType
+}
+
 // references is the reference finder: one search for the names of every
 // target, one walk of each file that holds one, the verdicts.
 func (a *analyzer) references(ctx context.Context, changes []*model.Change) ([]*lang.Ref, error) {
@@ -187,26 +228,7 @@ func (a *analyzer) references(ctx context.Context, changes []*model.Change) ([]*
 	if err != nil {
 		return nil, err
 	}
-	seen := map[string]bool{}
-	for _, p := range paths {
-		seen[p] = true
-	}
-	// the seed packages' declarations are indexed too, for resolving
-	// receivers; their files that hold none of the words hold no
-	// reference, so their bodies are not parsed
-	var declOnly []string
-	for d := range seedDirs {
-		files := a.ix.byDir[d]
-		if len(files) > 400 {
-			continue
-		}
-		for _, p := range files {
-			if !seen[p] {
-				seen[p] = true
-				declOnly = append(declOnly, p)
-			}
-		}
-	}
+	declOnly := a.ix.seedDeclFiles(seedDirs, paths)
 	files := a.ix.parseHits(ctx, paths, a.partialWords(ts, words))
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -217,15 +239,7 @@ func (a *analyzer) references(ctx context.Context, changes []*model.Change) ([]*
 	for _, f := range files {
 		a.syms.add(f)
 	}
-	byName := map[string][]*target{}
-	byType := map[tref][]*target{}
-	for _, t := range ts {
-		byName[t.name] = append(byName[t.name], t)
-		if t.kind == model.KindField && (t.ch.Label == model.AF || t.ch.Label == model.DF || t.ch.Label == model.MF) {
-			k := tref{t.pkgKey, t.container}
-			byType[k] = append(byType[k], t)
-		}
-	}
+	byName, byType := targetsByName(ts)
 	a.additions = a.fieldAdditions(ts)
 	var refs []*ref
 	for _, f := range files {
