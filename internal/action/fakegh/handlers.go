@@ -335,48 +335,10 @@ func (s *Server) createReview(w http.ResponseWriter, r *http.Request, m []string
 	if err := s.decode(r, &req); err != nil {
 		return bad("%v", err)
 	}
-	if req.Event != nil && !contains([]string{"APPROVE", "REQUEST_CHANGES", "COMMENT"}, *req.Event) {
-		return bad("event %q", *req.Event)
-	}
-	if req.Event != nil && *req.Event != "APPROVE" && (req.Body == nil || *req.Body == "") {
-		return bad("body is required with event %s", *req.Event)
-	}
-	if req.Body != nil && len(*req.Body) > maxBody {
-		return bad("body of %d characters is over %d", len(*req.Body), maxBody)
-	}
-	if req.CommitID != nil && !shaRE.MatchString(*req.CommitID) {
-		return bad("commit_id %q is not a commit", *req.CommitID)
+	if format, args := reviewProblem(&req); format != "" {
+		return bad(format, args...)
 	}
 	pr := s.pr(m)
-	for i, c := range req.Comments {
-		switch {
-		case c.Path == nil || *c.Path == "":
-			return bad("comments[%d]: path is required", i)
-		case c.Body == nil || *c.Body == "":
-			return bad("comments[%d]: body is required", i)
-		case len(*c.Body) > maxBody:
-			return bad("comments[%d]: body over %d characters", i, maxBody)
-		case c.Position != nil && (c.Line != nil || c.Side != nil || c.StartLine != nil || c.StartSide != nil):
-			return bad("comments[%d]: position mixed with line/side", i)
-		case c.Position == nil && c.Line == nil:
-			return bad("comments[%d]: neither position nor line", i)
-		case c.Line != nil && *c.Line < 1:
-			return bad("comments[%d]: line %d", i, *c.Line)
-		case c.Side != nil && *c.Side != "RIGHT" && *c.Side != "LEFT":
-			return bad("comments[%d]: side %q", i, *c.Side)
-		case c.StartSide != nil && c.StartLine == nil:
-			return bad("comments[%d]: start_side without start_line", i)
-		case c.StartLine != nil && (c.Line == nil || *c.StartLine >= *c.Line):
-			return bad("comments[%d]: start_line must be below line", i)
-		case c.StartSide != nil && *c.StartSide != "RIGHT" && *c.StartSide != "LEFT":
-			return bad("comments[%d]: start_side %q", i, *c.StartSide)
-		case c.StartSide != nil && *c.StartSide != sideOf(c):
-			// GitHub takes a range from a deleted line to an added one;
-			// the action's ranges are suggestions, whose lines are all
-			// on the right side
-			return bad("comments[%d]: start_side %s and side %s: a range on two sides", i, *c.StartSide, sideOf(c))
-		}
-	}
 	if st, note, ok := s.fault(w, r); ok {
 		return st, note
 	}
@@ -436,6 +398,58 @@ func (s *Server) createReview(w http.ResponseWriter, r *http.Request, m []string
 	s.reviews = append(s.reviews, rv)
 	writeJSON(w, http.StatusOK, s.reviewJSON(rv, pr.Number))
 	return http.StatusOK, fmt.Sprintf("event=%s comments=%d", rv.Event, len(req.Comments))
+}
+
+// problem is a request's first problem, as a format and its arguments.
+func problem(format string, args ...any) (string, []any) { return format, args }
+
+// reviewProblem is what makes a review request invalid, as GitHub would
+// refuse it (an unknown event, a missing or oversized body, a commit id
+// that is no commit, a comment whose position, lines and sides do not
+// fit together), as a format and its arguments; "" when it is valid.
+func reviewProblem(req *reviewRequest) (string, []any) {
+	if req.Event != nil && !contains([]string{"APPROVE", "REQUEST_CHANGES", "COMMENT"}, *req.Event) {
+		return problem("event %q", *req.Event)
+	}
+	if req.Event != nil && *req.Event != "APPROVE" && (req.Body == nil || *req.Body == "") {
+		return problem("body is required with event %s", *req.Event)
+	}
+	if req.Body != nil && len(*req.Body) > maxBody {
+		return problem("body of %d characters is over %d", len(*req.Body), maxBody)
+	}
+	if req.CommitID != nil && !shaRE.MatchString(*req.CommitID) {
+		return problem("commit_id %q is not a commit", *req.CommitID)
+	}
+	for i, c := range req.Comments {
+		switch {
+		case c.Path == nil || *c.Path == "":
+			return problem("comments[%d]: path is required", i)
+		case c.Body == nil || *c.Body == "":
+			return problem("comments[%d]: body is required", i)
+		case len(*c.Body) > maxBody:
+			return problem("comments[%d]: body over %d characters", i, maxBody)
+		case c.Position != nil && (c.Line != nil || c.Side != nil || c.StartLine != nil || c.StartSide != nil):
+			return problem("comments[%d]: position mixed with line/side", i)
+		case c.Position == nil && c.Line == nil:
+			return problem("comments[%d]: neither position nor line", i)
+		case c.Line != nil && *c.Line < 1:
+			return problem("comments[%d]: line %d", i, *c.Line)
+		case c.Side != nil && *c.Side != "RIGHT" && *c.Side != "LEFT":
+			return problem("comments[%d]: side %q", i, *c.Side)
+		case c.StartSide != nil && c.StartLine == nil:
+			return problem("comments[%d]: start_side without start_line", i)
+		case c.StartLine != nil && (c.Line == nil || *c.StartLine >= *c.Line):
+			return problem("comments[%d]: start_line must be below line", i)
+		case c.StartSide != nil && *c.StartSide != "RIGHT" && *c.StartSide != "LEFT":
+			return problem("comments[%d]: start_side %q", i, *c.StartSide)
+		case c.StartSide != nil && *c.StartSide != sideOf(c):
+			// GitHub takes a range from a deleted line to an added one;
+			// the action's ranges are suggestions, whose lines are all
+			// on the right side
+			return problem("comments[%d]: start_side %s and side %s: a range on two sides", i, *c.StartSide, sideOf(c))
+		}
+	}
+	return "", nil
 }
 
 // sideOf is a comment's side, RIGHT by default as GitHub has it.
