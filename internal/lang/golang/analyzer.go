@@ -374,6 +374,7 @@ func (a *analyzer) judge(ctx context.Context, ts []*target, refs []*ref, extra [
 	seen := map[string]bool{}
 	wrapped := map[*ast.FuncDecl]bool{}
 	claimed := map[tref]bool{}
+	fx := &fixer{ctx: a.ctx, ix: a.ix, env: a.env}
 	for i, r := range refs {
 		if tv != nil && r.prec == model.PrecisionName && r.t.frontier() && tv.resolves(r) {
 			// a name-matched call on the frontier that the type checker
@@ -406,7 +407,7 @@ func (a *analyzer) judge(ctx context.Context, ts []*target, refs []*ref, extra [
 			continue
 		}
 		f := a.finding(r, v, prec)
-		f.Fix = a.fixFor(r, v)
+		f.Fix = fx.fixFor(r, v)
 		seen[siteKey(f)] = true
 		out = append(out, f)
 		if r.kind == rkImpl && v.v == model.Inconsistent {

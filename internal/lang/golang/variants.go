@@ -76,7 +76,7 @@ func (a *analyzer) variantFinding(ctx context.Context, t *target, f *pfile, fd *
 	case renamed:
 		msg = fmt.Sprintf("declares %s for the builds that select %s; the variant in %s was renamed to %s", t.name, path.Base(f.path), path.Base(t.new.Path), t.new.Name)
 		fix = &model.Fix{Description: fmt.Sprintf("rename %s to %s", t.name, t.new.Name),
-			Edits: append([]model.TextEdit{a.replace(f, fd.Name.Pos(), fd.Name.End(), t.new.Name)}, a.asmRenames(ctx, f.dir, t.name, t.new.Name)...)}
+			Edits: append([]model.TextEdit{a.ix.replace(f, fd.Name.Pos(), fd.Name.End(), t.new.Name)}, a.asmRenames(ctx, f.dir, t.name, t.new.Name)...)}
 		used = a.newNameUse(ctx, t, f)
 	case typesOf(vf.Params) != typesOf(nf.Params) || typesOf(vf.Results) != typesOf(nf.Results):
 		msg = fmt.Sprintf("declares %s with another signature for the builds that select %s; the variant in %s changed: %s", t.name, path.Base(f.path), path.Base(t.new.Path), strings.Join(t.ch.Details, "; "))
