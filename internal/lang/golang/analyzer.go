@@ -122,7 +122,8 @@ func (a *analyzer) targets(changes []*model.Change) []*target {
 // Answer answers the queries of one round: each finder is given the
 // changes it serves, and the refs of the relations asked are kept.
 func (a *analyzer) Answer(ctx context.Context, qs []lang.Query) ([]*lang.Ref, error) {
-	extra := append(a.importFindings(ctx, importFinder.Serving(qs)), a.tagFindings(ctx, tagFinder.Serving(qs))...)
+	ir := &importers{ix: a.ix, env: a.env}
+	extra := append(ir.importFindings(ctx, importFinder.Serving(qs)), tagFindings(ctx, a.env, tagFinder.Serving(qs))...)
 	refs, err := a.references(ctx, referenceFinder.Serving(qs))
 	if err != nil {
 		return nil, err
@@ -406,7 +407,7 @@ func (a *analyzer) judge(ctx context.Context, ts []*target, refs []*ref, extra [
 		if v.skip || v.silent {
 			continue
 		}
-		f := a.finding(r, v, prec)
+		f := a.ix.finding(r, v, prec)
 		f.Fix = fx.fixFor(r, v)
 		seen[siteKey(f)] = true
 		out = append(out, f)
@@ -632,7 +633,10 @@ func (a *analyzer) followImpl(r *ref) *lang.Follow {
 		Details: []string{"must follow " + r.t.ch.Block().Display + ": " + strings.Join(r.t.ch.Details, "; ")}}
 }
 
-func (a *analyzer) finding(r *ref, v verdict, prec model.Precision) *lang.Ref {
+// finding is the lang.Ref of reference r with verdict v: its site (the
+// reference's identifier, or its literal's type, and the declaration
+// enclosing it) read from the index's files and positions.
+func (ix *index) finding(r *ref, v verdict, prec model.Precision) *lang.Ref {
 	pos := r.f.ast.Pos()
 	switch {
 	case r.id != nil:
@@ -643,11 +647,11 @@ func (a *analyzer) finding(r *ref, v verdict, prec model.Precision) *lang.Ref {
 			pos = r.lit.Type.Pos()
 		}
 	}
-	line, col, text := a.ix.lineText(r.f, pos)
+	line, col, text := ix.lineText(r.f, pos)
 	site := model.Site{Path: r.f.path, Line: line, Col: col, Text: text}
 	if d := enclosingDecl(r.stack); d != nil {
 		site.Enclosing = declName(d)
-		site.EnclosingSpan = model.Span{StartLine: a.ix.fset.PositionFor(d.Pos(), false).Line, EndLine: a.ix.fset.PositionFor(d.End(), false).Line}
+		site.EnclosingSpan = model.Span{StartLine: ix.fset.PositionFor(d.Pos(), false).Line, EndLine: ix.fset.PositionFor(d.End(), false).Line}
 	}
 	f := &lang.Ref{
 		Change: r.t.ch, Relation: v.rel, Site: site, Verdict: v.v, Precision: prec, Message: v.msg,

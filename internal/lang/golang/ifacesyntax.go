@@ -99,7 +99,7 @@ func (a *analyzer) claimedImpls(r *ref, done map[tref]bool) []*lang.Ref {
 				msg: fmt.Sprintf("%s may no longer implement %s, as it must where it is used at %s: it declares no method %s, unless %s promotes one", typName, ifaceName, where, method, open)}
 		}
 		site := &ref{t: r.t, f: ts.file, id: ts.spec.Name, stack: stackAt(ts.file.ast, ts.spec.Name.Pos()), prec: model.PrecisionSyntax}
-		out = append(out, a.finding(site, v, model.PrecisionSyntax))
+		out = append(out, a.ix.finding(site, v, model.PrecisionSyntax))
 	}
 	return out
 }

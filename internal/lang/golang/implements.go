@@ -180,7 +180,7 @@ func (tv *typeVerdicts) extraFindings(a *analyzer, ts []*target, seen map[string
 			if site != nil {
 				msg = g.message(a, t, ts, stale)
 			}
-			fd := a.finding(r, verdict{rel: rel, v: model.Inconsistent, msg: msg}, model.PrecisionTypes)
+			fd := a.ix.finding(r, verdict{rel: rel, v: model.Inconsistent, msg: msg}, model.PrecisionTypes)
 			if rel == model.Overrides && site != nil {
 				fd.Follow = a.followIface(t, f, ie.iface, ie.which)
 			}

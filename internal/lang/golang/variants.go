@@ -89,7 +89,7 @@ func (a *analyzer) variantFinding(ctx context.Context, t *target, f *pfile, fd *
 		v = verdict{rel: model.VariantOf, v: model.Inconsistent, msg: msg + "; those builds break at " + used}
 	}
 	r := &ref{t: t, f: f, id: fd.Name, stack: []ast.Node{f.ast, fd}, prec: model.PrecisionSyntax}
-	fnd := a.finding(r, v, model.PrecisionSyntax)
+	fnd := a.ix.finding(r, v, model.PrecisionSyntax)
 	fnd.Fix = fix
 	return fnd
 }
