@@ -199,7 +199,7 @@ func (a *analyzer) references(ctx context.Context, changes []*model.Change) ([]*
 		seedDirs[t.decl().Package] = true
 		if t.kind == model.KindIfaceMethod && t.old != nil {
 			// implementations are recognised by having every method
-			if it := a.ifaceMethods(t); it != nil {
+			if it := ifaceMethods(t); it != nil {
 				for _, m := range it {
 					words[m] = true
 				}
@@ -230,7 +230,7 @@ func (a *analyzer) references(ctx context.Context, changes []*model.Change) ([]*
 		return nil, err
 	}
 	declOnly := a.ix.seedDeclFiles(seedDirs, paths)
-	files := a.ix.parseHits(ctx, paths, a.partialWords(ts, words))
+	files := a.ix.parseHits(ctx, paths, partialWords(ts, words))
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -244,7 +244,7 @@ func (a *analyzer) references(ctx context.Context, changes []*model.Change) ([]*
 	a.additions = a.fieldAdditions(ts)
 	var refs []*ref
 	for _, f := range files {
-		if !words[""] && !a.mentions(f, words) {
+		if !words[""] && !fileMentions(f, words) {
 			continue
 		}
 		w := &walker{syms: a.syms, f: f, byName: byName, byType: byType, added: a.additions}
@@ -273,7 +273,7 @@ func addedField(t *target) bool {
 // a changed field's struct names (its type, or the outer literal's whose
 // elements it is, in the same function). nil when every body is read: a
 // changed or removed interface method (the type check keeps every body).
-func (a *analyzer) partialWords(ts []*target, words map[string]bool) map[string]bool {
+func partialWords(ts []*target, words map[string]bool) map[string]bool {
 	if words[""] {
 		return nil
 	}
@@ -293,9 +293,9 @@ func (a *analyzer) partialWords(ts []*target, words map[string]bool) map[string]
 	return keep
 }
 
-// mentions is a cheap check that a parsed file contains one of the words
+// fileMentions is a cheap check that a parsed file contains one of the words
 // (the grep matched it, but seed-package files are parsed regardless).
-func (a *analyzer) mentions(f *pfile, words map[string]bool) bool {
+func fileMentions(f *pfile, words map[string]bool) bool {
 	found := false
 	ast.Inspect(f.ast, func(n ast.Node) bool {
 		if found {
@@ -312,7 +312,7 @@ func (a *analyzer) mentions(f *pfile, words map[string]bool) bool {
 // ifaceMethods returns the method names of the interface that declares
 // an interface-method target, from the file its declaration was read
 // from (the old state when there is one).
-func (a *analyzer) ifaceMethods(t *target) []string {
+func ifaceMethods(t *target) []string {
 	var out []string
 	if it := ifaceType(t); it != nil {
 		for _, m := range it.Methods.List {
@@ -704,7 +704,7 @@ func (a *analyzer) interfaceUses(ctx context.Context, refs []*ref) []*pfile {
 	}
 	var out []*pfile
 	for _, f := range a.ix.parse(ctx, keep) {
-		if a.mentions(f, impls) {
+		if fileMentions(f, impls) {
 			out = append(out, f)
 		}
 	}

@@ -69,7 +69,7 @@ func (a *analyzer) claimedImpls(r *ref, done map[tref]bool) []*lang.Ref {
 		if i >= 2 {
 			if fl, ok := r.stack[i-1].(*ast.FieldList); ok {
 				if ft, ok := r.stack[i-2].(*ast.FuncType); ok && ft.Results == fl && len(fl.List) == 1 && len(p.Names) <= 1 {
-					exprs = append(exprs, a.returned(r.stack[:i-1])...)
+					exprs = append(exprs, returned(r.stack[:i-1])...)
 				}
 			}
 		}
@@ -105,7 +105,7 @@ func (a *analyzer) claimedImpls(r *ref, done map[tref]bool) []*lang.Ref {
 }
 
 // returned are the values the innermost function on the stack returns.
-func (a *analyzer) returned(stack []ast.Node) []ast.Expr {
+func returned(stack []ast.Node) []ast.Expr {
 	var body *ast.BlockStmt
 	for j := len(stack) - 1; j >= 0 && body == nil; j-- {
 		switch fn := stack[j].(type) {

@@ -91,7 +91,7 @@ func (a *analyzer) unsettled(ts []*target, results [][]*unitResult, cands map[*t
 			if used[[2]string{t.name, c.name}] {
 				continue
 			}
-			if fs := a.syms.methodOf(&c, t.ch.New.Name, 0); fs != nil && sameArity(fs.decl.Type, a.ifaceSigs(t)[t.ch.New.Name]) {
+			if fs := a.syms.methodOf(&c, t.ch.New.Name, 0); fs != nil && sameArity(fs.decl.Type, ifaceSigs(t)[t.ch.New.Name]) {
 				continue
 			}
 			trace("%s.%s may implement %s and was not seen used as it", c.pkg, c.name, t.name)
@@ -152,10 +152,10 @@ func (a *analyzer) implCandidates(ctx context.Context, t *target, ts []*target) 
 			added[u.ch.New.Name] = true
 		}
 	}
-	sigs := a.ifaceSigs(t)
+	sigs := ifaceSigs(t)
 	var old []string
 	rarest := ""
-	for _, m := range a.ifaceMethods(t) {
+	for _, m := range ifaceMethods(t) {
 		if added[m] {
 			continue
 		}
@@ -208,7 +208,7 @@ func (a *analyzer) implCandidates(ctx context.Context, t *target, ts []*target) 
 
 // ifaceSigs returns the method types of the interface of an interface
 // target.
-func (a *analyzer) ifaceSigs(t *target) map[string]*ast.FuncType {
+func ifaceSigs(t *target) map[string]*ast.FuncType {
 	out := map[string]*ast.FuncType{}
 	if it := ifaceType(t); it != nil {
 		for _, m := range it.Methods.List {

@@ -182,7 +182,7 @@ func (tv *typeVerdicts) extraFindings(a *analyzer, ts []*target, seen map[string
 			}
 			fd := a.ix.finding(r, verdict{rel: rel, v: model.Inconsistent, msg: msg}, model.PrecisionTypes)
 			if rel == model.Overrides && site != nil {
-				fd.Follow = a.followIface(t, f, ie.iface, ie.which)
+				fd.Follow = followIface(t, f, ie.iface, ie.which)
 			}
 			if r.id == nil {
 				line, col, text := a.ix.lineText(f, pos)
@@ -402,7 +402,7 @@ func (a *analyzer) staleImpl(t *target, ts []*target, ie implError, errPkg *pfil
 // that signature (or the implementation be changed back; the change is
 // tentative), and then its other implementations and the calls through
 // it are walked.
-func (a *analyzer) followIface(t *target, f *pfile, iface, method string) *lang.Follow {
+func followIface(t *target, f *pfile, iface, method string) *lang.Follow {
 	nf, _ := t.new.Data.(*funcInfo)
 	of, _ := t.old.Data.(*funcInfo)
 	if nf == nil || of == nil || t.ch.Label != model.MMS || looseSig(of) == looseSig(nf) {

@@ -67,7 +67,7 @@ func (a *analyzer) typecheck(ctx context.Context, ts []*target, refs []*ref, ext
 	}
 	words, added := keptBodies(ts, refs)
 	tv := &typeVerdicts{a: a, l: l, byFile: map[string][]*unitResult{}}
-	units, keys := a.checkUnitsOf(ts, refs, extra)
+	units, keys := checkUnitsOf(ts, refs, extra)
 	trace("bodies kept: those holding a reference or naming %s", someOf(append([]string(nil), words...), 12))
 	var cands func() map[*target]implCands
 	if added && words != nil {
@@ -82,7 +82,7 @@ func (a *analyzer) typecheck(ctx context.Context, ts []*target, refs []*ref, ext
 			// every body, and the packages that may hold values of the
 			// open types: theirs and their importers
 			trace("%d implementations of the changed interface not settled by the bodies naming it: checking every body", len(open))
-			units, keys = a.checkUnitsOf(ts, refs, append(extra, a.mayConvert(ctx, open)...))
+			units, keys = checkUnitsOf(ts, refs, append(extra, a.mayConvert(ctx, open)...))
 			results, checked, skipped = a.checkUnits(ctx, l, units, keys, nil)
 		}
 	}

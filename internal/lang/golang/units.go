@@ -41,7 +41,7 @@ type checkUnit struct {
 // checkUnitsOf groups the files holding refs, and the extra files
 // checked whole, into the units to type-check, and returns them with
 // their keys, sorted.
-func (a *analyzer) checkUnitsOf(ts []*target, refs []*ref, extra []*pfile) (map[string]*checkUnit, []string) {
+func checkUnitsOf(ts []*target, refs []*ref, extra []*pfile) (map[string]*checkUnit, []string) {
 	units := map[string]*checkUnit{}
 	files := make([]*pfile, 0, len(refs)+len(extra))
 	for _, r := range refs {

@@ -109,7 +109,7 @@ func (a *analyzer) newNameUse(ctx context.Context, t *target, vf *pfile) string 
 		}
 	}
 	for _, f := range a.ix.parse(ctx, in) {
-		if f.pkgName != vf.pkgName || !a.sameBuilds(f, vf) {
+		if f.pkgName != vf.pkgName || !sameBuilds(f, vf) {
 			continue
 		}
 		at := ""
@@ -132,7 +132,7 @@ func (a *analyzer) newNameUse(ctx context.Context, t *target, vf *pfile) string 
 // there is none.
 func (a *analyzer) newCallUse(t *target, vf *pfile, nf, vfn *funcInfo, refs []*ref) string {
 	for _, r := range refs {
-		if r.t != t || r.kind != rkCall || r.call == nil || r.f.path == t.new.Path || r.f.path == vf.path || !a.sameBuilds(r.f, vf) {
+		if r.t != t || r.kind != rkCall || r.call == nil || r.f.path == t.new.Path || r.f.path == vf.path || !sameBuilds(r.f, vf) {
 			continue
 		}
 		if bindError(r.call, nf, t.name) == "" && bindError(r.call, vfn, t.name) != "" {
@@ -144,7 +144,7 @@ func (a *analyzer) newCallUse(t *target, vf *pfile, nf, vfn *funcInfo, refs []*r
 
 // sameBuilds reports whether one of the platforms the check knows
 // compiles both files (tags aside).
-func (a *analyzer) sameBuilds(f, vf *pfile) bool {
+func sameBuilds(f, vf *pfile) bool {
 	for _, bc := range platforms {
 		if matchFile(bc, f) && matchFile(bc, vf) {
 			return true

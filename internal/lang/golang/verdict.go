@@ -197,7 +197,7 @@ func (a *analyzer) signatureVerdict(r *ref, rel model.Relation) verdict {
 	nf, _ := t.new.Data.(*funcInfo)
 	of, _ := t.old.Data.(*funcInfo)
 	if nf == nil || of == nil {
-		return a.kindVerdict(r, rel)
+		return kindVerdict(r, rel)
 	}
 	name := t.new.Name
 	switch r.kind {
@@ -408,7 +408,7 @@ func (a *analyzer) implVerdict(r *ref, of, nf *funcInfo) verdict {
 // has every method of the interface (by name, as known from the parsed
 // files), i.e. plausibly implemented it before the change.
 func (a *analyzer) implementsOld(r *ref) bool {
-	methods := a.ifaceMethods(r.t) // the interface's methods before the change
+	methods := ifaceMethods(r.t) // the interface's methods before the change
 	if len(methods) == 0 {
 		return true // not known: assume so
 	}
@@ -431,7 +431,7 @@ func (a *analyzer) fieldVerdict(r *ref, rel model.Relation) verdict {
 	of, _ := t.old.Data.(*fieldInfo)
 	nf, _ := t.new.Data.(*fieldInfo)
 	if (of == nil) != (nf == nil) {
-		return a.kindVerdict(r, rel) // a field that became a method, or back
+		return kindVerdict(r, rel) // a field that became a method, or back
 	}
 	if of != nil && nf != nil && of.Type == nf.Type && of.Embedded == nf.Embedded {
 		return verdict{skip: true} // only the tag changed: Go code is unaffected
@@ -625,7 +625,7 @@ func (a *analyzer) usedAs(r *ref) string {
 // kindVerdict judges a use of a member that changed kind: a field that
 // became a method of its name (a getter) or a method that became a
 // field.
-func (a *analyzer) kindVerdict(r *ref, rel model.Relation) verdict {
+func kindVerdict(r *ref, rel model.Relation) verdict {
 	t := r.t
 	of, _ := t.old.Data.(*fieldInfo)
 	nf, _ := t.new.Data.(*fieldInfo)
