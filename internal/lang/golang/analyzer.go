@@ -252,7 +252,8 @@ func (a *analyzer) references(ctx context.Context, changes []*model.Change) ([]*
 		refs = append(refs, w.refs...)
 	}
 	fs := a.judge(ctx, ts, refs, a.interfaceUses(ctx, refs))
-	return append(fs, a.variantFindings(ctx, ts, refs)...), nil
+	vs := &variants{ix: a.ix, env: a.env}
+	return append(fs, vs.variantFindings(ctx, ts, refs)...), nil
 }
 
 // addedField reports a field a struct gained: what it reaches are the
