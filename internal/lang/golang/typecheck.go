@@ -76,14 +76,15 @@ func (a *analyzer) typecheck(ctx context.Context, ts []*target, refs []*ref, ext
 		// neither reads what the other writes
 		cands = a.startImplCandidates(ctx, ts)
 	}
-	results, checked, skipped := a.checkUnits(ctx, l, units, keys, words)
+	uc := &unitChecker{ctx: a.ctx, ix: a.ix}
+	results, checked, skipped := uc.checkUnits(ctx, l, units, keys, words)
 	if added && words != nil {
 		if open, bounded := a.unsettled(ts, results, cands()); len(open) > 0 || !bounded {
 			// every body, and the packages that may hold values of the
 			// open types: theirs and their importers
 			trace("%d implementations of the changed interface not settled by the bodies naming it: checking every body", len(open))
 			units, keys = checkUnitsOf(ts, refs, append(extra, a.mayConvert(ctx, open)...))
-			results, checked, skipped = a.checkUnits(ctx, l, units, keys, nil)
+			results, checked, skipped = uc.checkUnits(ctx, l, units, keys, nil)
 		}
 	}
 	for _, rs := range results {
