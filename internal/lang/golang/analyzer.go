@@ -27,9 +27,8 @@ type analyzer struct {
 	// ctx is the check's: the analyzer lives for one check, and helpers
 	// deep in the syntactic tier (package names, fixes) read files too.
 	ctx context.Context
-	// indexedDirs are the package directories whose every file is in
-	// syms (ifacesyntax.go)
-	indexedDirs map[string]bool
+	// impls finds the types that implement an interface (implSearch)
+	impls *implSearch
 	// lint reads the repository's golangci-lint configuration (errcheck.go)
 	lint *lintConfigs
 	// additions are the structs of this round that gained fields (copies.go)
@@ -403,7 +402,7 @@ func (a *analyzer) judge(ctx context.Context, ts []*target, refs []*ref, extra [
 		if r.t.ch.Label == model.AM && r.t.kind == model.KindInterface && (tv == nil || len(tv.byFile[r.f.path]) == 0) {
 			// no type checker judged this use of an interface that gained
 			// a method: what the syntax shows
-			out = append(out, a.claimedImpls(r, claimed)...)
+			out = append(out, a.impls.claimedImpls(r, claimed)...)
 		}
 		if v.skip || v.silent {
 			continue

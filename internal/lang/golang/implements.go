@@ -70,8 +70,8 @@ func errFileOf(a *analyzer, ie implError) *pfile {
 // pkgOfQual is the package path of a qualifier as the checker prints it
 // (a name, a quoted path, or "" for the error's own package), "" when
 // it names no one package the check indexed.
-func (a *analyzer) pkgOfQual(q string, from *pfile) string {
-	if ks := a.syms.candidates(q, from); len(ks) == 1 {
+func (sr *implSearch) pkgOfQual(q string, from *pfile) string {
+	if ks := sr.syms.candidates(q, from); len(ks) == 1 {
 		return ks[0]
 	}
 	return ""
@@ -249,7 +249,7 @@ func implBlame(a *analyzer, t *target, ts []*target, ie implError) (rel model.Re
 		if site == nil {
 			// the fix belongs at the method that implemented what the
 			// change renamed or removed, when the type has one
-			site, stale = a.staleImpl(t, ts, ie, errPkg)
+			site, stale = a.impls.staleImpl(t, ts, ie, errPkg)
 		}
 		if site == nil && strings.Contains(ie.err.Msg, "(wrong type for method ") {
 			// the type has the method, stale, promoted from a type it
@@ -281,7 +281,7 @@ func implBlame(a *analyzer, t *target, ts []*target, ie implError) (rel model.Re
 func (g *implGroup) message(a *analyzer, t *target, ts []*target, stale string) string {
 	ie := g.ie
 	u := g.uses[0]
-	typ, iface := apart(ie.typ, a.pkgOfQual(ie.typQ, errFileOf(a, ie)), ie.iface, a.pkgOfQual(ie.ifaceQ, errFileOf(a, ie)))
+	typ, iface := apart(ie.typ, a.impls.pkgOfQual(ie.typQ, errFileOf(a, ie)), ie.iface, a.impls.pkgOfQual(ie.ifaceQ, errFileOf(a, ie)))
 	msg := fmt.Sprintf("%s no longer implements %s, as it must where it is used at %s:%d", typ, iface, u.Filename, u.Line)
 	if len(g.uses) > 1 {
 		msg += " (and " + model.Plural(len(g.uses)-1, "more place", "more places") + ")"
@@ -290,7 +290,7 @@ func (g *implGroup) message(a *analyzer, t *target, ts []*target, stale string) 
 	if stale != "" {
 		msg += "; " + stale
 	}
-	if lacks := a.alsoLacks(t, ts, ie, g.pkg); len(lacks) > 0 {
+	if lacks := a.impls.alsoLacks(t, ts, ie, g.pkg); len(lacks) > 0 {
 		// the checker names the first missing method only: say
 		// what else the interface gained that the type lacks, so
 		// that one push fixes them all
@@ -303,18 +303,18 @@ func (g *implGroup) message(a *analyzer, t *target, ts []*target, stale string) 
 // a "missing method" error that the type (of package pkg) does not have,
 // its own or promoted, as the syntax sees it; none when the type is not
 // indexed.
-func (a *analyzer) alsoLacks(t *target, ts []*target, ie implError, pkg string) []string {
+func (sr *implSearch) alsoLacks(t *target, ts []*target, ie implError, pkg string) []string {
 	if t.ch.Label != model.AM {
 		return nil
 	}
 	typ := &tref{pkg, ie.typ}
-	if a.syms.lookupType(typ) == nil {
+	if sr.syms.lookupType(typ) == nil {
 		// the checker qualifies by package name: the indexed package of
 		// that name declaring the type
 		typ = nil
-		errFile := a.ix.parsedFile(a.ix.fset.PositionFor(ie.err.Pos, false).Filename)
-		for _, k := range a.syms.candidates(ie.typQ, errFile) {
-			if r := (&tref{k, ie.typ}); a.syms.lookupType(r) != nil {
+		errFile := sr.ix.parsedFile(sr.ix.fset.PositionFor(ie.err.Pos, false).Filename)
+		for _, k := range sr.syms.candidates(ie.typQ, errFile) {
+			if r := (&tref{k, ie.typ}); sr.syms.lookupType(r) != nil {
 				if typ != nil {
 					return nil // two of them: unknown which
 				}
@@ -344,7 +344,7 @@ func (a *analyzer) alsoLacks(t *target, ts []*target, ie implError, pkg string) 
 	}
 	var out []string
 	for m, ok := range added {
-		if ok && m != ie.which && !a.syms.hasMember(typ, m, 0) {
+		if ok && m != ie.which && !sr.syms.hasMember(typ, m, 0) {
 			out = append(out, m)
 		}
 	}
@@ -379,9 +379,9 @@ func shortList(names []string, n int) []string {
 // itself) or removed (another change of ts on the same interface, as
 // when one method replaces another): the method to rename or replace,
 // and a note saying which it is.
-func (a *analyzer) staleImpl(t *target, ts []*target, ie implError, errPkg *pfile) (*ast.Ident, string) {
+func (sr *implSearch) staleImpl(t *target, ts []*target, ie implError, errPkg *pfile) (*ast.Ident, string) {
 	if t.kind == model.KindIfaceMethod && t.ch.Renamed() {
-		if id := a.syms.findMember(ie.typ, ie.typQ, errPkg, t.name, false); id != nil {
+		if id := sr.syms.findMember(ie.typ, ie.typQ, errPkg, t.name, false); id != nil {
 			return id, fmt.Sprintf("its %s implemented %s.%s, renamed to %s", t.name, ie.iface, t.name, t.ch.New.Name)
 		}
 		return nil, ""
@@ -390,7 +390,7 @@ func (a *analyzer) staleImpl(t *target, ts []*target, ie implError, errPkg *pfil
 		if d.kind != model.KindIfaceMethod || d.container != ie.iface || d.ch.Label != model.DM || d.ch.Renamed() || d.pkgKey != t.pkgKey {
 			continue
 		}
-		if id := a.syms.findMember(ie.typ, ie.typQ, errPkg, d.name, false); id != nil {
+		if id := sr.syms.findMember(ie.typ, ie.typQ, errPkg, d.name, false); id != nil {
 			return id, fmt.Sprintf("its %s implemented %s.%s, which the change removed", d.name, ie.iface, d.name)
 		}
 	}

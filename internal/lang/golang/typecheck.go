@@ -74,16 +74,16 @@ func (a *analyzer) typecheck(ctx context.Context, ts []*target, refs []*ref, ext
 		// the types that may have implemented the interface are found
 		// (a search, declarations parsed) while the units are checked:
 		// neither reads what the other writes
-		cands = a.startImplCandidates(ctx, ts)
+		cands = a.impls.startImplCandidates(ctx, ts)
 	}
 	uc := &unitChecker{ctx: a.ctx, ix: a.ix}
 	results, checked, skipped := uc.checkUnits(ctx, l, units, keys, words)
 	if added && words != nil {
-		if open, bounded := a.unsettled(ts, results, cands()); len(open) > 0 || !bounded {
+		if open, bounded := a.impls.unsettled(ts, results, cands()); len(open) > 0 || !bounded {
 			// every body, and the packages that may hold values of the
 			// open types: theirs and their importers
 			trace("%d implementations of the changed interface not settled by the bodies naming it: checking every body", len(open))
-			units, keys = checkUnitsOf(ts, refs, append(extra, a.mayConvert(ctx, open)...))
+			units, keys = checkUnitsOf(ts, refs, append(extra, a.impls.mayConvert(ctx, open)...))
 			results, checked, skipped = uc.checkUnits(ctx, l, units, keys, nil)
 		}
 	}
