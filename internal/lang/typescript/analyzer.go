@@ -285,7 +285,7 @@ func (a *analyzer) impacted(ctx context.Context, ts []*target) ([]*lang.Ref, err
 			if declOnly(f.path) {
 				continue
 			}
-			j := &judge{a: a, t: t, f: f}
+			j := &judge{a: a, t: t, f: f, fx: &fixer{a: a, t: t, f: f}}
 			j.run()
 			if why := mayRemain; why != "" {
 				mayRemainCaveat(j.out, why)

@@ -370,7 +370,7 @@ func (j *judge) element(el *treesit.Node, tag string) {
 		}
 		j.emit(attr, rel, v, model.PrecisionSyntax, msg)
 		if v == model.Inconsistent {
-			j.withFix(j.renameAt(attr))
+			j.withFix(j.fx.renameAt(attr))
 		}
 	case t.kind == tRetyped && attr != nil && attr != el:
 		j.emit(attr, rel, model.MayBeImpacted, model.PrecisionSyntax,
@@ -420,7 +420,7 @@ func (j *judge) componentProps(c component) {
 		}
 		j.emit(at, model.UsedBy, v, model.PrecisionSyntax, msg)
 		if v == model.Inconsistent {
-			j.withFix(j.renameKey(key))
+			j.withFix(j.fx.renameKey(key))
 		}
 	}
 	props := "" // the parameter's name, when it is one identifier

@@ -250,7 +250,7 @@ func (j *judge) recordLiteral(o *treesit.Node, ann string, partial bool, others 
 		}
 		j.emit(o, model.InstantiatedBy, v, model.PrecisionSyntax, msg)
 		if v == model.Inconsistent {
-			j.withFix(j.renameKey(literalKey(o, t.name)))
+			j.withFix(j.fx.renameKey(literalKey(o, t.name)))
 		}
 	case t.kind == tAdded && !has && !partial && !spread:
 		j.emit(o, model.InstantiatedBy, model.Inconsistent, model.PrecisionSyntax,

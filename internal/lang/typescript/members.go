@@ -16,7 +16,7 @@ func (j *judge) ctor() {
 	locals, nss := j.bindings(t.container)
 	exps := j.exportNames(t.container)
 	seen := map[*treesit.Node]bool{}
-	j.refs(locals, nss, exps, func(ref *treesit.Node) {
+	j.f.refs(locals, nss, exps, func(ref *treesit.Node) {
 		k, call := refKindOf(ref)
 		switch k {
 		case rNew:
@@ -245,7 +245,7 @@ func (j *judge) classMember() {
 				return true
 			}
 			j.emit(n, rel, model.Inconsistent, model.PrecisionSyntax, fmt.Sprintf("%s %s, which %s", verb, t.name, j.what()))
-			j.withFix(j.renameAt(prop))
+			j.withFix(j.fx.renameAt(prop))
 		}
 		return true
 	})
@@ -407,7 +407,7 @@ func (j *judge) enumMember() {
 		}
 		if known {
 			j.emit(n, model.UsedBy, model.Inconsistent, model.PrecisionSyntax, fmt.Sprintf("uses %s.%s, which %s", t.container, t.name, j.what()))
-			j.withFix(j.renameAt(n.Child("property")))
+			j.withFix(j.fx.renameAt(n.Child("property")))
 		}
 		return true
 	})
@@ -608,7 +608,7 @@ func (u *ifaceUsers) literal(n *treesit.Node) {
 	case t.kind == tGone && has:
 		j.emit(n, rel, model.Inconsistent, model.PrecisionSyntax,
 			fmt.Sprintf("builds a %s with %s, which %s%s", lt, t.name, j.what(), excessNote(t)))
-		j.withFix(j.renameKey(literalKey(n, t.name)))
+		j.withFix(j.fx.renameKey(literalKey(n, t.name)))
 	}
 }
 
@@ -660,7 +660,7 @@ func (u *ifaceUsers) read(n *treesit.Node) {
 			typ = t.container
 		}
 		j.emit(n, rel, model.Inconsistent, model.PrecisionSyntax, fmt.Sprintf("%s %s of a %s, which %s", verb, t.name, typ, j.what()))
-		j.withFix(j.renameAt(n.Child("property")))
+		j.withFix(j.fx.renameAt(n.Child("property")))
 	} else if typ == "" && u.named {
 		j.emit(n, rel, model.MayBeImpacted, model.PrecisionName,
 			fmt.Sprintf("%s %s on a value whose type could not be resolved; %s %s", verb, t.name, t.display(), j.what()))
