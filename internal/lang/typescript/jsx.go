@@ -135,7 +135,7 @@ func (j *judge) componentValue(v, ann *treesit.Node, locals map[string]bool) (co
 	if ann != nil {
 		typ := strings.TrimSpace(strings.TrimPrefix(treesit.Compact(ann), ":"))
 		if head, args := splitGeneric(typ); head != "" {
-			if i, ok := componentTypes[lastSegment(head)]; ok && j.reactName(head) && i < len(args) {
+			if i, ok := componentTypes[lastSegment(head)]; ok && j.f.reactName(head) && i < len(args) {
 				found, exact := j.propsType(args[i], locals)
 				if !found {
 					return component{}, false
@@ -160,7 +160,7 @@ func (j *judge) componentValue(v, ann *treesit.Node, locals map[string]bool) (co
 		case v.Kind == "call_expression":
 			callee := v.Child("function")
 			idx, ok := wrapperProps[lastSegment(callee.Text())]
-			if !ok || !j.reactName(callee.Text()) {
+			if !ok || !j.f.reactName(callee.Text()) {
 				return component{}, false
 			}
 			if ta := v.Child("type_arguments"); ta != nil {
@@ -201,7 +201,7 @@ func (j *judge) classComponent(c *treesit.Node, locals map[string]bool) (compone
 		return component{}, false
 	}
 	base := ext.Child("value").Text()
-	if s := lastSegment(base); s != "Component" && s != "PureComponent" || !j.reactName(base) {
+	if s := lastSegment(base); s != "Component" && s != "PureComponent" || !j.f.reactName(base) {
 		return component{}, false
 	}
 	ta := ext.Child("type_arguments")
@@ -219,11 +219,11 @@ func (j *judge) classComponent(c *treesit.Node, locals map[string]bool) (compone
 // reactName reports whether a (possibly qualified) name of React's API
 // is one: qualified (React.FC), or imported rather than declared in the
 // file.
-func (j *judge) reactName(name string) bool {
+func (f *tsfile) reactName(name string) bool {
 	if strings.Contains(name, ".") {
 		return true
 	}
-	return j.f.imports[name] != nil && !j.f.declares(name)
+	return f.imports[name] != nil && !f.declares(name)
 }
 
 // propsType reports whether a type expression is the target's container

@@ -120,7 +120,7 @@ func (j *judge) receiver(obj *treesit.Node) recv {
 	t := j.t
 	obj = treesit.Unparen(obj)
 	if obj.Kind == "super" {
-		if c := enclosingClass(obj); c != nil && j.extends(c, t.container) {
+		if c := enclosingClass(obj); c != nil && j.f.extends(c, t.container) {
 			return recvTarget
 		}
 		return recvUnknown
@@ -139,7 +139,7 @@ func (j *judge) receiver(obj *treesit.Node) recv {
 				return recvTarget
 			}
 			if of := j.a.file(o.path); of != nil {
-				if c := of.classes[o.local]; c != nil && !j.extendsAny(c) && classMember(c, t.name) != nil {
+				if c := of.classes[o.local]; c != nil && !extendsAny(c) && classMember(c, t.name) != nil {
 					return recvOther
 				}
 			}
@@ -161,7 +161,7 @@ func (j *judge) receiver(obj *treesit.Node) recv {
 		return recvUnknown
 	}
 	if c := j.f.classes[name]; c != nil {
-		if j.extends(c, t.container) {
+		if j.f.extends(c, t.container) {
 			if classMember(c, t.name) != nil {
 				return recvOther // the subclass overrides it
 			}
@@ -180,7 +180,7 @@ func (j *judge) receiver(obj *treesit.Node) recv {
 
 // extends reports whether class c derives from a class named base
 // (through classes of the same file).
-func (j *judge) extends(c *treesit.Node, base string) bool {
+func (f *tsfile) extends(c *treesit.Node, base string) bool {
 	for depth := 0; c != nil && depth < 8; depth++ {
 		if className(c) == base {
 			return true
@@ -191,7 +191,7 @@ func (j *judge) extends(c *treesit.Node, base string) bool {
 			if b == base {
 				return true
 			}
-			if x := j.f.classes[b]; x != nil && x != c {
+			if x := f.classes[b]; x != nil && x != c {
 				next = x
 			}
 		}
@@ -516,7 +516,7 @@ func (j *judge) ifaceUsersOf() *ifaceUsers {
 // fit, and its implementation of a changed method is judged as one.
 func (u *ifaceUsers) class(n *treesit.Node) {
 	j, t := u.j, u.j.t
-	if t.kind != tAdded && t.kind != tRetyped && t.kind != tIMethod || !j.implements(n, u.locals) {
+	if t.kind != tAdded && t.kind != tRetyped && t.kind != tIMethod || !implements(n, u.locals) {
 		return
 	}
 	if t.kind == tIMethod {
@@ -534,7 +534,7 @@ func (u *ifaceUsers) class(n *treesit.Node) {
 		}
 		return
 	}
-	if classMember(n, t.name) == nil && !j.extendsAny(n) {
+	if classMember(n, t.name) == nil && !extendsAny(n) {
 		// interface members are fields to the core (AF, DF, MF),
 		// methods included: their relations are EmbeddedBy and
 		// InstantiatedBy (what a class that lacks one must add)
@@ -564,7 +564,7 @@ func (u *ifaceUsers) literal(n *treesit.Node) {
 	}
 	if !typed {
 		if ann := literalAnnotation(n); u.named && ann != "" {
-			if ok, partial, others := j.recordOfKeys(ann, u.locals); ok {
+			if ok, partial, others := j.f.recordOfKeys(ann, u.locals); ok {
 				j.recordLiteral(n, ann, partial, others)
 				return
 			}
@@ -711,7 +711,7 @@ func (j *judge) addedWhat() string {
 
 // implements reports a class whose implements clause names one of the
 // local names.
-func (j *judge) implements(c *treesit.Node, locals map[string]bool) bool {
+func implements(c *treesit.Node, locals map[string]bool) bool {
 	found := false
 	treesit.Walk(c, func(n *treesit.Node) bool {
 		if n.Kind == "class_body" {
@@ -731,7 +731,7 @@ func (j *judge) implements(c *treesit.Node, locals map[string]bool) bool {
 
 // extendsAny reports a class with an extends clause (a base may provide
 // the member).
-func (j *judge) extendsAny(c *treesit.Node) bool {
+func extendsAny(c *treesit.Node) bool {
 	found := false
 	treesit.Walk(c, func(n *treesit.Node) bool {
 		if n.Kind == "class_body" {

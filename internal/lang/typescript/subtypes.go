@@ -62,7 +62,7 @@ func (j *judge) subtypes(locals map[string]bool) []subtype {
 					continue
 				}
 				for _, b := range k.NamedKids() {
-					if locals[typeName(b.Text())] && !j.userType(typeName(b.Text()), locals) {
+					if locals[typeName(b.Text())] && !j.f.userType(typeName(b.Text()), locals) {
 						ext = true
 					}
 				}
@@ -137,8 +137,8 @@ func (j *judge) redeclared(sub string, m *treesit.Node) {
 
 // userType reports a name the file declares or imports other than as
 // the target's container (a local Required shadows the standard one).
-func (j *judge) userType(name string, locals map[string]bool) bool {
-	return !locals[name] && (j.f.declares(name) || j.f.imports[name] != nil)
+func (f *tsfile) userType(name string, locals map[string]bool) bool {
+	return !locals[name] && (f.declares(name) || f.imports[name] != nil)
 }
 
 // aliases reports whether a type alias's value is the target's container
@@ -180,7 +180,7 @@ func (j *judge) isContainer(p string, locals map[string]bool, depth int) bool {
 	if locals[head] {
 		return true
 	}
-	if j.userType(head, locals) || len(args) == 0 {
+	if j.f.userType(head, locals) || len(args) == 0 {
 		return false
 	}
 	switch {
