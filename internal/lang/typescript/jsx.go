@@ -60,9 +60,16 @@ var componentTypes = map[string]int{
 // argument (React's props helpers, Readonly).
 var propsWrappers = map[string]bool{"PropsWithChildren": true, "PropsWithoutRef": true, "PropsWithRef": true, "Readonly": true}
 
+// jsxRules are the judge's rules for React components: which of the
+// file's components take the target's container as props (components),
+// and the JSX elements and inline calls that render them (jsxElements,
+// element, inlineElement). They judge through the judge they extend,
+// whose target, file and findings they share.
+type jsxRules struct{ *judge }
+
 // components finds the file's top-level components typed by one of the
 // local names of the target's container.
-func (j *judge) components(locals map[string]bool) []component {
+func (j jsxRules) components(locals map[string]bool) []component {
 	var out []component
 	for _, st := range j.f.t.Root.Kids {
 		if st.Bad {
@@ -131,7 +138,7 @@ func (j *judge) components(locals map[string]bool) []component {
 
 // componentValue reads a component from a value (a function, a wrapper
 // call) and the annotation of the variable holding it.
-func (j *judge) componentValue(v, ann *treesit.Node, locals map[string]bool) (component, bool) {
+func (j jsxRules) componentValue(v, ann *treesit.Node, locals map[string]bool) (component, bool) {
 	if ann != nil {
 		typ := strings.TrimSpace(strings.TrimPrefix(treesit.Compact(ann), ":"))
 		if head, args := splitGeneric(typ); head != "" {
@@ -186,7 +193,7 @@ func (j *judge) componentValue(v, ann *treesit.Node, locals map[string]bool) (co
 }
 
 // classComponent reads `class C extends React.Component<Props, State>`.
-func (j *judge) classComponent(c *treesit.Node, locals map[string]bool) (component, bool) {
+func (j jsxRules) classComponent(c *treesit.Node, locals map[string]bool) (component, bool) {
 	var ext *treesit.Node
 	treesit.Walk(c, func(n *treesit.Node) bool {
 		if n.Kind == "class_body" {
@@ -231,7 +238,7 @@ func (f *tsfile) reactName(name string) bool {
 // intersections with object types that do not redeclare the member);
 // exact is false when an intersection has a part the analysis cannot
 // read.
-func (j *judge) propsType(typ string, locals map[string]bool) (found, exact bool) {
+func (j jsxRules) propsType(typ string, locals map[string]bool) (found, exact bool) {
 	exact = true
 	for _, p := range splitTop(typ, '&') {
 		p = unwrapProps(strings.TrimSpace(p))
@@ -303,7 +310,7 @@ func firstParam(fn *treesit.Node) *treesit.Node {
 
 // jsxElements judges the elements of a component (target.comp) in the
 // file: their attributes against the container's changed member.
-func (j *judge) jsxElements() {
+func (j jsxRules) jsxElements() {
 	t := j.t
 	locals, nss := j.bindings(t.comp)
 	if len(locals) == 0 && len(nss) == 0 {
@@ -331,7 +338,7 @@ func (j *judge) jsxElements() {
 }
 
 // element judges one element's attributes.
-func (j *judge) element(el *treesit.Node, tag string) {
+func (j jsxRules) element(el *treesit.Node, tag string) {
 	t := j.t
 	var attr *treesit.Node
 	spread := false
@@ -401,7 +408,7 @@ func hasChildren(el *treesit.Node) bool {
 // componentProps judges, inside a component, the reads of a removed or
 // retyped member from its props: keys of a destructuring parameter,
 // props.x, this.props.x, and `const {x} = props`.
-func (j *judge) componentProps(c component) {
+func (j jsxRules) componentProps(c component) {
 	t := j.t
 	if t.kind != tGone && t.kind != tRetyped || c.fn == nil {
 		return

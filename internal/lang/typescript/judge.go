@@ -35,7 +35,7 @@ func (j *judge) run() {
 	t := j.t
 	switch {
 	case t.comp != "":
-		j.jsxElements()
+		jsxRules{j}.jsxElements()
 	case !t.member:
 		locals, nss := j.bindings(t.name)
 		j.topLevel(locals, nss)
@@ -318,7 +318,7 @@ func (j *judge) topLevel(locals, nss map[string]bool) {
 			case rCall, rNew:
 				j.call(ref, call, model.CalledBy, model.PrecisionSyntax, false)
 			case rJSX:
-				j.inlineElement(call) // an element of a component (jsxinline.go)
+				jsxRules{j}.inlineElement(call) // an element of a component (jsxinline.go)
 			case rValue:
 				if commonJSExport(ref) || ref.Parent.KindOr() == "jsx_closing_element" {
 					return

@@ -438,8 +438,9 @@ func (j *judge) ifaceMember() {
 	// components whose props it types: their elements are judged as
 	// targets of their own (jsx.go)
 	if len(locals) > 0 {
-		for _, c := range j.components(locals) {
-			j.componentProps(c)
+		jsx := jsxRules{j}
+		for _, c := range jsx.components(locals) {
+			jsx.componentProps(c)
 			j.comps = append(j.comps, c)
 		}
 	}
