@@ -247,7 +247,7 @@ func (j jsxRules) propsType(typ string, locals map[string]bool) (found, exact bo
 			if typeLiteralDeclares(p, j.t.name) {
 				return false, false // the component declares the member itself
 			}
-		case j.aliases(p, locals):
+		case subtypeRules{j.judge}.aliases(p, locals):
 			found = true
 		default:
 			exact = false

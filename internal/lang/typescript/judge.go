@@ -39,7 +39,7 @@ func (j *judge) run() {
 	case !t.member:
 		locals, nss := j.bindings(t.name)
 		j.topLevel(locals, nss)
-		j.dynamicImports(j.exportNames(t.name))
+		dynamicRules{j}.dynamicImports(j.exportNames(t.name))
 	case t.d.kind == dCtor:
 		j.ctor()
 	case t.d.kind == dEnumMember:

@@ -221,7 +221,7 @@ func literalAnnotation(o *treesit.Node) string {
 
 // recordLiteral judges an object literal written for a record keyed by
 // the container's keys (recordOfKeys).
-func (j *judge) recordLiteral(o *treesit.Node, ann string, partial bool, others []string) {
+func (j literalRules) recordLiteral(o *treesit.Node, ann string, partial bool, others []string) {
 	t := j.t
 	has, spread := objectKey(o, t.name)
 	switch {

@@ -425,7 +425,7 @@ func (j *judge) ifaceMember() {
 	u := j.ifaceUsersOf()
 	locals := u.locals
 	if len(locals) > 0 {
-		for _, s := range j.subtypes(locals) {
+		for _, s := range (subtypeRules{j}).subtypes(locals) {
 			// a retyped member's users through sub-interfaces are
 			// warnings at most; following them costs a search and a walk
 			// per sub-interface (typeorm's BaseDataSourceOptions has
@@ -555,23 +555,24 @@ func (u *ifaceUsers) class(n *treesit.Node) {
 // typed only through a record or a generic are handed to their own rules.
 func (u *ifaceUsers) literal(n *treesit.Node) {
 	j, t := u.j, u.j.t
+	lr := literalRules{j}
 	lq := qualifiedLiteralType(n) // the container, or a sub-interface of it
 	lt := unqualified(lq)
 	typed := u.qualified[lq] || lq == lt && u.locals[lt] // other.Item is not the local Item
 	if lt == "" {
-		if o, ok := j.nestedType(n); ok && o.path == t.path && (o.local == t.container || contains(t.alts, o.local)) {
+		if o, ok := lr.nestedType(n); ok && o.path == t.path && (o.local == t.container || contains(t.alts, o.local)) {
 			lt, typed = o.local, true // a property's value, of the container's type
 		}
 	}
 	if !typed {
 		if ann := literalAnnotation(n); u.named && ann != "" {
 			if ok, partial, others := j.f.recordOfKeys(ann, u.locals); ok {
-				j.recordLiteral(n, ann, partial, others)
+				lr.recordLiteral(n, ann, partial, others)
 				return
 			}
 		}
 		if u.named && literalType(n) == "" && genericContext(n, u.locals) {
-			j.genericLiteral(n)
+			lr.genericLiteral(n)
 		}
 		return
 	}
@@ -583,7 +584,7 @@ func (u *ifaceUsers) literal(n *treesit.Node) {
 		// playwright's `{} as RecorderBackend`): it breaks only
 		// when the literal lacks a required member of T and
 		// writes a key T lacks
-		if lacks, excess, ok := j.assertionGap(n); ok && lacks != "" && excess != "" {
+		if lacks, excess, ok := lr.assertionGap(n); ok && lacks != "" && excess != "" {
 			what := j.what()
 			if t.kind == tAdded {
 				what = j.addedWhat()
