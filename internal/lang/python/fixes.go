@@ -29,21 +29,22 @@ import (
 // argument list, and the whole list on one line (a multi-line call is
 // left to the model rather than reflowed).
 
-// fixFor returns the mechanical fix of a site, or nil.
-func (j *judge) fixFor(t *target, x *ref, at *treesit.Node) *model.Fix {
+// fixFor returns the mechanical fix of a site, or nil; defaults are the
+// developer's expressions for added parameters (param_defaults).
+func fixFor(defaults map[string]string, t *target, x *ref, at *treesit.Node) *model.Fix {
 	if t.ch == nil || t.ch.Derived {
 		return nil
 	}
 	switch {
 	case t.deleted && t.ch.Renamed():
-		return j.renameFix(t, x, at)
+		return renameFix(t, x, at)
 	case t.ch.Label == model.MMS && x.call != nil && x.call.Kind == "call" && t.od != nil && t.nd != nil && t.od.fn != nil && t.nd.fn != nil:
-		return j.argsFix(t, x)
+		return argsFix(defaults, t, x)
 	}
 	return nil
 }
 
-func (j *judge) renameFix(t *target, x *ref, at *treesit.Node) *model.Fix {
+func renameFix(t *target, x *ref, at *treesit.Node) *model.Fix {
 	oldName, newName := t.ch.Old.Name, t.ch.New.Name
 	switch x.kind {
 	case rName, rAttr, rImport, rOverride, rClassAttr:
@@ -64,12 +65,12 @@ func (j *judge) renameFix(t *target, x *ref, at *treesit.Node) *model.Fix {
 // (renamed in place, when its type did not change), dropped with its
 // parameter, a configured default passed for a new required one, in the
 // new order.
-func (j *judge) argsFix(t *target, x *ref) *model.Fix {
+func argsFix(defaults map[string]string, t *target, x *ref) *model.Fix {
 	of, nf := t.od.fn, t.nd.fn
 	if of.property || nf.property || of.async != nf.async {
 		return nil
 	}
-	bound := j.boundCall(t, x)
+	bound := boundCall(t, x)
 	ops, nps := paramsFor(of, bound), paramsFor(nf, bound)
 	argsN := x.call.Child("arguments")
 	if argsN == nil || argsN.Kind != "argument_list" || argsN.Line != argsN.EndLine || strings.Contains(argsN.Text(), "#") {
@@ -118,7 +119,7 @@ func (j *judge) argsFix(t *target, x *ref) *model.Fix {
 				positional = false // later arguments must name their parameter
 				continue
 			}
-			expr, ok := j.a.env.Defaults[p.name]
+			expr, ok := defaults[p.name]
 			if !ok {
 				return nil
 			}
@@ -146,7 +147,7 @@ func (j *judge) argsFix(t *target, x *ref) *model.Fix {
 		}
 	}
 	for _, n := range added {
-		what = append(what, "pass "+n+"="+j.a.env.Defaults[n])
+		what = append(what, "pass "+n+"="+defaults[n])
 	}
 	if len(what) == 0 {
 		what = append(what, "follow the new parameter order")

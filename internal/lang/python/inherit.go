@@ -162,7 +162,7 @@ func (j *judge) oldClasses() map[string]*classInfo {
 			if t.kind != tCtor || t.cls == nil {
 				continue
 			}
-			if old := j.oldFields(t); old != nil {
+			if old := oldFields(t); old != nil {
 				j.olds[t.cls.file.path+"\x00"+t.cls.qual] = old
 			}
 		}
@@ -173,7 +173,7 @@ func (j *judge) oldClasses() map[string]*classInfo {
 // oldFields is a constructor target's class with its base-state fields:
 // the base-state declaration a change carries, or the head class without
 // the fields the change added. nil when neither is known.
-func (j *judge) oldFields(t *target) *classInfo {
+func oldFields(t *target) *classInfo {
 	if t.oldCls != nil {
 		return t.oldCls
 	}

@@ -123,7 +123,7 @@ func (j *judge) verdictFor(t *target, x *ref) (verdict, bool) {
 		}
 		prec = model.PrecisionName
 	}
-	rel := j.relation(t, x)
+	rel := relation(t, x)
 	name := shortName(t)
 	switch {
 	case t.ch.Derived:
@@ -170,7 +170,7 @@ func (j *judge) derivedVerdict(t *target, x *ref, how matchHow, rel model.Relati
 	if base := t.nd.followsOf(); base != nil && x.call.Kind == "call" && t.nd.fn != nil {
 		// the override must take its base's new signature: a call that
 		// binds to it now and not to that signature breaks with it
-		bound := j.boundCall(t, x)
+		bound := boundCall(t, x)
 		args := argsOf(x.call)
 		cur := bind(paramsFor(t.nd.fn, bound), args, name)
 		next := bind(paramsFor(base, bound), args, name)
@@ -219,7 +219,7 @@ func (j *judge) addedOverrideVerdict(t *target, x *ref, how matchHow, rel model.
 	}
 	name := shortName(t)
 	bm := j.baseMethod(t)
-	bound := j.boundCall(t, x)
+	bound := boundCall(t, x)
 	args := argsOf(x.call)
 	res := bind(paramsFor(t.nd.fn, bound), args, name)
 	if res.err != "" && bind(paramsFor(bm, bound), args, name).err == "" {
@@ -519,7 +519,7 @@ func (j *judge) subclassDefines(t *target, c *classInfo) bool {
 // callVerdict checks a call of a function whose signature changed.
 func (j *judge) callVerdict(t *target, x *ref, how matchHow, rel model.Relation, prec model.Precision) (verdict, bool) {
 	of, nf := t.od.fn, t.nd.fn
-	bound := j.boundCall(t, x)
+	bound := boundCall(t, x)
 	ops, nps := paramsFor(of, bound), paramsFor(nf, bound)
 	args := argsOf(x.call)
 	name := shortName(t)
@@ -621,7 +621,7 @@ func passes(a callArgs, ps []param, names []string) bool {
 
 // boundCall reports whether a call of a method target passes self or cls
 // implicitly.
-func (j *judge) boundCall(t *target, x *ref) bool {
+func boundCall(t *target, x *ref) bool {
 	if !t.member {
 		return false
 	}
@@ -689,7 +689,7 @@ func isStore(n *treesit.Node) bool {
 }
 
 // relation is how a reference depends on its target.
-func (j *judge) relation(t *target, x *ref) model.Relation {
+func relation(t *target, x *ref) model.Relation {
 	if x.kind == rImport {
 		return model.ImportedBy
 	}
