@@ -7,7 +7,6 @@ import (
 	"path"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/ripple-dev/ripple/internal/lang"
@@ -21,12 +20,9 @@ type analyzer struct {
 	env *lang.Env
 	ix  *index
 	r   *resolver
-	// the modules the change removed (modseeds.go), and those whose
-	// importers were reported
-	goneOnce sync.Once
-	gone     []goneModule
-	baseMods *modules
-	modDone  map[string]bool
+	// mods finds the importers of the modules the change removed
+	// (modseeds.go)
+	mods *moduleSeeds
 	// what the new-code judge judged (newcode.go), for the trace
 	newImports, newCalls int
 	static, fixedMemo    map[*pfile]bool        // staticModule, fixed
@@ -345,7 +341,7 @@ func (a *analyzer) Answer(ctx context.Context, qs []lang.Query) ([]*lang.Ref, er
 }
 
 func (a *analyzer) impacted(ctx context.Context, qs []lang.Query) ([]*lang.Ref, error) {
-	early, err := a.moduleFindings(ctx, moduleFinder.Serving(qs))
+	early, err := a.mods.moduleFindings(ctx, moduleFinder.Serving(qs))
 	if err != nil {
 		return nil, err
 	}
@@ -376,7 +372,7 @@ func (a *analyzer) impacted(ctx context.Context, qs []lang.Query) ([]*lang.Ref, 
 	for _, ct := range cts {
 		words[ct.cls.name] = true // functions taking it, and its own file
 	}
-	files, err := a.candidates(ctx, words, ts)
+	files, err := a.ix.candidates(ctx, words, ts)
 	if err != nil {
 		return nil, err
 	}
@@ -403,7 +399,7 @@ func (a *analyzer) impacted(ctx context.Context, qs []lang.Query) ([]*lang.Ref, 
 		for w := range more {
 			words[w] = true
 		}
-		extra, err := a.candidates(ctx, more, nil)
+		extra, err := a.ix.candidates(ctx, more, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -439,7 +435,7 @@ func (a *analyzer) impacted(ctx context.Context, qs []lang.Query) ([]*lang.Ref, 
 
 // candidates greps the head state for the words and parses the matching
 // files, with the seed files (targets' own files) always included.
-func (a *analyzer) candidates(ctx context.Context, words map[string]bool, ts []*target) ([]*pfile, error) {
+func (ix *index) candidates(ctx context.Context, words map[string]bool, ts []*target) ([]*pfile, error) {
 	wl := make([]string, 0, len(words))
 	for w := range words {
 		if w != "" {
@@ -447,7 +443,7 @@ func (a *analyzer) candidates(ctx context.Context, words map[string]bool, ts []*
 		}
 	}
 	sort.Strings(wl)
-	use, err := a.ix.Search(ctx, wl)
+	use, err := ix.Search(ctx, wl)
 	if err != nil {
 		return nil, err
 	}
@@ -456,13 +452,13 @@ func (a *analyzer) candidates(ctx context.Context, words map[string]bool, ts []*
 		seen[p] = true
 	}
 	for _, t := range ts {
-		if !seen[t.path] && a.ix.mods.files[t.path] {
+		if !seen[t.path] && ix.mods.files[t.path] {
 			seen[t.path] = true
 			use = append(use, t.path)
 		}
 	}
 	sort.Strings(use)
-	return a.ix.Parse(ctx, use)
+	return ix.Parse(ctx, use)
 }
 
 func mergeFiles(a, b []*pfile) []*pfile {
