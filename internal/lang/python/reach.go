@@ -79,7 +79,7 @@ func (j *judge) importedRoot(x *ref) bool {
 	if root == nil || !moduleChain(x.n.Child("object")) {
 		return false
 	}
-	bs, _ := j.r.lookup(x.s, root.Text())
+	bs, _ := lookup(x.s, root.Text())
 	for _, b := range bs {
 		if b.kind == bImport || b.kind == bFrom {
 			return true
