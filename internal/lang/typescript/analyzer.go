@@ -60,7 +60,7 @@ func newAnalyzer(ctx context.Context, fe *Frontend, env *lang.Env) (*analyzer, e
 	for _, p := range all {
 		a.files[p] = true
 	}
-	a.startTSC()
+	tscTier{a}.startTSC()
 	return a, nil
 }
 
@@ -299,7 +299,7 @@ func (a *analyzer) impacted(ctx context.Context, ts []*target) ([]*lang.Ref, err
 		trace("target %s: %d files, %d parsed in %v, judged in %v (%d more parsed)", t.name, len(paths), n1-n0, t2.Sub(t1), time.Since(t2), a.c.Count()-n1)
 	}
 	trace("impacted: %d targets, %d files parsed, %v", len(ts), a.c.Count(), time.Since(tstart))
-	a.typecheck(ctx, sites)
+	tscTier{a}.typecheck(ctx, sites)
 	for _, r := range out {
 		if r.Verdict == model.Consistent {
 			r.Follow = nil // tsc found the call consistent: nothing follows from it

@@ -31,6 +31,14 @@ import (
 // the projects that compile the files holding the sites to settle, each
 // once (tsc.Compiler.Run; tscsettle.go judges the sites).
 
+// tscTier is the analyzer's type-precise tier (this file, tscbudget.go,
+// tscsettle.go): preparing tsc, deciding whether it fits the budget,
+// writing the head state, running it per project and settling the
+// sites. It shares the analyzer's environment, files and preparation,
+// so it extends the analyzer rather than copying them; the analyzer
+// starts it (startTSC) and hands it the unsure sites (typecheck).
+type tscTier struct{ *analyzer }
+
 // tscSite is a ref of the syntactic tier with the syntax it stands on.
 type tscSite struct {
 	ref *lang.Ref
@@ -56,7 +64,7 @@ func tsSource(p string) bool {
 // syntactic error is final (an argument count, a removed export), notes
 // are the farther frontier, and sites or declarations in JavaScript are
 // left to the syntax.
-func (a *analyzer) unsure(s *tscSite) bool {
+func (a tscTier) unsure(s *tscSite) bool {
 	r := s.ref
 	if !tsSource(r.Site.Path) || s.n == nil || r.Change.Derived {
 		return false
@@ -81,7 +89,7 @@ func (a *analyzer) unsure(s *tscSite) bool {
 
 // typecheck runs tsc on the projects of the unsure sites and settles
 // them.
-func (a *analyzer) typecheck(ctx context.Context, sites []*tscSite) {
+func (a tscTier) typecheck(ctx context.Context, sites []*tscSite) {
 	if a.env.Precision == config.PrecisionSyntax {
 		return
 	}
@@ -172,7 +180,7 @@ func (a *analyzer) typecheck(ctx context.Context, sites []*tscSite) {
 // (tscbudget.go). It returns the size of the files the sites' files
 // import, which the later estimate reuses; when it reports false it has
 // noted why.
-func (a *analyzer) affordable(ctx context.Context, todo []*tscSite, roots []string, deadline time.Time) (bytes int64, files int, ok bool) {
+func (a tscTier) affordable(ctx context.Context, todo []*tscSite, roots []string, deadline time.Time) (bytes int64, files int, ok bool) {
 	if _, err := (&tsc.Compiler{NoInstall: true}).Locate(ctx); err != nil {
 		a.note("typescript-tsc", "typescript: types not checked, the syntax judged every site: "+err.Error())
 		return 0, 0, false
@@ -198,7 +206,7 @@ func (a *analyzer) affordable(ctx context.Context, todo []*tscSite, roots []stri
 // project's sites from its diagnostics. A run that fails stops the rest,
 // whose sites keep their syntactic verdict; a project whose imports did
 // not resolve is noted, as tsc is silent on what uses them.
-func (p *tscPrepared) checkProjects(ctx context.Context, a *analyzer, tree, root string, todo []*tscSite) {
+func (p *tscPrepared) checkProjects(ctx context.Context, a tscTier, tree, root string, todo []*tscSite) {
 	compiler, bin := p.tsc, p.bin
 	t0 := time.Now()
 	projects := p.projects
@@ -272,7 +280,7 @@ type tscPrepared struct {
 // TypeScript source changed. In auto tsc runs seldom (only where it fits
 // in a tenth of a full tsc), so it is prepared only once it is known to
 // fit: on two cores the preparation's processes would slow the syntax.
-func (a *analyzer) startTSC() {
+func (a tscTier) startTSC() {
 	if a.env.Precision != config.PrecisionTypes {
 		return
 	}
@@ -291,7 +299,7 @@ func (a *analyzer) startTSC() {
 }
 
 // tscPrep returns the preparation, made now when it was not started.
-func (a *analyzer) tscPrep() *tscPrepared {
+func (a tscTier) tscPrep() *tscPrepared {
 	if a.prep == nil {
 		a.prep = a.newPrep()
 		a.prep.run(a, nil)
@@ -299,11 +307,11 @@ func (a *analyzer) tscPrep() *tscPrepared {
 	return a.prep
 }
 
-func (a *analyzer) newPrep() *tscPrepared {
+func (a tscTier) newPrep() *tscPrepared {
 	return &tscPrepared{done: make(chan struct{}), tsc: &tsc.Compiler{NoInstall: a.env.Precision != config.PrecisionTypes}}
 }
 
-func (p *tscPrepared) run(a *analyzer, changed []string) {
+func (p *tscPrepared) run(a tscTier, changed []string) {
 	defer close(p.done)
 	t0 := time.Now()
 	ctx := a.ctx
@@ -364,7 +372,7 @@ func someOf(names []string, n int) string {
 // materialize writes the head state's TypeScript, JavaScript and JSON
 // files under dir, and links the work tree's node_modules directories
 // beside the package.json files that have them.
-func (a *analyzer) materialize(ctx context.Context, dir string) error {
+func (a tscTier) materialize(ctx context.Context, dir string) error {
 	list, err := a.env.Head.List(ctx, append(append([]string(nil), pathspecs...), "*.json")...)
 	if err != nil {
 		return err
@@ -425,7 +433,7 @@ func (a *analyzer) materialize(ctx context.Context, dir string) error {
 // untracked (a pre-push of the current branch, usually). tsc then runs
 // in it, with its node_modules as they are, and nothing is written.
 // "" otherwise.
-func (a *analyzer) workTreeAtHead(ctx context.Context) string {
+func (a tscTier) workTreeAtHead(ctx context.Context) string {
 	switch h := a.env.Head.(type) {
 	case *gitio.WorkTree:
 		return h.R.Top
@@ -445,7 +453,7 @@ func (a *analyzer) workTreeAtHead(ctx context.Context) string {
 
 // reader reads head-state files: from the work tree when it holds the
 // head state (wt), else from git.
-func (a *analyzer) reader(ctx context.Context, wt string) func([]string) map[string][]byte {
+func (a tscTier) reader(ctx context.Context, wt string) func([]string) map[string][]byte {
 	if wt == "" {
 		return func(ps []string) map[string][]byte {
 			m, _ := a.env.Head.ReadFiles(ctx, ps)
@@ -479,7 +487,7 @@ func workTop(t gitio.Tree) string {
 // sources, as compilerOptions.paths for tsc: a fresh checkout has no
 // node_modules to link them, and the head state's sources are what the
 // change is checked against.
-func (a *analyzer) workspacePaths(tree string) map[string][]string {
+func (a tscTier) workspacePaths(tree string) map[string][]string {
 	p := a.project()
 	out := map[string][]string{}
 	for name, w := range p.pkgs {
