@@ -140,7 +140,7 @@ func (j *judge) follow(call *treesit.Node, r *lang.Ref) *lang.Follow {
 		j.a.followed = map[followKey]bool{}
 	}
 	j.a.followed[k] = true
-	decl := j.a.declOf(j.f, d)
+	decl := declOf(j.f, d)
 	if decl == nil {
 		return nil
 	}
@@ -213,7 +213,7 @@ func (a *analyzer) declNodes(f *tsfile) map[*treesit.Node]*declData {
 }
 
 // declOf returns the declaration (head state) holding d.
-func (a *analyzer) declOf(f *tsfile, d *declData) *lang.Decl {
+func declOf(f *tsfile, d *declData) *lang.Decl {
 	for _, x := range decls(f) {
 		xd := x.Data.(*declData)
 		if xd == d || xd.node == d.node {

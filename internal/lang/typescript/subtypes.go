@@ -132,7 +132,7 @@ func (j subtypeRules) redeclared(sub string, m *treesit.Node) {
 	}
 	for _, d := range j.f.decls {
 		if d.node == m && d.kind == dIMember {
-			if decl := j.a.declOf(j.f, d); decl != nil {
+			if decl := declOf(j.f, d); decl != nil {
 				j.out[len(j.out)-1].Follow = &lang.Follow{Decl: decl, Label: label,
 					Details: []string{fmt.Sprintf("redeclares %s of %s, which %s", t.name, t.ch.Block().Container, j.change())}}
 			}
