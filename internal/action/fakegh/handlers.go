@@ -19,7 +19,7 @@ func (s *Server) pr(m []string) *PR {
 	return s.prs[n]
 }
 
-func (s *Server) repoJSON(full string) map[string]any {
+func repoJSON(full string) map[string]any {
 	return map[string]any{"full_name": full, "name": full[strings.Index(full, "/")+1:]}
 }
 
@@ -29,13 +29,13 @@ func (s *Server) getPR(w http.ResponseWriter, r *http.Request, m []string, _ str
 	}
 	pr := s.pr(m)
 	if pr == nil {
-		return s.errorJSON(w, http.StatusNotFound, "Not Found", nil), ""
+		return errorJSON(w, http.StatusNotFound, "Not Found", nil), ""
 	}
 	writeJSON(w, http.StatusOK, map[string]any{
 		"number": pr.Number, "state": pr.State,
 		"html_url": fmt.Sprintf("%s%s/%s/pull/%d", htmlBase, s.owner, s.name, pr.Number),
-		"head":     map[string]any{"sha": pr.Head, "ref": pr.HeadRef, "repo": s.repoJSON(pr.HeadRepo)},
-		"base":     map[string]any{"sha": pr.Base, "ref": pr.BaseRef, "repo": s.repoJSON(s.owner + "/" + s.name)},
+		"head":     map[string]any{"sha": pr.Head, "ref": pr.HeadRef, "repo": repoJSON(pr.HeadRepo)},
+		"base":     map[string]any{"sha": pr.Base, "ref": pr.BaseRef, "repo": repoJSON(s.owner + "/" + s.name)},
 	})
 	return http.StatusOK, ""
 }
@@ -44,8 +44,8 @@ func (s *Server) prJSON(pr *PR) map[string]any {
 	return map[string]any{
 		"number": pr.Number, "state": pr.State, "title": pr.Title, "body": pr.Body,
 		"html_url": fmt.Sprintf("%s%s/%s/pull/%d", htmlBase, s.owner, s.name, pr.Number),
-		"head":     map[string]any{"sha": pr.Head, "ref": pr.HeadRef, "label": s.owner + ":" + pr.HeadRef, "repo": s.repoJSON(pr.HeadRepo)},
-		"base":     map[string]any{"sha": pr.Base, "ref": pr.BaseRef, "label": s.owner + ":" + pr.BaseRef, "repo": s.repoJSON(s.owner + "/" + s.name)},
+		"head":     map[string]any{"sha": pr.Head, "ref": pr.HeadRef, "label": s.owner + ":" + pr.HeadRef, "repo": repoJSON(pr.HeadRepo)},
+		"base":     map[string]any{"sha": pr.Base, "ref": pr.BaseRef, "label": s.owner + ":" + pr.BaseRef, "repo": repoJSON(s.owner + "/" + s.name)},
 	}
 }
 
@@ -79,9 +79,9 @@ func (s *Server) createPR(w http.ResponseWriter, r *http.Request, m []string, to
 	}
 	bad := func(format string, args ...any) (int, string) {
 		s.violate("POST %s: "+format, append([]any{r.URL.Path}, args...)...)
-		return s.errorJSON(w, http.StatusUnprocessableEntity, "Validation Failed", map[string]any{"errors": []string{fmt.Sprintf(format, args...)}}), "invalid"
+		return errorJSON(w, http.StatusUnprocessableEntity, "Validation Failed", map[string]any{"errors": []string{fmt.Sprintf(format, args...)}}), "invalid"
 	}
-	if err := s.decode(r, &req); err != nil {
+	if err := decode(r, &req); err != nil {
 		return bad("%v", err)
 	}
 	switch {
@@ -96,18 +96,18 @@ func (s *Server) createPR(w http.ResponseWriter, r *http.Request, m []string, to
 		return st, note
 	}
 	if !s.tokens[token] {
-		return s.errorJSON(w, http.StatusForbidden, "Resource not accessible by integration",
+		return errorJSON(w, http.StatusForbidden, "Resource not accessible by integration",
 			map[string]any{"documentation_url": "https://docs.github.com/rest/pulls/pulls#create-a-pull-request"}), "read-only token"
 	}
 	head := *req.Head
 	if owner, branch, ok := strings.Cut(head, ":"); ok {
 		if owner != s.owner {
-			return s.errorJSON(w, http.StatusUnprocessableEntity, "Validation Failed", map[string]any{"errors": []map[string]any{{"resource": "PullRequest", "field": "head", "code": "invalid"}}}), "head in another repository"
+			return errorJSON(w, http.StatusUnprocessableEntity, "Validation Failed", map[string]any{"errors": []map[string]any{{"resource": "PullRequest", "field": "head", "code": "invalid"}}}), "head in another repository"
 		}
 		head = branch
 	}
 	invalid := func(field string) (int, string) {
-		return s.errorJSON(w, http.StatusUnprocessableEntity, "Validation Failed", map[string]any{"errors": []map[string]any{{"resource": "PullRequest", "field": field, "code": "invalid"}}}), field + " invalid"
+		return errorJSON(w, http.StatusUnprocessableEntity, "Validation Failed", map[string]any{"errors": []map[string]any{{"resource": "PullRequest", "field": field, "code": "invalid"}}}), field + " invalid"
 	}
 	switch {
 	case !s.branchExists(head):
@@ -115,11 +115,11 @@ func (s *Server) createPR(w http.ResponseWriter, r *http.Request, m []string, to
 	case !s.branchExists(*req.Base):
 		return invalid("base")
 	case head == *req.Base:
-		return s.errorJSON(w, http.StatusUnprocessableEntity, "Validation Failed", map[string]any{"errors": []map[string]any{{"resource": "PullRequest", "code": "custom", "message": "No commits between " + *req.Base + " and " + head}}}), "same branch"
+		return errorJSON(w, http.StatusUnprocessableEntity, "Validation Failed", map[string]any{"errors": []map[string]any{{"resource": "PullRequest", "code": "custom", "message": "No commits between " + *req.Base + " and " + head}}}), "same branch"
 	}
 	for _, p := range s.prs {
 		if p.State == "open" && p.HeadRef == head && p.BaseRef == *req.Base {
-			return s.errorJSON(w, http.StatusUnprocessableEntity, "Validation Failed", map[string]any{"errors": []map[string]any{{"resource": "PullRequest", "code": "custom", "message": "A pull request already exists for " + s.owner + ":" + head + "."}}}), "exists"
+			return errorJSON(w, http.StatusUnprocessableEntity, "Validation Failed", map[string]any{"errors": []map[string]any{{"resource": "PullRequest", "code": "custom", "message": "A pull request already exists for " + s.owner + ":" + head + "."}}}), "exists"
 		}
 	}
 	n := 1
@@ -206,7 +206,7 @@ func (s *Server) listFiles(w http.ResponseWriter, r *http.Request, m []string, _
 	}
 	pr := s.pr(m)
 	if pr == nil {
-		return s.errorJSON(w, http.StatusNotFound, "Not Found", nil), ""
+		return errorJSON(w, http.StatusNotFound, "Not Found", nil), ""
 	}
 	var out []map[string]any
 	for _, f := range pr.files {
@@ -255,7 +255,7 @@ func (s *Server) listComments(w http.ResponseWriter, r *http.Request, m []string
 	}
 	pr := s.pr(m)
 	if pr == nil {
-		return s.errorJSON(w, http.StatusNotFound, "Not Found", nil), ""
+		return errorJSON(w, http.StatusNotFound, "Not Found", nil), ""
 	}
 	var out []map[string]any
 	for _, c := range s.comments {
@@ -280,7 +280,7 @@ func (s *Server) listReviews(w http.ResponseWriter, r *http.Request, m []string,
 	}
 	pr := s.pr(m)
 	if pr == nil {
-		return s.errorJSON(w, http.StatusNotFound, "Not Found", nil), ""
+		return errorJSON(w, http.StatusNotFound, "Not Found", nil), ""
 	}
 	var out []map[string]any
 	for _, rv := range s.reviews {
@@ -291,7 +291,7 @@ func (s *Server) listReviews(w http.ResponseWriter, r *http.Request, m []string,
 }
 
 // decode reads a JSON body strictly into v.
-func (s *Server) decode(r *http.Request, v any) error {
+func decode(r *http.Request, v any) error {
 	data, err := io.ReadAll(r.Body)
 	if err != nil {
 		return err
@@ -330,9 +330,9 @@ func (s *Server) createReview(w http.ResponseWriter, r *http.Request, m []string
 	var req reviewRequest
 	bad := func(format string, args ...any) (int, string) {
 		s.violate("POST %s: "+format, append([]any{r.URL.Path}, args...)...)
-		return s.errorJSON(w, http.StatusUnprocessableEntity, "Unprocessable Entity", map[string]any{"errors": []string{fmt.Sprintf(format, args...)}}), "invalid"
+		return errorJSON(w, http.StatusUnprocessableEntity, "Unprocessable Entity", map[string]any{"errors": []string{fmt.Sprintf(format, args...)}}), "invalid"
 	}
-	if err := s.decode(r, &req); err != nil {
+	if err := decode(r, &req); err != nil {
 		return bad("%v", err)
 	}
 	if format, args := reviewProblem(&req); format != "" {
@@ -343,16 +343,16 @@ func (s *Server) createReview(w http.ResponseWriter, r *http.Request, m []string
 		return st, note
 	}
 	if pr == nil {
-		return s.errorJSON(w, http.StatusNotFound, "Not Found", nil), ""
+		return errorJSON(w, http.StatusNotFound, "Not Found", nil), ""
 	}
 	if !s.tokens[token] {
-		return s.errorJSON(w, http.StatusForbidden, "Resource not accessible by integration",
+		return errorJSON(w, http.StatusForbidden, "Resource not accessible by integration",
 			map[string]any{"documentation_url": "https://docs.github.com/rest/pulls/reviews#create-a-review-for-a-pull-request"}), "read-only token"
 	}
 	commit := pr.Head
 	if req.CommitID != nil {
 		if !contains(pr.heads, *req.CommitID) {
-			return s.errorJSON(w, http.StatusUnprocessableEntity, "Unprocessable Entity", map[string]any{"errors": []string{"commit_id is not part of the pull request"}}), "unknown commit"
+			return errorJSON(w, http.StatusUnprocessableEntity, "Unprocessable Entity", map[string]any{"errors": []string{"commit_id is not part of the pull request"}}), "unknown commit"
 		}
 		commit = *req.CommitID
 	}
@@ -371,7 +371,7 @@ func (s *Server) createReview(w http.ResponseWriter, r *http.Request, m []string
 		for _, l := range lines {
 			if side != "RIGHT" || !pr.commentable(*c.Path, l, c.StartLine != nil) {
 				s.violate("POST %s: comments[%d]: %s:%d (%s) is not on the right side of one hunk of the diff", r.URL.Path, i, *c.Path, l, side)
-				return s.errorJSON(w, http.StatusUnprocessableEntity, "Unprocessable Entity", map[string]any{"errors": []string{"Line could not be resolved"}}), "line outside the diff"
+				return errorJSON(w, http.StatusUnprocessableEntity, "Unprocessable Entity", map[string]any{"errors": []string{"Line could not be resolved"}}), "line outside the diff"
 			}
 		}
 	}
@@ -465,9 +465,9 @@ func (s *Server) updateComment(w http.ResponseWriter, r *http.Request, m []strin
 	var req struct {
 		Body *string `json:"body"`
 	}
-	if err := s.decode(r, &req); err != nil || req.Body == nil || *req.Body == "" {
+	if err := decode(r, &req); err != nil || req.Body == nil || *req.Body == "" {
 		s.violate("PATCH %s: the body must be {\"body\": non-empty} (%v)", r.URL.Path, err)
-		return s.errorJSON(w, http.StatusUnprocessableEntity, "Unprocessable Entity", nil), "invalid"
+		return errorJSON(w, http.StatusUnprocessableEntity, "Unprocessable Entity", nil), "invalid"
 	}
 	if st, note, ok := s.fault(w, r); ok {
 		return st, note
@@ -480,14 +480,14 @@ func (s *Server) updateComment(w http.ResponseWriter, r *http.Request, m []strin
 		}
 	}
 	if c == nil {
-		return s.errorJSON(w, http.StatusNotFound, "Not Found", nil), ""
+		return errorJSON(w, http.StatusNotFound, "Not Found", nil), ""
 	}
 	if !s.tokens[token] {
-		return s.errorJSON(w, http.StatusForbidden, "Resource not accessible by integration", nil), "read-only token"
+		return errorJSON(w, http.StatusForbidden, "Resource not accessible by integration", nil), "read-only token"
 	}
 	if c.User != Bot {
 		s.violate("PATCH %s: edits %s's comment", r.URL.Path, c.User)
-		return s.errorJSON(w, http.StatusForbidden, "Resource not accessible by integration", nil), "not the author"
+		return errorJSON(w, http.StatusForbidden, "Resource not accessible by integration", nil), "not the author"
 	}
 	c.Body = *req.Body
 	c.Edits++
