@@ -427,7 +427,7 @@ func (a *analyzer) impacted(ctx context.Context, qs []lang.Query) ([]*lang.Ref, 
 		}
 	}
 	j.coverageFindings(cts, files)
-	j.overridesFindings()
+	overrideRules{j}.overridesFindings()
 	j.gatherDefaults()
 	trace("judged in %v: %d findings", time.Since(t0), len(j.out))
 	return append(early, j.out...), nil

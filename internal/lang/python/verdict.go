@@ -70,7 +70,7 @@ func (j *judge) judgeRef(x *ref) {
 		}
 	}
 	for _, t := range j.ctors {
-		if v, ok := j.ctorVerdict(t, x); ok {
+		if v, ok := (ctorRules{j}).ctorVerdict(t, x); ok {
 			j.emit(t, x, v)
 		}
 	}
@@ -84,7 +84,7 @@ func (j *judge) verdictFor(t *target, x *ref) (verdict, bool) {
 	switch x.kind {
 	case rOverride:
 		if t.member && t.dkind == model.KindMethod {
-			return j.overrideVerdict(t, x)
+			return overrideRules{j}.overrideVerdict(t, x)
 		}
 		return verdict{}, false
 	case rFixture:
@@ -94,7 +94,7 @@ func (j *judge) verdictFor(t *target, x *ref) (verdict, bool) {
 		return verdict{}, false
 	case rClassAttr:
 		if t.member && t.dkind == model.KindField {
-			return j.attrOverrideVerdict(t, x)
+			return overrideRules{j}.attrOverrideVerdict(t, x)
 		}
 		return verdict{}, false
 	}
@@ -457,7 +457,7 @@ func (j *judge) deletedVerdict(t *target, x *ref, how matchHow, rel model.Relati
 		}
 		return verdict{rel, model.MayBeImpacted, fmt.Sprintf("%s %s; %s %s (%s)", verb, t.name, t.display(), what, why), prec, ""}, true
 	case mName:
-		if j.pulledUp(t) {
+		if (overrideRules{j}).pulledUp(t) {
 			// were the receiver the class, it would reach the same code
 			return verdict{}, false
 		}
