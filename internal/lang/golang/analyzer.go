@@ -382,7 +382,7 @@ func (a *analyzer) judge(ctx context.Context, ts []*target, refs []*ref, extra [
 			// resolved to the declaration: all the checker judges there
 			// (the callee may change in a way not known yet)
 			r.prec = model.PrecisionTypes
-			syn[i] = a.syntacticVerdict(r)
+			syn[i] = syntaxRules{a}.syntacticVerdict(r)
 		}
 		v := syn[i]
 		prec := r.prec
@@ -445,7 +445,7 @@ func (a *analyzer) syntacticVerdicts(ts []*target, refs []*ref, aliased map[tref
 			syn[i] = verdict{skip: true}
 			continue
 		}
-		syn[i] = a.syntacticVerdict(r)
+		syn[i] = syntaxRules{a}.syntacticVerdict(r)
 		if syn[i].binds && a.env.Precision != config.PrecisionTypes && a.editedCall(r) {
 			// the developer rewrote this call in the same diff and it binds
 			// to the new signature: consistent, without loading types (the
@@ -685,7 +685,7 @@ var started = time.Now()
 func (a *analyzer) interfaceUses(ctx context.Context, refs []*ref) []*pfile {
 	impls, ifaces := map[string]bool{}, map[string]bool{}
 	for _, r := range refs {
-		if r.kind == rkImpl && a.implementsOld(r) {
+		if r.kind == rkImpl && (syntaxRules{a}).implementsOld(r) {
 			impls[r.implRcv] = true
 			ifaces[r.t.container] = true
 		}

@@ -301,7 +301,7 @@ func (tv *typeVerdicts) typedName(file string, e ast.Expr) bool {
 // the lint fails on it: inconsistent. ok is false when the call is not
 // such a call. The statement's form is syntax, so the verdict needs no
 // types.
-func (a *analyzer) discardVerdict(r *ref, rel model.Relation) (verdict, bool) {
+func (a syntaxRules) discardVerdict(r *ref, rel model.Relation) (verdict, bool) {
 	if r.call == nil || r.t.old == nil || r.t.new == nil || r.t.old == r.t.new {
 		return verdict{}, false
 	}
@@ -351,7 +351,7 @@ func (a *analyzer) discardVerdict(r *ref, rel model.Relation) (verdict, bool) {
 }
 
 // discardOf describes a discarding call as errcheck sees it.
-func (a *analyzer) discardOf(r *ref, blank bool) discard {
+func (a syntaxRules) discardOf(r *ref, blank bool) discard {
 	_, _, line := a.ix.lineText(r.f, r.call.Pos())
 	d := discard{path: r.f.path, callee: types.ExprString(r.call.Fun), line: line, generated: r.f.generated, blank: blank}
 	if fd := enclosingDecl(r.stack); fd != nil {

@@ -455,7 +455,7 @@ func (tv *typeVerdicts) verdictFor(r *ref, syn verdict) (verdict, bool) {
 	if m := tv.missingAround(r); m != "" {
 		return verdict{missing: m}, false
 	}
-	if v, ok := tv.a.discardVerdict(r, rel); ok {
+	if v, ok := (syntaxRules{tv.a}).discardVerdict(r, rel); ok {
 		return v, true
 	}
 	switch r.t.ch.Label {
