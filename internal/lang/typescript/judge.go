@@ -41,13 +41,13 @@ func (j *judge) run() {
 		j.topLevel(locals, nss)
 		dynamicRules{j}.dynamicImports(j.exportNames(t.name))
 	case t.d.kind == dCtor:
-		j.ctor()
+		memberRules{j}.ctor()
 	case t.d.kind == dEnumMember:
-		j.enumMember()
+		memberRules{j}.enumMember()
 	case t.d.kind == dIMember:
-		j.ifaceMember()
+		memberRules{j}.ifaceMember()
 	default:
-		j.classMember()
+		memberRules{j}.classMember()
 	}
 }
 

@@ -8,10 +8,18 @@ import (
 	"github.com/ripple-dev/ripple/internal/model"
 )
 
+// memberRules judge the uses of a changed member of a class, enum or
+// interface: calls and reads through receivers the syntax resolves to the
+// container (receiver, containerImport), overrides, instantiations of a
+// changed constructor (ctor), enum members, and the users of an
+// interface member (ifaceMember, ifaceUsers). They judge through the
+// judge they extend, whose target, file and findings they share.
+type memberRules struct{ *judge }
+
 // ctor judges `new C(...)`, `super(...)` in subclasses of C and `new D()`
 // of subclasses that inherit C's constructor, against the new
 // constructor.
-func (j *judge) ctor() {
+func (j memberRules) ctor() {
 	t := j.t
 	locals, nss := j.bindings(t.container)
 	exps := j.exportNames(t.container)
@@ -59,7 +67,7 @@ func (j *judge) ctor() {
 // receiver that is not a module namespace (an object holding the class,
 // `ky.HTTPError`): by name only, a warning when the call bound to the
 // old constructor and does not bind to the new one.
-func (j *judge) newByName(seen map[*treesit.Node]bool) {
+func (j memberRules) newByName(seen map[*treesit.Node]bool) {
 	t := j.t
 	treesit.Walk(j.f.t.Root, func(n *treesit.Node) bool {
 		if n.Bad {
@@ -89,7 +97,7 @@ func (j *judge) newByName(seen map[*treesit.Node]bool) {
 // containerImport classifies a name the file imports: the target's class
 // (bound under that name, an alias or through re-exports), another
 // module's declaration, or unknown when its module does not resolve.
-func (j *judge) containerImport(name string) recv {
+func (j memberRules) containerImport(name string) recv {
 	b := j.f.imports[name]
 	if b == nil {
 		return recvUnknown
@@ -116,7 +124,7 @@ const (
 	recvOther
 )
 
-func (j *judge) receiver(obj *treesit.Node) recv {
+func (j memberRules) receiver(obj *treesit.Node) recv {
 	t := j.t
 	obj = treesit.Unparen(obj)
 	if obj.Kind == "super" {
@@ -201,7 +209,7 @@ func (f *tsfile) extends(c *treesit.Node, base string) bool {
 }
 
 // classMember judges the uses of a class method or property.
-func (j *judge) classMember() {
+func (j memberRules) classMember() {
 	t := j.t
 	j.overrides()
 	treesit.Walk(j.f.t.Root, func(n *treesit.Node) bool {
@@ -261,7 +269,7 @@ func (j *judge) classMember() {
 // callRel is the relation of a call of the target: its callers, or, for
 // a property (a field holding a function: msw's startHandler), its users,
 // the relation a field's changes are followed by.
-func (j *judge) callRel() model.Relation {
+func (j memberRules) callRel() model.Relation {
 	if l := j.t.ch.Label; l == model.DF || l == model.MF {
 		return model.UsedBy
 	}
@@ -271,7 +279,7 @@ func (j *judge) callRel() model.Relation {
 // inherited says why a deleted member may still be provided: a base
 // class of the head state declares it (followed through imports), or a
 // base outside the repository may. "" when nothing provides it.
-func (j *judge) inherited() string {
+func (j memberRules) inherited() string {
 	f := j.a.file(j.t.path)
 	if f == nil {
 		return ""
@@ -336,7 +344,7 @@ func (a *analyzer) classOf(f *tsfile, name string) (*tsfile, *treesit.Node) {
 // overrides reports the methods of subclasses in the file that override
 // a deleted method (they now override nothing) or keep the old signature
 // of a changed one.
-func (j *judge) overrides() {
+func (j memberRules) overrides() {
 	t := j.t
 	if t.d.kind != dMethod || t.d.static || t.d.private {
 		return
@@ -389,7 +397,7 @@ func isExtends(c *treesit.Node, h string) bool {
 }
 
 // enumMember judges E.member uses of an enum member that is gone.
-func (j *judge) enumMember() {
+func (j memberRules) enumMember() {
 	t := j.t
 	if t.kind != tGone {
 		return
@@ -417,7 +425,7 @@ func (j *judge) enumMember() {
 // that was added as required, made required, deleted or renamed: the
 // object literals typed with the interface, the classes implementing it,
 // and reads through values annotated with it.
-func (j *judge) ifaceMember() {
+func (j memberRules) ifaceMember() {
 	t := j.t
 	if j.stillInherited() {
 		return // a base declares it: it is still a member
@@ -425,7 +433,7 @@ func (j *judge) ifaceMember() {
 	u := j.ifaceUsersOf()
 	locals := u.locals
 	if len(locals) > 0 {
-		for _, s := range (subtypeRules{j}).subtypes(locals) {
+		for _, s := range (subtypeRules{j.judge}).subtypes(locals) {
 			// a retyped member's users through sub-interfaces are
 			// warnings at most; following them costs a search and a walk
 			// per sub-interface (typeorm's BaseDataSourceOptions has
@@ -438,7 +446,7 @@ func (j *judge) ifaceMember() {
 	// components whose props it types: their elements are judged as
 	// targets of their own (jsx.go)
 	if len(locals) > 0 {
-		jsx := jsxRules{j}
+		jsx := jsxRules{j.judge}
 		for _, c := range jsx.components(locals) {
 			jsx.componentProps(c)
 			j.comps = append(j.comps, c)
@@ -471,7 +479,7 @@ func (j *judge) ifaceMember() {
 // and member reads (class, literal, read) share them without threading
 // three maps through each.
 type ifaceUsers struct {
-	j *judge
+	j memberRules
 	// locals are the file's names for the interface and its alternatives.
 	locals map[string]bool
 	// qualified are ns.Name spellings through a namespace import
@@ -486,7 +494,7 @@ type ifaceUsers struct {
 
 // ifaceUsersOf gathers the file's names for the target's container and
 // its alternatives, plain and namespace-qualified.
-func (j *judge) ifaceUsersOf() *ifaceUsers {
+func (j memberRules) ifaceUsersOf() *ifaceUsers {
 	t := j.t
 	locals, nss := j.bindings(t.container)
 	for _, alt := range t.alts {
@@ -555,7 +563,7 @@ func (u *ifaceUsers) class(n *treesit.Node) {
 // typed only through a record or a generic are handed to their own rules.
 func (u *ifaceUsers) literal(n *treesit.Node) {
 	j, t := u.j, u.j.t
-	lr := literalRules{j}
+	lr := literalRules{j.judge}
 	lq := qualifiedLiteralType(n) // the container, or a sub-interface of it
 	lt := unqualified(lq)
 	typed := u.qualified[lq] || lq == lt && u.locals[lt] // other.Item is not the local Item
@@ -673,7 +681,7 @@ func (u *ifaceUsers) read(n *treesit.Node) {
 // changed its signature: its method must follow. TypeScript accepts a
 // method with fewer parameters than the interface's, so only one that
 // requires more than the new signature takes is an error.
-func (j *judge) implementation(c *treesit.Node) {
+func (j memberRules) implementation(c *treesit.Node) {
 	t := j.t
 	m := classMember(c, t.name)
 	if m == nil || m.Kind != "method_definition" || t.nd == nil || t.nd.fn == nil {
@@ -749,7 +757,7 @@ func extendsAny(c *treesit.Node) bool {
 
 // resultIsTarget reports a value a repository function returns with the
 // target's container as its declared type.
-func (j *judge) resultIsTarget(obj *treesit.Node) bool {
+func (j memberRules) resultIsTarget(obj *treesit.Node) bool {
 	o, ok := j.resultOrigin(obj)
 	return ok && o.path == j.t.path && o.local == j.t.container
 }
