@@ -34,7 +34,7 @@ type analyzer struct {
 	// declaration passes it on, the function declarations by node
 	followed map[followKey]bool
 	modes    map[*model.Block]string
-	byNode   map[*tsfile]map[*treesit.Node]*declData
+	byNode   declNodeIndex
 	inherits map[*model.Change]bool // stillInherited, by change (keyof.go)
 }
 
