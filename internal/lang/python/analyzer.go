@@ -426,7 +426,7 @@ func (a *analyzer) impacted(ctx context.Context, qs []lang.Query) ([]*lang.Ref, 
 			}
 		}
 	}
-	j.coverageFindings(cts, files)
+	coverageRules{j}.coverageFindings(cts, files)
 	overrideRules{j}.overridesFindings()
 	j.gatherDefaults()
 	trace("judged in %v: %d findings", time.Since(t0), len(j.out))

@@ -74,7 +74,7 @@ func (j *judge) starImports(f *pfile, p string) bool {
 // name, or through importlib: a chain through any other call
 // (base64.b64encode(raw).decode) holds what that function returned, not
 // a module of the repository.
-func (j *judge) importedRoot(x *ref) bool {
+func importedRoot(x *ref) bool {
 	root := receiverRoot(x.n.Child("object"))
 	if root == nil || !moduleChain(x.n.Child("object")) {
 		return false

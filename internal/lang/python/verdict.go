@@ -127,7 +127,7 @@ func (j *judge) verdictFor(t *target, x *ref) (verdict, bool) {
 	name := shortName(t)
 	switch {
 	case t.ch.Derived:
-		return j.derivedVerdict(t, x, how, rel, prec)
+		return derivedVerdict(t, x, how, rel, prec)
 	case t.deleted:
 		return j.deletedVerdict(t, x, how, rel, prec)
 	}
@@ -162,7 +162,7 @@ func (j *judge) verdictFor(t *target, x *ref) (verdict, bool) {
 // follow another's change (a derived change): it may follow, and it
 // breaks when it binds to the override's signature now and not to the
 // new signature of the base it must take.
-func (j *judge) derivedVerdict(t *target, x *ref, how matchHow, rel model.Relation, prec model.Precision) (verdict, bool) {
+func derivedVerdict(t *target, x *ref, how matchHow, rel model.Relation, prec model.Precision) (verdict, bool) {
 	if how != mDirect || x.call == nil {
 		return verdict{}, false
 	}
@@ -292,7 +292,7 @@ func (j *judge) match(t *target, x *ref) matchHow {
 				return mMissing // the name came through `from module import *`
 			}
 		}
-		if x.kind == rAttr && x.recv.k == vUnknown && t.qual == t.name && j.importedRoot(x) {
+		if x.kind == rAttr && x.recv.k == vUnknown && t.qual == t.name && importedRoot(x) {
 			return mName
 		}
 		if x.kind == rString && x.recv.k == vUnknown && t.deleted && strings.Contains(x.n.Text(), ".") {
