@@ -428,7 +428,7 @@ func (a *analyzer) impacted(ctx context.Context, qs []lang.Query) ([]*lang.Ref, 
 	}
 	coverageRules{j}.coverageFindings(cts, files)
 	overrideRules{j}.overridesFindings()
-	j.gatherDefaults()
+	j.dflt.gather()
 	trace("judged in %v: %d findings", time.Since(t0), len(j.out))
 	return append(early, j.out...), nil
 }

@@ -102,11 +102,8 @@ func (j *judge) emit(t *target, x *ref, v verdict) {
 	}
 	// the core keeps one finding per line (the strongest, fixes merged)
 	j.out = append(j.out, f)
-	if j.defaultOnly[x] && v.v == model.MayBeImpacted {
-		if j.defaults == nil {
-			j.defaults = map[*model.Change][]*lang.Ref{}
-		}
-		j.defaults[t.ch] = append(j.defaults[t.ch], f)
+	if v.v == model.MayBeImpacted {
+		j.dflt.add(x, t.ch, f)
 	}
 	if f.Follow = j.followOf[x]; f.Follow == nil && v.v != model.Consistent {
 		f.Follow = j.follow(t, x, v)

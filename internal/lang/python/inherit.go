@@ -134,7 +134,7 @@ func (j ctorRules) ctorVerdictFor(t *target, x *ref, C *classInfo) (verdict, boo
 			return verdict{model.InstantiatedBy, model.Inconsistent, fmt.Sprintf("the call of %s binds, but %s (%s)", C.qual, broken, details), model.PrecisionSyntax, ""}, true
 		}
 		if moved != "" {
-			j.markDefault(x, moved)
+			j.dflt.mark(x, moved)
 			return verdict{model.InstantiatedBy, model.MayBeImpacted, fmt.Sprintf("the call of %s still binds, but %s", C.qual, moved), model.PrecisionSyntax, ""}, true
 		}
 	}
@@ -152,7 +152,7 @@ func (j ctorRules) ctorVerdictFor(t *target, x *ref, C *classInfo) (verdict, boo
 			return verdict{model.InstantiatedBy, model.Inconsistent, fmt.Sprintf("the call of %s binds, but %s (%s)", C.qual, broken, details), model.PrecisionSyntax, ""}, true
 		}
 		if moved != "" {
-			j.markDefault(x, moved)
+			j.dflt.mark(x, moved)
 			return verdict{model.InstantiatedBy, model.MayBeImpacted, fmt.Sprintf("the call of %s still binds, but %s", C.qual, moved), model.PrecisionSyntax, ""}, true
 		}
 	}
@@ -255,7 +255,7 @@ func (j ctorRules) initCallVerdict(t *target, x *ref) (verdict, bool) {
 			return verdict{model.CalledBy, model.Inconsistent, fmt.Sprintf("the call of %s binds, but %s (%s)", name, broken, details), model.PrecisionSyntax, ""}, true
 		}
 		if moved != "" {
-			j.markDefault(x, moved)
+			j.dflt.mark(x, moved)
 			return verdict{model.CalledBy, model.MayBeImpacted, fmt.Sprintf("the call of %s still binds, but %s", name, moved), model.PrecisionSyntax, ""}, true
 		}
 	}

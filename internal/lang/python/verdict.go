@@ -24,10 +24,9 @@ type judge struct {
 	wrapped  map[*funcInfo]bool
 	reach    map[string]bool
 	olds     map[string]*classInfo // oldClasses
-	// defaultOnly: calls whose only impact is relying on a changed
-	// default; defaults: their findings, by change (gatherDefaults)
-	defaultOnly map[*ref]bool
-	defaults    map[*model.Change][]*lang.Ref
+	// dflt: the calls whose only impact is relying on a changed default,
+	// and their findings (defaults.go)
+	dflt defaultCalls
 }
 
 // verdict is the outcome of judging one reference against one target.
@@ -584,7 +583,7 @@ func (j *judge) callVerdict(t *target, x *ref, how matchHow, rel model.Relation,
 		return verdict{rel, model.Inconsistent, fmt.Sprintf("the call of %s binds, but %s (%s)", name, broken, details), prec, ""}, true
 	}
 	if moved != "" {
-		j.markDefault(x, moved)
+		j.dflt.mark(x, moved)
 		return verdict{rel, model.MayBeImpacted, fmt.Sprintf("the call of %s still binds, but %s", name, moved), prec, ""}, true
 	}
 	if opt := addedParams(t, false); len(opt) > 0 && !passes(args, nps, opt) {
