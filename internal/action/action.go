@@ -109,6 +109,9 @@ func (r *run) toolError(rep *findings.Report, err error) int {
 	return cli.ExitFailure
 }
 
+// analyse checks the range of ev and delivers the verdict: the report
+// and SARIF file, the pull request's review and fix mode, the outputs and
+// the job summary. It returns the step's exit code.
 func (r *run) analyse(ctx context.Context, ev *event.Event) int {
 	dir := r.in.workingDirectory
 	if dir == "" {
@@ -165,6 +168,33 @@ func (r *run) analyse(ctx context.Context, ev *event.Event) int {
 	if err != nil {
 		return r.toolError(nil, err)
 	}
+	if err := r.publish(repo, cfg, res, rep); err != nil {
+		return r.toolError(rep, err)
+	}
+	fr := r.respond(ctx, ev, repo, rg, cfg, res, rep)
+	verdict, code := summary.Pass, cli.ExitOK
+	if check.Failing(res, cfg) {
+		verdict, code = summary.Fail, cli.ExitFindings
+	}
+	r.setOutput("verdict", verdict)
+	r.setCounts(rep)
+	r.setOutput("base", rg.Base)
+	r.setOutput("head", rg.Head)
+	fixSection := ""
+	if fr != nil {
+		fixSection = fixmode.Section(fr.res, fr.out, r.links)
+	}
+	r.addSummary(summary.Markdown(summary.Input{Report: rep, Links: r.links, Verdict: verdict, FailOn: cfg.FailOn, Range: rg.Why, Problem: problem, Fix: fixSection, Languages: languages, Delivery: r.delivery}))
+	if code == cli.ExitFindings {
+		r.logf("ripple: %s; the step fails (fail_on: %s)", findings.Headline(rep), cfg.FailOn)
+	}
+	return code
+}
+
+// publish delivers the report where the job shows it: the text report in
+// the log, the SARIF file (an error when it cannot be written) and, when
+// enabled, the annotations; each delivery is said in the summary.
+func (r *run) publish(repo *gitio.Repo, cfg *config.Config, res *model.Result, rep *findings.Report) error {
 	ropts := report.Options{Verbose: cfg.Verbose, ToolVersion: cli.ToolVersion(), RepoRoot: repo.Top}
 	var text bytes.Buffer
 	if err := report.Text(&text, res, ropts); err == nil {
@@ -172,7 +202,7 @@ func (r *run) analyse(ctx context.Context, ev *event.Event) int {
 	}
 	sarif, err := r.writeSARIF(res, ropts)
 	if err != nil {
-		return r.toolError(rep, err)
+		return err
 	}
 	r.delivery = append(r.delivery, fmt.Sprintf("SARIF: `%s` (%d results, with the relation path from each change to each site) for `github/codeql-action/upload-sarif`.", sarif, rep.Counts.Total()))
 	r.setOutput("sarif-file", sarif)
@@ -181,6 +211,14 @@ func (r *run) analyse(ctx context.Context, ev *event.Event) int {
 	} else {
 		r.delivery = append(r.delivery, "Annotations: off (annotations: false).")
 	}
+	return nil
+}
+
+// respond acts on the pull request, when the event has one: the handoff
+// file, fix mode (when asked) and the review. Without a pull request
+// there is no review, and fix mode says why it did not run. It returns
+// fix mode's run, nil when it was not asked.
+func (r *run) respond(ctx context.Context, ev *event.Event, repo *gitio.Repo, rg *event.Range, cfg *config.Config, res *model.Result, rep *findings.Report) *fixRun {
 	var fr *fixRun
 	if ev.PR != nil {
 		if p, err := r.writeHandoff(ev, res); err != nil {
@@ -202,23 +240,7 @@ func (r *run) analyse(ctx context.Context, ev *event.Event) int {
 			r.reportFix(fr)
 		}
 	}
-	verdict, code := summary.Pass, cli.ExitOK
-	if check.Failing(res, cfg) {
-		verdict, code = summary.Fail, cli.ExitFindings
-	}
-	r.setOutput("verdict", verdict)
-	r.setCounts(rep)
-	r.setOutput("base", rg.Base)
-	r.setOutput("head", rg.Head)
-	fixSection := ""
-	if fr != nil {
-		fixSection = fixmode.Section(fr.res, fr.out, r.links)
-	}
-	r.addSummary(summary.Markdown(summary.Input{Report: rep, Links: r.links, Verdict: verdict, FailOn: cfg.FailOn, Range: rg.Why, Problem: problem, Fix: fixSection, Languages: languages, Delivery: r.delivery}))
-	if code == cli.ExitFindings {
-		r.logf("ripple: %s; the step fails (fail_on: %s)", findings.Headline(rep), cfg.FailOn)
-	}
-	return code
+	return fr
 }
 
 // mergeCheck runs the merge check of a pull request: its head merged

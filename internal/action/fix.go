@@ -70,21 +70,7 @@ func (r *run) fixPR(ctx context.Context, ev *event.Event, repo *gitio.Repo, rg *
 	o.Branch = pr.HeadRef
 
 	// why nothing will be pushed, decided before anything runs
-	noPush := ""
-	switch {
-	case pr.FromFork():
-		noPush = "the pull request comes from a fork (" + orDeleted(pr.HeadRepo) + "); Ripple never pushes to a fork's branch nor opens a pull request from it"
-	case ev.ReadOnlyReason() != "":
-		noPush = ev.ReadOnlyReason() + ", so the workflow's token is read-only"
-	case r.in.fixPush == pushNone:
-		noPush = "fix-push is none"
-	case pr.HeadRef == "":
-		noPush = "the event names no head branch to push to"
-	default:
-		if msg, err := repo.Git(ctx, "log", "-1", "--format=%B", pr.HeadSHA); err == nil && strings.Contains(string(msg), "\n"+fixTrailer) {
-			noPush = "the pull request's head is a fix commit of Ripple's own, and Ripple does not fix its own fixes (a loop guard)"
-		}
-	}
+	noPush := r.whyNoPush(ctx, ev, repo)
 
 	opts := fix.Options{Base: rg.Base, Head: rg.Head, Config: cfg, Tests: r.in.fixTests, Review: true,
 		Oracle: languages.Oracle(languages.Frontends(), secretEnv)}
@@ -134,6 +120,39 @@ func (r *run) fixPR(ctx context.Context, ev *event.Event, repo *gitio.Repo, rg *
 		o.Suggestions = suggest(rep, plan, dm)
 		return fr
 	}
+	r.deliver(ctx, g, ev, plan, o, rep, dm)
+	return fr
+}
+
+// whyNoPush says why fix mode will push nothing to the pull request of
+// ev (a fork, a read-only token, fix-push none, no head branch, a head
+// that is Ripple's own fix commit), or "" when it may push.
+func (r *run) whyNoPush(ctx context.Context, ev *event.Event, repo *gitio.Repo) string {
+	pr := ev.PR
+	switch {
+	case pr.FromFork():
+		return "the pull request comes from a fork (" + orDeleted(pr.HeadRepo) + "); Ripple never pushes to a fork's branch nor opens a pull request from it"
+	case ev.ReadOnlyReason() != "":
+		return ev.ReadOnlyReason() + ", so the workflow's token is read-only"
+	case r.in.fixPush == pushNone:
+		return "fix-push is none"
+	case pr.HeadRef == "":
+		return "the event names no head branch to push to"
+	default:
+		if msg, err := repo.Git(ctx, "log", "-1", "--format=%B", pr.HeadSHA); err == nil && strings.Contains(string(msg), "\n"+fixTrailer) {
+			return "the pull request's head is a fix commit of Ripple's own, and Ripple does not fix its own fixes (a loop guard)"
+		}
+	}
+	return ""
+}
+
+// deliver commits the plan's edits and delivers them: pushed to the pull
+// request's branch (fix-push branch) when it has not moved on, else as a
+// stacked pull request, recording the outcome in o. Whatever is not
+// pushed to the branch is also offered as suggestions on the review; a
+// push clears rep's fixes, which the branch now holds.
+func (r *run) deliver(ctx context.Context, g *fixmode.Git, ev *event.Event, plan *fixmode.Plan, o *fixmode.Outcome, rep *findings.Report, dm *review.DiffMap) {
+	pr := ev.PR
 	trailer := fixTrailer + " pull request #" + strconv.Itoa(pr.Number)
 	if r.runURL != "" {
 		trailer = fixTrailer + " " + r.runURL
@@ -142,7 +161,7 @@ func (r *run) fixPR(ctx context.Context, ev *event.Event, repo *gitio.Repo, rg *
 	if err != nil {
 		o.State, o.Reason = fixmode.Failed, "making the commits: "+err.Error()
 		o.Suggestions = suggest(rep, plan, dm)
-		return fr
+		return
 	}
 	o.Commits = commits
 	tip := commits[len(commits)-1].SHA
@@ -161,7 +180,7 @@ func (r *run) fixPR(ctx context.Context, ev *event.Event, repo *gitio.Repo, rg *
 			case err == nil:
 				o.State = fixmode.Pushed
 				clearFixes(rep)
-				return fr
+				return
 			case errors.As(err, &pe) && pe.MovedOn:
 				o.State, o.Reason = fixmode.Suggested, "the branch "+pr.HeadRef+" moved on while Ripple ran ("+pe.Reason+"); the run of its new head takes over"
 			default:
@@ -170,7 +189,7 @@ func (r *run) fixPR(ctx context.Context, ev *event.Event, repo *gitio.Repo, rg *
 		}
 		if o.State != "" {
 			o.Suggestions = suggest(rep, plan, dm)
-			return fr
+			return
 		}
 	}
 	o.Reason = refused
@@ -179,12 +198,11 @@ func (r *run) fixPR(ctx context.Context, ev *event.Event, repo *gitio.Repo, rg *
 	if err != nil {
 		o.State, o.Reason = fixmode.Failed, refused+"; and the stacked pull request failed: "+err.Error()
 		o.Suggestions = suggest(rep, plan, dm)
-		return fr
+		return
 	}
 	o.State, o.Stacked = fixmode.PullRequest, st
 	r.setOutput("fix-pull-request", st.URL)
 	o.Suggestions = suggest(rep, plan, dm)
-	return fr
 }
 
 // stackedPR pushes the fix to Ripple's branch ripple/fix/<number> and

@@ -85,61 +85,9 @@ func Run(ctx context.Context, repo *gitio.Repo, o Options) (*model.Result, error
 		repo.Words = OpenWords(repo)
 	}
 	defer repo.Words.Save()
-	if !o.WorkTree {
-		// whether the head is checked out decides where the front-ends
-		// search (gitio.RevTree.Grep); ask git while the range resolves
-		go repo.HeadCommit(ctx)
-	}
-	// an explicit base resolves while the head does (10 ms a git process)
-	type resolved struct {
-		sha string
-		err error
-	}
-	baseCh := make(chan resolved, 1)
-	if o.Base != "" {
-		go func() {
-			sha, err := repo.Resolve(ctx, o.Base)
-			baseCh <- resolved{sha, err}
-		}()
-	}
-	var head gitio.Tree
-	headRev := ""
-	if o.WorkTree {
-		head = &gitio.WorkTree{R: repo}
-	} else {
-		h := o.Head
-		if h == "" {
-			h = "HEAD"
-		}
-		sha, tree, err := repo.ResolveState(ctx, h)
-		if err != nil {
-			return nil, fmt.Errorf("head: %w", err)
-		}
-		if tree && o.Base == "" {
-			return nil, fmt.Errorf("head: %s is a tree, which has no history to find a base in: give a base", h)
-		}
-		headRev = sha
-		head = &gitio.RevTree{R: repo, SHA: sha}
-	}
-	base := o.Base
-	var err error
-	switch {
-	case base != "":
-		r := <-baseCh
-		if r.err != nil {
-			return nil, fmt.Errorf("base: %w", r.err)
-		}
-		base = r.sha
-	case o.WorkTree:
-		if base, err = repo.Resolve(ctx, "HEAD"); err != nil {
-			return nil, fmt.Errorf("base: %w", err)
-		}
-	default:
-		var why string
-		if base, why, err = repo.DefaultBase(ctx, headRev); err != nil {
-			return nil, err
-		}
-		res.PrecisionNotes = append(res.PrecisionNotes, "base: "+why)
+	base, headRev, head, err := resolveRange(ctx, repo, o, res)
+	if err != nil {
+		return nil, err
 	}
 	res.Base, res.Head = base, headRev
 
@@ -169,9 +117,106 @@ func Run(ctx context.Context, repo *gitio.Repo, o Options) (*model.Result, error
 	for _, f := range files {
 		changed[f.Path()] = f
 	}
+	env := analysisEnv(res, cfg, baseTree, head, changed, ignored)
+	switch {
+	case !o.Deadline.IsZero():
+		env.Deadline = o.Deadline
+	case cfg.Budget > 0:
+		env.Deadline = start.Add(cfg.Budget)
+	}
+	if !env.Deadline.IsZero() {
+		env.Deadline = env.Deadline.Add(-Reserve(cfg.Budget)) // the report's share
+	}
+	out, err := propagate.Walk(ctx, propagate.Input{
+		Changes: cl.Changes, Frontends: fes, Env: env,
+		Level: cfg.FindingLevel, Generated: cfg.IsGeneratedPath, MaxDepth: MaxDepth, MaxDerived: MaxDerived,
+		Deadline: env.Deadline, SkipFrontier: o.SkipFrontier,
+	})
+	if err != nil {
+		return res, err // what was classified: Reaches decides what a failure does to a push
+	}
+	limitNotes(res, out, cfg, env.Deadline, now)
+	res.Stats.FrontierSkipped = out.Skipped
+	res.Stats.Cold = out.Cold
+	res.Changes = append(res.Changes, out.Derived...)
+	res.Findings = out.Findings
+	res.Diagnostics = dedupeDiagnostics(res.Diagnostics)
+	res.Stats.ParsedFiles = cl.Parsed + out.Parsed
+	res.Stats.TypedPackages = out.Typed
+	res.Stats.Millis = now().Sub(start).Milliseconds()
+	return res, nil
+}
+
+// resolveRange resolves the range to check: the head (the work tree, or
+// a commit) and the base (given, HEAD for the work tree, or found in the
+// head's history, with a note on res saying how). headRev is "" for the
+// work tree. An explicit base resolves while the head does.
+func resolveRange(ctx context.Context, repo *gitio.Repo, o Options, res *model.Result) (base, headRev string, head gitio.Tree, err error) {
+	if !o.WorkTree {
+		// whether the head is checked out decides where the front-ends
+		// search (gitio.RevTree.Grep); ask git while the range resolves
+		go repo.HeadCommit(ctx)
+	}
+	// an explicit base resolves while the head does (10 ms a git process)
+	type resolved struct {
+		sha string
+		err error
+	}
+	baseCh := make(chan resolved, 1)
+	if o.Base != "" {
+		go func() {
+			sha, err := repo.Resolve(ctx, o.Base)
+			baseCh <- resolved{sha, err}
+		}()
+	}
+	if o.WorkTree {
+		head = &gitio.WorkTree{R: repo}
+	} else {
+		h := o.Head
+		if h == "" {
+			h = "HEAD"
+		}
+		sha, tree, err := repo.ResolveState(ctx, h)
+		if err != nil {
+			return "", "", nil, fmt.Errorf("head: %w", err)
+		}
+		if tree && o.Base == "" {
+			return "", "", nil, fmt.Errorf("head: %s is a tree, which has no history to find a base in: give a base", h)
+		}
+		headRev = sha
+		head = &gitio.RevTree{R: repo, SHA: sha}
+	}
+	base = o.Base
+	switch {
+	case base != "":
+		r := <-baseCh
+		if r.err != nil {
+			return "", "", nil, fmt.Errorf("base: %w", r.err)
+		}
+		base = r.sha
+	case o.WorkTree:
+		if base, err = repo.Resolve(ctx, "HEAD"); err != nil {
+			return "", "", nil, fmt.Errorf("base: %w", err)
+		}
+	default:
+		var why string
+		if base, why, err = repo.DefaultBase(ctx, headRev); err != nil {
+			return "", "", nil, err
+		}
+		res.PrecisionNotes = append(res.PrecisionNotes, "base: "+why)
+	}
+	return base, headRev, head, nil
+}
+
+// analysisEnv is the environment the front-ends analyse in: the two
+// trees, the changed files, the configuration's precision and defaults,
+// and the callbacks through which they report diagnostics and notes into
+// res (from several goroutines, hence the lock) and ask a finding's
+// level.
+func analysisEnv(res *model.Result, cfg *config.Config, baseTree, head gitio.Tree, changed map[string]*gitio.FileChange, ignored func(string) bool) *lang.Env {
 	var mu sync.Mutex // analyzers report from several goroutines
 	noteAt := map[string]int{}
-	env := &lang.Env{
+	return &lang.Env{
 		Base: baseTree, Head: head, Changed: changed, Ignored: ignored,
 		Precision: cfg.Precision, Defaults: cfg.ParamDefaults,
 		Diag: func(d model.Diagnostic) {
@@ -193,23 +238,13 @@ func Run(ctx context.Context, repo *gitio.Repo, o Options) (*model.Result, error
 			return cfg.FindingLevel(&model.Finding{Change: &model.Change{Label: l}, Relation: r, Verdict: model.MayBeImpacted})
 		},
 	}
-	switch {
-	case !o.Deadline.IsZero():
-		env.Deadline = o.Deadline
-	case cfg.Budget > 0:
-		env.Deadline = start.Add(cfg.Budget)
-	}
-	if !env.Deadline.IsZero() {
-		env.Deadline = env.Deadline.Add(-Reserve(cfg.Budget)) // the report's share
-	}
-	out, err := propagate.Walk(ctx, propagate.Input{
-		Changes: cl.Changes, Frontends: fes, Env: env,
-		Level: cfg.FindingLevel, Generated: cfg.IsGeneratedPath, MaxDepth: MaxDepth, MaxDerived: MaxDerived,
-		Deadline: env.Deadline, SkipFrontier: o.SkipFrontier,
-	})
-	if err != nil {
-		return res, err // what was classified: Reaches decides what a failure does to a push
-	}
+}
+
+// limitNotes says on res where the walk stopped short of its reach: the
+// farther frontier cut at MaxDerived, dependents left unwalked when the
+// budget ran out, or a check that ran past its budget without cutting
+// anything (deadline is the walk's, before the report's share).
+func limitNotes(res *model.Result, out *propagate.Output, cfg *config.Config, deadline time.Time, now func() time.Time) {
 	if out.Cut > 0 {
 		res.PrecisionNotes = append(res.PrecisionNotes, fmt.Sprintf("the farther frontier was cut: %d more dependents that may have to follow were not walked (the limit is %d derived changes per check)", out.Cut, MaxDerived))
 	}
@@ -217,22 +252,13 @@ func Run(ctx context.Context, repo *gitio.Repo, o Options) (*model.Result, error
 		res.PrecisionNotes = append(res.PrecisionNotes, fmt.Sprintf("the budget (%v) ran out: %s; every dependent of the diff's own changes was judged (raise budget to walk them)", cfg.Budget, n))
 		res.Stats.BudgetCut = true
 	}
-	if end := env.Deadline.Add(Reserve(cfg.Budget)); !env.Deadline.IsZero() && now().After(end) && !res.Stats.BudgetCut {
+	if end := deadline.Add(Reserve(cfg.Budget)); !deadline.IsZero() && now().After(end) && !res.Stats.BudgetCut {
 		// nothing was cut, yet the budget is spent: the seed's own
 		// dependents are judged whatever the deadline (a budget never
 		// lets a broken site through), and that took longer
 		res.PrecisionNotes = append(res.PrecisionNotes, fmt.Sprintf("the check ran %v past its budget (%v): every dependent of the diff's own changes is judged whatever the budget, so that running out of time never lets a broken site through",
 			now().Sub(end).Round(10*time.Millisecond), cfg.Budget))
 	}
-	res.Stats.FrontierSkipped = out.Skipped
-	res.Stats.Cold = out.Cold
-	res.Changes = append(res.Changes, out.Derived...)
-	res.Findings = out.Findings
-	res.Diagnostics = dedupeDiagnostics(res.Diagnostics)
-	res.Stats.ParsedFiles = cl.Parsed + out.Parsed
-	res.Stats.TypedPackages = out.Typed
-	res.Stats.Millis = now().Sub(start).Milliseconds()
-	return res, nil
 }
 
 // OpenWords opens the repository's word index in the cache folder (nil

@@ -36,18 +36,7 @@ func runFix(ctx context.Context, dir string, args []string, stdout, stderr io.Wr
 	modelTimeout := fs.Duration("model-timeout", 60*time.Second, "time limit of one model request, retries included")
 	jsonOut := fs.Bool("json", false, "print the plan as JSON (the same as -format json)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, `usage: hook fix [-base REV] [-write] [flags]
-
-Plans the edits the change between -base and HEAD leaves to be made
-(mechanical where the change determines them, else by the model at
-RIPPLE_LLM_BASE_URL / RIPPLE_LLM_MODEL with the key in RIPPLE_LLM_API_KEY
-or OPENAI_API_KEY), proves them with the oracle and prints them as a
-diff. Nothing is written without -write.
-
-The oracle checks Go with go build and go vet (and go test with -tests),
-Python with pyright when it is installed: on PATH or in Ripple's user
-cache, where npm installs it when missing (with neither pyright nor
-npm, a Python fix stops with an error; -no-oracle leaves it unproven).`)
+		fmt.Fprintln(stderr, fixUsage)
 		if f := fs.Lookup("format"); f != nil {
 			f.Usage = fixFormatUsage
 		}
@@ -108,20 +97,44 @@ npm, a Python fix stops with an error; -no-oracle leaves it unproven).`)
 		printPlan(stdout, res)
 	}
 	if *write {
-		if !res.Proven && !*unproven {
-			fmt.Fprintln(stderr, "ripple: nothing written: the oracle did not pass on the fixed state (see above); -unproven writes it anyway")
-			return ExitFindings
+		if code, ok := writeFix(ctx, repo, res, *unproven, stderr); !ok {
+			return code
 		}
-		if err := fix.Apply(ctx, repo, res.Patch); err != nil {
-			fmt.Fprintln(stderr, "ripple: writing the edits:", err)
-			return ExitFailure
-		}
-		fmt.Fprintln(stderr, "ripple: edits written to the work tree")
 	}
 	if !res.Proven {
 		return ExitFindings
 	}
 	return ExitOK
+}
+
+// fixUsage is the help of hook fix, before its flags.
+const fixUsage = `usage: hook fix [-base REV] [-write] [flags]
+
+Plans the edits the change between -base and HEAD leaves to be made
+(mechanical where the change determines them, else by the model at
+RIPPLE_LLM_BASE_URL / RIPPLE_LLM_MODEL with the key in RIPPLE_LLM_API_KEY
+or OPENAI_API_KEY), proves them with the oracle and prints them as a
+diff. Nothing is written without -write.
+
+The oracle checks Go with go build and go vet (and go test with -tests),
+Python with pyright when it is installed: on PATH or in Ripple's user
+cache, where npm installs it when missing (with neither pyright nor
+npm, a Python fix stops with an error; -no-oracle leaves it unproven).`
+
+// writeFix writes the plan's edits to the work tree, when the oracle
+// proved them or unproven says to write them anyway. It reports false,
+// with the exit code, when nothing was written.
+func writeFix(ctx context.Context, repo *gitio.Repo, res *fix.Result, unproven bool, stderr io.Writer) (int, bool) {
+	if !res.Proven && !unproven {
+		fmt.Fprintln(stderr, "ripple: nothing written: the oracle did not pass on the fixed state (see above); -unproven writes it anyway")
+		return ExitFindings, false
+	}
+	if err := fix.Apply(ctx, repo, res.Patch); err != nil {
+		fmt.Fprintln(stderr, "ripple: writing the edits:", err)
+		return ExitFailure, false
+	}
+	fmt.Fprintln(stderr, "ripple: edits written to the work tree")
+	return 0, true
 }
 
 const fixFormatUsage = "output `format` of the plan: text, or json (the same as -json); the config file's format is for hook check and does not apply"

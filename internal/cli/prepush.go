@@ -12,6 +12,8 @@ import (
 
 	"github.com/ripple-dev/ripple/internal/check"
 	"github.com/ripple-dev/ripple/internal/config"
+	"github.com/ripple-dev/ripple/internal/gitio"
+	"github.com/ripple-dev/ripple/internal/model"
 	"github.com/ripple-dev/ripple/internal/prepush"
 	"github.com/ripple-dev/ripple/internal/report"
 )
@@ -54,23 +56,7 @@ func runPrePush(ctx context.Context, dir string, args []string, stdin io.Reader,
 	if cfgErr != nil {
 		cfg = config.Fallback(repo.Top, args)
 	}
-	// fail decides what a failure of the check does to the push: with
-	// on_tool_error auto, it blocks when the diff had changed
-	// declarations others may use (reaches), since broken sites may have
-	// gone unreported, and lets the push through otherwise
-	failAfter := func(err error, reaches bool) int {
-		switch {
-		case cfg.OnToolError == config.OnToolErrorBlock:
-			fmt.Fprintf(stderr, "ripple: push blocked: the check failed: %v\n(on_tool_error: block; fix the cause, or push with --no-verify)\n", err)
-			return ExitFailure
-		case cfg.OnToolError == config.OnToolErrorAuto && reaches:
-			fmt.Fprintf(stderr, "ripple: push blocked: the check failed after the diff changed declarations that other code may use, so broken sites may be unreported: %v\n(on_tool_error: auto; fix the cause, push with --no-verify, or set on_tool_error: allow)\n", err)
-			return ExitFailure
-		}
-		fmt.Fprintf(stderr, "ripple: push not checked: %v\n(on_tool_error: %s lets the push through; set it to block to stop pushes when Ripple fails)\n", err, cfg.OnToolError)
-		return ExitOK
-	}
-	fail := func(err error) int { return failAfter(err, false) }
+	fail := func(err error) int { return pushFailure(stderr, cfg, err, false) }
 	if cfgErr != nil {
 		if badFlag {
 			return fail(cfgErr)
@@ -111,20 +97,51 @@ func runPrePush(ctx context.Context, dir string, args []string, stdin io.Reader,
 	}
 	sess := check.NewSession(repo, cfg) // one budget for the push: every range and its merge check
 	sess.SkipFrontier = !cfg.Verbose
-	var why []string
+	why, stale, reaches, err := checkRanges(ctx, sess, cfg, remote, ranges)
+	if err != nil {
+		return pushFailure(stderr, cfg, err, reaches)
+	}
+	merged := sess.Result()
+	merged.PrecisionNotes = append(merged.PrecisionNotes, "checked: "+strings.Join(why, "; "))
+	return reportPush(ctx, stderr, repo, cfg, merged, stale)
+}
+
+// pushFailure decides what a failure of the check does to the push: with
+// on_tool_error auto, it blocks when the diff had changed declarations
+// others may use (reaches), since broken sites may have gone unreported,
+// and lets the push through otherwise. It says so on stderr and returns
+// the exit code.
+func pushFailure(stderr io.Writer, cfg *config.Config, err error, reaches bool) int {
+	switch {
+	case cfg.OnToolError == config.OnToolErrorBlock:
+		fmt.Fprintf(stderr, "ripple: push blocked: the check failed: %v\n(on_tool_error: block; fix the cause, or push with --no-verify)\n", err)
+		return ExitFailure
+	case cfg.OnToolError == config.OnToolErrorAuto && reaches:
+		fmt.Fprintf(stderr, "ripple: push blocked: the check failed after the diff changed declarations that other code may use, so broken sites may be unreported: %v\n(on_tool_error: auto; fix the cause, push with --no-verify, or set on_tool_error: allow)\n", err)
+		return ExitFailure
+	}
+	fmt.Fprintf(stderr, "ripple: push not checked: %v\n(on_tool_error: %s lets the push through; set it to block to stop pushes when Ripple fails)\n", err, cfg.OnToolError)
+	return ExitOK
+}
+
+// checkRanges checks each pushed range in sess, with its merge check when
+// configured, and adds its result to the session. It returns why each
+// range was checked and the stale remote-tracking lines to say once,
+// after the report; on an error, reaches says whether the failed range
+// had changed declarations others may use (check.Reaches).
+func checkRanges(ctx context.Context, sess *check.Session, cfg *config.Config, remote string, ranges []prepush.Range) (why, stale []string, reaches bool, err error) {
 	// a stale remote-tracking branch is said once, after the report (the
 	// first line says what blocked the push), or alone
-	var stale []string
 	for _, rg := range ranges {
 		res, err := sess.Check(ctx, check.Options{Base: rg.Base, Head: rg.Head})
 		if err != nil {
-			return failAfter(fmt.Errorf("%s: %w", rg.Ref, err), check.Reaches(res))
+			return nil, nil, check.Reaches(res), fmt.Errorf("%s: %w", rg.Ref, err)
 		}
 		if cfg.MergeCheck {
 			mr := &mergeRun{sess: sess, remote: remote, head: rg.Head}
 			line, err := mr.run(ctx, res)
 			if err != nil {
-				return fail(fmt.Errorf("%s: %w", rg.Ref, err))
+				return nil, nil, false, fmt.Errorf("%s: %w", rg.Ref, err)
 			}
 			if line != "" && !slices.Contains(stale, line) {
 				stale = append(stale, line)
@@ -133,8 +150,14 @@ func runPrePush(ctx context.Context, dir string, args []string, stdin io.Reader,
 		sess.Add(res)
 		why = append(why, rg.Why)
 	}
-	merged := sess.Result()
-	merged.PrecisionNotes = append(merged.PrecisionNotes, "checked: "+strings.Join(why, "; "))
+	return why, stale, false, nil
+}
+
+// reportPush writes the push's verdict to stderr: nothing (but the stale
+// lines) for a clean push unless verbose, else the headline, the report
+// and, when blocked, how to get past it. A cold type cache is warmed for
+// the next push.
+func reportPush(ctx context.Context, stderr io.Writer, repo *gitio.Repo, cfg *config.Config, merged *model.Result, stale []string) int {
 	blocked := check.Failing(merged, cfg)
 	reportedAny := false
 	for _, f := range merged.Findings {
@@ -160,7 +183,7 @@ func runPrePush(ctx context.Context, dir string, args []string, stdin io.Reader,
 	fmt.Fprintln(stderr, report.Headline(merged, blocked))
 	opts := report.Options{Verbose: cfg.Verbose, Color: isTerminal(stderr), ToolVersion: ToolVersion(), RepoRoot: repo.Top}
 	if err := report.Text(stderr, merged, opts); err != nil {
-		return fail(err)
+		return pushFailure(stderr, cfg, err, false)
 	}
 	sayStale()
 	if blocked {

@@ -41,28 +41,65 @@ type side struct {
 // Classify computes the atomic changes of the diff.
 func Classify(ctx context.Context, in Input) (*Output, error) {
 	out := &Output{}
-	type bucket struct {
-		fe       lang.Frontend
-		old, new []side
+	ds, err := readSides(ctx, in, out)
+	if err != nil {
+		return nil, err
 	}
-	buckets := map[string]*bucket{}
-	var order []string
+	deleted, added := ds.pair(out)
+	r := matchRenames(deleted, added)
+	r.pairMembers(deleted, added, out)
+	r.unpaired(deleted, added, out)
+	sort.SliceStable(out.Changes, func(i, j int) bool {
+		bi, bj := out.Changes[i].Block(), out.Changes[j].Block()
+		if bi.Path != bj.Path {
+			return bi.Path < bj.Path
+		}
+		return bi.NameLine < bj.NameLine
+	})
+	return out, nil
+}
+
+// bucket holds the old and new states of the declarations of one key.
+type bucket struct {
+	fe       lang.Frontend
+	old, new []side
+}
+
+// declSides are the declarations of both states of the diff, bucketed by
+// front-end, package, unit and key (in the order first seen) so that a
+// declaration meets its other state.
+type declSides struct {
+	buckets map[string]*bucket
+	order   []string
 	// a file state that does not parse lists only the declarations before
 	// the error: what it lacks is unknown, not deleted (or added)
-	brokenOld, brokenNew := map[*gitio.FileChange]bool{}, map[*gitio.FileChange]bool{}
-	add := func(fe lang.Frontend, d *lang.Decl, fc *gitio.FileChange, isNew bool) {
-		k := fe.Name() + "\x00" + d.Package + "\x00" + d.Unit + "\x00" + d.Key()
-		b := buckets[k]
-		if b == nil {
-			b = &bucket{fe: fe}
-			buckets[k] = b
-			order = append(order, k)
-		}
-		if isNew {
-			b.new = append(b.new, side{d, fc})
-		} else {
-			b.old = append(b.old, side{d, fc})
-		}
+	brokenOld, brokenNew map[*gitio.FileChange]bool
+}
+
+// add files d, read from fc's old or new state, in its bucket.
+func (s *declSides) add(fe lang.Frontend, d *lang.Decl, fc *gitio.FileChange, isNew bool) {
+	k := fe.Name() + "\x00" + d.Package + "\x00" + d.Unit + "\x00" + d.Key()
+	b := s.buckets[k]
+	if b == nil {
+		b = &bucket{fe: fe}
+		s.buckets[k] = b
+		s.order = append(s.order, k)
+	}
+	if isNew {
+		b.new = append(b.new, side{d, fc})
+	} else {
+		b.old = append(b.old, side{d, fc})
+	}
+}
+
+// readSides reads the declarations of each changed file's old and new
+// state through the front-end that owns its path, skipping ignored,
+// unowned and binary files (the last with a diagnostic).
+func readSides(ctx context.Context, in Input, out *Output) (*declSides, error) {
+	ds := &declSides{
+		buckets:   map[string]*bucket{},
+		brokenOld: map[*gitio.FileChange]bool{},
+		brokenNew: map[*gitio.FileChange]bool{},
 	}
 	for _, fc := range in.Files {
 		if err := ctx.Err(); err != nil {
@@ -93,10 +130,10 @@ func Classify(ctx context.Context, in Input) (*Output, error) {
 			if err != nil {
 				return nil, err
 			}
-			brokenOld[fc] = broken
+			ds.brokenOld[fc] = broken
 			out.Parsed++
 			for _, d := range decls {
-				add(oldFE, d, fc, false)
+				ds.add(oldFE, d, fc, false)
 			}
 		}
 		if newFE != nil {
@@ -104,21 +141,29 @@ func Classify(ctx context.Context, in Input) (*Output, error) {
 			if err != nil {
 				return nil, err
 			}
-			brokenNew[fc] = broken
+			ds.brokenNew[fc] = broken
 			out.Parsed++
 			for _, d := range decls {
-				add(newFE, d, fc, true)
+				ds.add(newFE, d, fc, true)
 			}
 		}
 	}
+	return ds, nil
+}
 
-	type loose struct {
-		fe lang.Frontend
-		s  side
-	}
-	var deleted, added []loose
-	for _, k := range order {
-		b := buckets[k]
+// loose is a declaration state left without a partner of its key: a
+// deletion or an addition, unless it pairs as a rename.
+type loose struct {
+	fe lang.Frontend
+	s  side
+}
+
+// pair compares the declarations that have both states and returns the
+// ones left: deleted (old states whose new file parsed) and added (new
+// states whose old file parsed).
+func (ds *declSides) pair(out *Output) (deleted, added []loose) {
+	for _, k := range ds.order {
+		b := ds.buckets[k]
 		pairs, oldLeft, newLeft := pairSides(b.old, b.new)
 		for _, p := range pairs {
 			if c := compare(b.fe, p[0], p[1]); c != nil {
@@ -126,16 +171,29 @@ func Classify(ctx context.Context, in Input) (*Output, error) {
 			}
 		}
 		for _, s := range oldLeft {
-			if !brokenNew[s.fc] {
+			if !ds.brokenNew[s.fc] {
 				deleted = append(deleted, loose{b.fe, s})
 			}
 		}
 		for _, s := range newLeft {
-			if !brokenOld[s.fc] {
+			if !ds.brokenOld[s.fc] {
 				added = append(added, loose{b.fe, s})
 			}
 		}
 	}
+	return deleted, added
+}
+
+// renames records which deleted and added declarations (by index) pair
+// up: renamedTo as renames, used for those consumed by any pairing.
+type renames struct {
+	usedD, usedA map[int]bool
+	renamedTo    map[int]int
+}
+
+// matchRenames pairs deleted and added declarations as renames, the
+// best-scoring pairs first, each declaration at most once.
+func matchRenames(deleted, added []loose) *renames {
 	// renames: best-scoring pairs first
 	type cand struct {
 		i, j  int
@@ -153,51 +211,61 @@ func Classify(ctx context.Context, in Input) (*Output, error) {
 		}
 	}
 	sort.SliceStable(cands, func(a, b int) bool { return cands[a].score > cands[b].score })
-	usedD, usedA := map[int]bool{}, map[int]bool{}
-	renamedTo := map[int]int{}
+	r := &renames{usedD: map[int]bool{}, usedA: map[int]bool{}, renamedTo: map[int]int{}}
 	for _, c := range cands {
-		if usedD[c.i] || usedA[c.j] {
+		if r.usedD[c.i] || r.usedA[c.j] {
 			continue
 		}
-		usedD[c.i], usedA[c.j] = true, true
-		renamedTo[c.i] = c.j
+		r.usedD[c.i], r.usedA[c.j] = true, true
+		r.renamedTo[c.i] = c.j
 	}
-	// the members of a renamed type are the same members: pair a deleted
-	// T.m with an added U.m when T was renamed U
+	return r
+}
+
+// pairMembers compares the members of a renamed type as the same
+// members: a deleted T.m with an added U.m when T was renamed U.
+func (r *renames) pairMembers(deleted, added []loose, out *Output) {
 	typeRenames := map[string]string{} // pkg, unit, old type -> new type
-	for i, j := range renamedTo {
+	for i, j := range r.renamedTo {
 		d, a := deleted[i].s.decl, added[j].s.decl
 		if d.Kind == model.KindType || d.Kind == model.KindInterface {
 			typeRenames[d.Package+"\x00"+d.Unit+"\x00"+d.Name] = a.Name
 		}
 	}
-	if len(typeRenames) > 0 {
-		for i, d := range deleted {
-			dd := d.s.decl
-			nt, ok := typeRenames[dd.Package+"\x00"+dd.Unit+"\x00"+dd.Container]
-			if !ok || dd.Container == "" || usedD[i] {
-				continue
-			}
-			for j, a := range added {
-				ad := a.s.decl
-				if usedA[j] || ad.Container != nt || ad.Name != dd.Name || ad.Package != dd.Package || ad.Unit != dd.Unit {
-					continue
-				}
-				usedD[i], usedA[j] = true, true
-				if c := compare(d.fe, d.s, a.s); c != nil {
-					out.add(c)
-				}
-				break
-			}
-		}
+	if len(typeRenames) == 0 {
+		return
 	}
 	for i, d := range deleted {
-		if usedD[i] {
-			if _, renamed := renamedTo[i]; !renamed {
+		dd := d.s.decl
+		nt, ok := typeRenames[dd.Package+"\x00"+dd.Unit+"\x00"+dd.Container]
+		if !ok || dd.Container == "" || r.usedD[i] {
+			continue
+		}
+		for j, a := range added {
+			ad := a.s.decl
+			if r.usedA[j] || ad.Container != nt || ad.Name != dd.Name || ad.Package != dd.Package || ad.Unit != dd.Unit {
+				continue
+			}
+			r.usedD[i], r.usedA[j] = true, true
+			if c := compare(d.fe, d.s, a.s); c != nil {
+				out.add(c)
+			}
+			break
+		}
+	}
+}
+
+// unpaired adds the changes of the declarations no same-key pairing
+// consumed: renames (as deletions naming the new name), then deletions,
+// then additions.
+func (r *renames) unpaired(deleted, added []loose, out *Output) {
+	for i, d := range deleted {
+		if r.usedD[i] {
+			if _, renamed := r.renamedTo[i]; !renamed {
 				continue // a member of a renamed type, paired above
 			}
 		}
-		if j, ok := renamedTo[i]; ok {
+		if j, ok := r.renamedTo[i]; ok {
 			a := added[j]
 			c := &model.Change{Label: deletedLabel(d.s.decl.Kind), Old: &d.s.decl.Block, New: &a.s.decl.Block}
 			c.Details = append(c.Details, "renamed to "+a.s.decl.Name)
@@ -210,19 +278,11 @@ func Classify(ctx context.Context, in Input) (*Output, error) {
 		out.add(&model.Change{Label: deletedLabel(d.s.decl.Kind), Old: &d.s.decl.Block, Details: []string{"deleted"}})
 	}
 	for j, a := range added {
-		if usedA[j] {
+		if r.usedA[j] {
 			continue
 		}
 		out.add(&model.Change{Label: addedLabel(a.s.decl.Kind), New: &a.s.decl.Block, Details: []string{"added"}})
 	}
-	sort.SliceStable(out.Changes, func(i, j int) bool {
-		bi, bj := out.Changes[i].Block(), out.Changes[j].Block()
-		if bi.Path != bj.Path {
-			return bi.Path < bj.Path
-		}
-		return bi.NameLine < bj.NameLine
-	})
-	return out, nil
 }
 
 func (o *Output) add(c *model.Change) { o.Changes = append(o.Changes, c) }

@@ -88,6 +88,10 @@ type want struct {
 	matched    bool
 }
 
+// runScenario checks one scenario archive: its changes section against
+// the classified changes (rewritten under -update), its # want comments
+// against the findings, and its diagnostic: and no diagnostic: lines
+// against the diagnostics and notes; then its fixed trees (checkFixed).
 func runScenario(t *testing.T, file string) {
 	ar, err := txtar.ParseFile(file)
 	if err != nil {
@@ -97,7 +101,32 @@ func runScenario(t *testing.T, file string) {
 	NeedTools(t, sc.Comment)
 	res := Check(t, sc)
 
-	// changes
+	checkChanges(t, file, ar, sc, res)
+
+	// findings
+	wants := parseWants(t, sc)
+	matchFindings(t, wants, res)
+	missing := unmatched(wants)
+	missing = append(missing, diagnosticWants(sc.Comment, res)...)
+	sort.Strings(missing)
+	for _, m := range missing {
+		t.Error(m)
+	}
+	checkFixed(t, sc, res)
+	if t.Failed() {
+		for _, f := range res.Findings {
+			t.Logf("reported %s:%d %s:%s %q [%s] missing %q", f.Site.Path, f.Site.Line, f.Level, f.Relation, f.Message, f.Precision, f.Missing)
+		}
+		for _, d := range res.Diagnostics {
+			t.Logf("diagnostic: %s", d)
+		}
+	}
+}
+
+// checkChanges compares the scenario's changes section with the changes
+// the check classified and derived, one line each; under -update it
+// rewrites the section in file instead.
+func checkChanges(t *testing.T, file string, ar *txtar.Archive, sc *testrepo.Scenario, res *model.Result) {
 	var got []string
 	for _, c := range res.Changes {
 		line := string(c.Label) + " " + c.Summary()
@@ -118,8 +147,11 @@ func runScenario(t *testing.T, file string) {
 	} else if wantText := sc.Sections["changes"]; wantText != gotText {
 		t.Errorf("changes differ (run go test -update to accept)\nwant:\n%sgot:\n%s", wantText, gotText)
 	}
+}
 
-	// findings
+// parseWants reads the scenario's # want comments, by site (path:line):
+// each a level:relation token with an optional quoted message pattern.
+func parseWants(t *testing.T, sc *testrepo.Scenario) map[string][]*want {
 	wants := map[string][]*want{}
 	for site, texts := range sc.Wants {
 		for _, text := range texts {
@@ -136,6 +168,12 @@ func runScenario(t *testing.T, file string) {
 			}
 		}
 	}
+	return wants
+}
+
+// matchFindings marks the wants each finding meets, and reports a
+// finding that meets none unless it is consistent (ok).
+func matchFindings(t *testing.T, wants map[string][]*want, res *model.Result) {
 	for _, f := range res.Findings {
 		site := fmt.Sprintf("%s:%d", f.Site.Path, f.Site.Line)
 		level := string(f.Level)
@@ -156,6 +194,10 @@ func runScenario(t *testing.T, file string) {
 			t.Errorf("%s: unexpected %s:%s %q [%s] (change %s)", site, level, f.Relation, f.Message, f.Precision, f.Change.Summary())
 		}
 	}
+}
+
+// unmatched says each want no finding met.
+func unmatched(wants map[string][]*want) []string {
 	var missing []string
 	for site, ws := range wants {
 		for _, w := range ws {
@@ -168,7 +210,15 @@ func runScenario(t *testing.T, file string) {
 			}
 		}
 	}
-	for _, l := range strings.Split(sc.Comment, "\n") {
+	return missing
+}
+
+// diagnosticWants checks the comment's "diagnostic: RE" lines (a
+// diagnostic or note must match) and "no diagnostic: RE" lines (none may)
+// and says each one not met.
+func diagnosticWants(comment string, res *model.Result) []string {
+	var missing []string
+	for _, l := range strings.Split(comment, "\n") {
 		if rest, ok := strings.CutPrefix(strings.TrimSpace(l), "no diagnostic:"); ok {
 			re := regexp.MustCompile(strings.TrimSpace(rest))
 			for _, d := range res.Diagnostics {
@@ -199,19 +249,7 @@ func runScenario(t *testing.T, file string) {
 			missing = append(missing, "no diagnostic "+re.String())
 		}
 	}
-	sort.Strings(missing)
-	for _, m := range missing {
-		t.Error(m)
-	}
-	checkFixed(t, sc, res)
-	if t.Failed() {
-		for _, f := range res.Findings {
-			t.Logf("reported %s:%d %s:%s %q [%s] missing %q", f.Site.Path, f.Site.Line, f.Level, f.Relation, f.Message, f.Precision, f.Missing)
-		}
-		for _, d := range res.Diagnostics {
-			t.Logf("diagnostic: %s", d)
-		}
-	}
+	return missing
 }
 
 // Check runs the check between a scenario's two commits, with the

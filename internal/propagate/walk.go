@@ -128,29 +128,7 @@ func Rung(c *model.Change) model.Verdict {
 // before warnings and warnings before errors.
 func Walk(ctx context.Context, in Input) (*Output, error) {
 	out := &Output{Unwalked: map[model.Verdict]int{}}
-	w := &walk{in: in, analyzers: map[lang.Frontend]lang.Analyzer{}, fe: map[*model.Change]lang.Frontend{}, seen: map[string]bool{}}
-	var all []found
-	keep := func(refs []*lang.Ref, q *queue, depth int) {
-		for _, r := range refs {
-			r.Verdict = Cap(r.Change, r.Verdict)
-			all = append(all, found{finding(r), r.Generated, r.Gather})
-			if r.Follow == nil || depth >= in.MaxDepth {
-				continue
-			}
-			if d := w.derive(r); d != nil {
-				if in.SkipFrontier && Rung(d) == model.MayFollow {
-					out.Skipped++
-					continue
-				}
-				if in.MaxDerived > 0 && len(out.Derived) >= in.MaxDerived {
-					out.Cut++
-					continue
-				}
-				q.add(d, depth+1)
-				out.Derived = append(out.Derived, d)
-			}
-		}
-	}
+	w := &walk{in: in, analyzers: map[lang.Frontend]lang.Analyzer{}, fe: map[*model.Change]lang.Frontend{}, seen: map[string]bool{}, out: out}
 	// the seed's own dependents: always, whatever the deadline
 	seeds := &queue{}
 	members := MembersOfAdded(in.Changes)
@@ -164,6 +142,61 @@ func Walk(ctx context.Context, in Input) (*Output, error) {
 		}
 	}
 	derived := &queue{}
+	if err := w.walkSeeds(ctx, seeds, derived); err != nil {
+		return nil, err
+	}
+	if err := w.walkDerived(ctx, derived); err != nil {
+		return nil, err
+	}
+	for _, an := range w.analyzers {
+		if s, ok := an.(lang.Stats); ok {
+			p, t := s.Stats()
+			out.Parsed += p
+			out.Typed += t
+		}
+		if c, ok := an.(lang.Cold); ok && c.Cold() {
+			out.Cold = true
+		}
+	}
+	out.Findings = settle(w.all, in, func(f *model.Finding) bool {
+		d, ok := w.fe[f.Change].(lang.Declarer)
+		return ok && d.IsTest(f.Site.Path)
+	})
+	return out, nil
+}
+
+// keep records the findings of refs and queues on q the derived changes
+// the ones to follow imply, one hop deeper than depth: none past
+// MaxDepth, none on the farther frontier when it is skipped (counted),
+// none past MaxDerived (counted as cut).
+func (w *walk) keep(refs []*lang.Ref, q *queue, depth int) {
+	in, out := w.in, w.out
+	for _, r := range refs {
+		r.Verdict = Cap(r.Change, r.Verdict)
+		w.all = append(w.all, found{finding(r), r.Generated, r.Gather})
+		if r.Follow == nil || depth >= in.MaxDepth {
+			continue
+		}
+		if d := w.derive(r); d != nil {
+			if in.SkipFrontier && Rung(d) == model.MayFollow {
+				out.Skipped++
+				continue
+			}
+			if in.MaxDerived > 0 && len(out.Derived) >= in.MaxDerived {
+				out.Cut++
+				continue
+			}
+			q.add(d, depth+1)
+			out.Derived = append(out.Derived, d)
+		}
+	}
+}
+
+// walkSeeds asks for the dependents of the seed changes, batch by batch,
+// and judges the diff's own new code against what it uses (once per
+// front-end), leaving out the sites already proven broken. The derived
+// changes go on derived.
+func (w *walk) walkSeeds(ctx context.Context, seeds, derived *queue) error {
 	type line struct {
 		path string
 		n    int
@@ -172,18 +205,18 @@ func Walk(ctx context.Context, in Input) (*Output, error) {
 	for _, b := range seeds.batches(w) {
 		refs, err := w.ask(ctx, b.fe, b.changes)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		for _, r := range refs {
 			if r.Verdict == model.Inconsistent {
 				broken[line{r.Site.Path, r.Site.Line}] = true
 			}
 		}
-		keep(refs, derived, 0)
+		w.keep(refs, derived, 0)
 		// the diff's own new code, against what it uses (once per front-end)
 		refs, err = w.judgeNewCode(ctx, b.fe, b.changes)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		var fresh []*lang.Ref
 		for _, r := range refs {
@@ -191,9 +224,16 @@ func Walk(ctx context.Context, in Input) (*Output, error) {
 				fresh = append(fresh, r)
 			}
 		}
-		keep(fresh, derived, 0)
+		w.keep(fresh, derived, 0)
 	}
-	// then the derived changes, rung by rung, within the deadline
+	return nil
+}
+
+// walkDerived asks for the dependents of the derived changes, rung by
+// rung, within the deadline: the batches it does not reach in time are
+// counted as unwalked, by rung.
+func (w *walk) walkDerived(ctx context.Context, derived *queue) error {
+	in, out := w.in, w.out
 	dctx, cancel := ctx, context.CancelFunc(func() {})
 	if !in.Deadline.IsZero() {
 		dctx, cancel = context.WithDeadline(ctx, in.Deadline)
@@ -214,25 +254,11 @@ func Walk(ctx context.Context, in Input) (*Output, error) {
 				out.Unwalked[Rung(b.changes[0])] += len(b.changes)
 				continue // the deadline interrupted the round
 			}
-			return nil, err
+			return err
 		}
-		keep(refs, derived, b.depth)
+		w.keep(refs, derived, b.depth)
 	}
-	for _, an := range w.analyzers {
-		if s, ok := an.(lang.Stats); ok {
-			p, t := s.Stats()
-			out.Parsed += p
-			out.Typed += t
-		}
-		if c, ok := an.(lang.Cold); ok && c.Cold() {
-			out.Cold = true
-		}
-	}
-	out.Findings = settle(all, in, func(f *model.Finding) bool {
-		d, ok := w.fe[f.Change].(lang.Declarer)
-		return ok && d.IsTest(f.Site.Path)
-	})
-	return out, nil
+	return nil
 }
 
 // queue holds the changes still to ask about, by rung and depth.
@@ -319,6 +345,8 @@ type walk struct {
 	order     []lang.Frontend
 	fe        map[*model.Change]lang.Frontend
 	seen      map[string]bool // derived changes made, by block
+	out       *Output         // what the walk found so far
+	all       []found         // the findings kept, in the order found
 }
 
 // ask runs one front-end's analyzer on a batch of changes.

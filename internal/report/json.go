@@ -94,76 +94,11 @@ func Document(r *model.Result, o Options) JSONReport {
 		},
 	}
 	for i, c := range p.changes {
-		b, base := seed(c)
-		jc := JSONChange{
-			ID:      i,
-			Label:   string(c.Label),
-			Summary: summary(c),
-			Old:     jsonBlockOf(c.Old),
-			New:     jsonBlockOf(c.New),
-			Details: nonNil(c.Details),
-			Escapes: nonNil(c.Escapes),
-			Derived: c.Derived,
-		}
-		if b != nil {
-			jc.Display, jc.Path, jc.Line = b.Display, b.Path, b.NameLine
-			jc.Side = "head"
-			if base {
-				jc.Side = "base"
-			}
-		}
-		if c.Cause != nil {
-			if id, ok := p.index[c.Cause]; ok {
-				jc.Cause = &id
-			}
-		}
-		if c.Merged != nil {
-			jc.Merged = &JSONMerged{Ref: c.Merged.Ref, Commit: c.Merged.Commit, Theirs: c.Merged.Theirs}
-			jc.Rev = c.Merged.Rev
-			if b != nil && jc.Rev == "" {
-				jc.Side = "head" // an old block the merge check saw is the head's
-			}
-		}
-		out.Changes = append(out.Changes, jc)
+		out.Changes = append(out.Changes, p.jsonChange(i, c))
 	}
 
 	for _, f := range p.visible(o.Verbose) {
-		jf := JSONFinding{
-			Rule:        f.Rule(),
-			Relation:    string(f.Relation),
-			Level:       string(f.Level),
-			Verdict:     f.Verdict.String(),
-			Precision:   string(f.Precision),
-			Message:     f.Message,
-			Path:        f.Site.Path,
-			Line:        f.Site.Line,
-			Col:         f.Site.Col,
-			Enclosing:   f.Site.Enclosing,
-			Text:        trimmed(f.Site),
-			Trail:       []JSONStep{},
-			Missing:     f.Missing,
-			Also:        []JSONSite{},
-			Updated:     f.Updated,
-			Fingerprint: p.fp[f],
-			Fix:         jsonFixOf(f),
-			Rev:         f.Site.Rev,
-		}
-		if f.Merged != nil {
-			jf.Merged = &JSONMerged{Ref: f.Merged.Ref, Commit: f.Merged.Commit}
-		}
-		if jf.Level == "" {
-			jf.Level = string(model.LevelNone)
-		}
-		if id := p.changeID(f); id < len(p.changes) {
-			jf.Change = &id
-		}
-		for _, s := range f.Trail {
-			jf.Trail = append(jf.Trail, JSONStep{string(s.Relation), s.Display, s.Path, s.Line, s.Rev})
-		}
-		for _, s := range f.Also {
-			jf.Also = append(jf.Also, JSONSite{s.Path, s.Line, s.Col, s.Enclosing, trimmed(s), s.Rev})
-		}
-		out.Findings = append(out.Findings, jf)
+		out.Findings = append(out.Findings, p.jsonFinding(f))
 	}
 	for _, f := range p.findings {
 		switch f.Level {
@@ -179,6 +114,83 @@ func Document(r *model.Result, o Options) JSONReport {
 		out.Diagnostics = append(out.Diagnostics, JSONDiagnostic{Path: d.Path, Line: d.Line, Message: d.Message})
 	}
 	return out
+}
+
+// jsonChange is change c, the i-th of the report, as JSON: its seed's
+// display and side, and its cause and merge by id.
+func (p *prepared) jsonChange(i int, c *model.Change) JSONChange {
+	b, base := seed(c)
+	jc := JSONChange{
+		ID:      i,
+		Label:   string(c.Label),
+		Summary: summary(c),
+		Old:     jsonBlockOf(c.Old),
+		New:     jsonBlockOf(c.New),
+		Details: nonNil(c.Details),
+		Escapes: nonNil(c.Escapes),
+		Derived: c.Derived,
+	}
+	if b != nil {
+		jc.Display, jc.Path, jc.Line = b.Display, b.Path, b.NameLine
+		jc.Side = "head"
+		if base {
+			jc.Side = "base"
+		}
+	}
+	if c.Cause != nil {
+		if id, ok := p.index[c.Cause]; ok {
+			jc.Cause = &id
+		}
+	}
+	if c.Merged != nil {
+		jc.Merged = &JSONMerged{Ref: c.Merged.Ref, Commit: c.Merged.Commit, Theirs: c.Merged.Theirs}
+		jc.Rev = c.Merged.Rev
+		if b != nil && jc.Rev == "" {
+			jc.Side = "head" // an old block the merge check saw is the head's
+		}
+	}
+	return jc
+}
+
+// jsonFinding is finding f as JSON, with its change by id, its trail and
+// the other sites it stands for.
+func (p *prepared) jsonFinding(f *model.Finding) JSONFinding {
+	jf := JSONFinding{
+		Rule:        f.Rule(),
+		Relation:    string(f.Relation),
+		Level:       string(f.Level),
+		Verdict:     f.Verdict.String(),
+		Precision:   string(f.Precision),
+		Message:     f.Message,
+		Path:        f.Site.Path,
+		Line:        f.Site.Line,
+		Col:         f.Site.Col,
+		Enclosing:   f.Site.Enclosing,
+		Text:        trimmed(f.Site),
+		Trail:       []JSONStep{},
+		Missing:     f.Missing,
+		Also:        []JSONSite{},
+		Updated:     f.Updated,
+		Fingerprint: p.fp[f],
+		Fix:         jsonFixOf(f),
+		Rev:         f.Site.Rev,
+	}
+	if f.Merged != nil {
+		jf.Merged = &JSONMerged{Ref: f.Merged.Ref, Commit: f.Merged.Commit}
+	}
+	if jf.Level == "" {
+		jf.Level = string(model.LevelNone)
+	}
+	if id := p.changeID(f); id < len(p.changes) {
+		jf.Change = &id
+	}
+	for _, s := range f.Trail {
+		jf.Trail = append(jf.Trail, JSONStep{string(s.Relation), s.Display, s.Path, s.Line, s.Rev})
+	}
+	for _, s := range f.Also {
+		jf.Also = append(jf.Also, JSONSite{s.Path, s.Line, s.Col, s.Enclosing, trimmed(s), s.Rev})
+	}
+	return jf
 }
 
 // encode writes v as JSON indented by two spaces, without escaping <, >

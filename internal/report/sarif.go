@@ -114,6 +114,9 @@ func tags(ts ...string) []string {
 	return out
 }
 
+// sarifResultOf is finding f as a SARIF result: its location (where code
+// scanning can show it), its seed and trail as related locations and a
+// code flow, and the properties the Action reads back.
 func sarifResultOf(p *prepared, f *model.Finding, ruleIndex int) sarifResult {
 	sum := heading(f.Change)
 	b, base := seed(f.Change)
@@ -154,49 +157,8 @@ func sarifResultOf(p *prepared, f *model.Finding, ruleIndex int) sarifResult {
 		res.Locations[0].LogicalLocations = []sarifLogicalLocation{ll}
 	}
 
-	// Related locations: the seed, then each step of the trail. The
-	// code flow walks the same locations and ends at the site.
 	var flow []sarifThreadFlowLocation
-	if b != nil {
-		loc := sarifLocation{ID: len(res.RelatedLocations) + 1, Message: &sarifMessage{Text: "seed: " + sum}}
-		switch {
-		case base:
-			// Code scanning resolves every physical location against the
-			// head checkout, where a deleted declaration's file and line
-			// are gone or hold other code: name it logically and say
-			// where it was.
-			loc.Message.Text += fmt.Sprintf(" (was at %s:%d in the base revision)", b.Path, b.NameLine)
-			if ll, ok := logical(b.Display); ok {
-				loc.LogicalLocations = []sarifLogicalLocation{ll}
-			}
-		case bRev != "":
-			loc.Message.Text += elsewhere(bRev, f.Change.Merged, b.Path, b.NameLine)
-			if ll, ok := logical(b.Display); ok {
-				loc.LogicalLocations = []sarifLogicalLocation{ll}
-			}
-		default:
-			loc.PhysicalLocation = physical(b.Path, b.NameLine, 0, "")
-		}
-		res.RelatedLocations = append(res.RelatedLocations, loc)
-		flow = append(flow, sarifThreadFlowLocation{Location: withoutID(loc)})
-	}
-	for i, s := range f.Trail {
-		if i == 0 && b != nil && s.Path == b.Path && s.Line == b.NameLine {
-			continue // the trail starts at the seed itself
-		}
-		msg := s.Relation.Phrase() + " " + s.Display
-		loc := sarifLocation{ID: len(res.RelatedLocations) + 1, Message: &sarifMessage{Text: msg}}
-		if s.Rev == "" {
-			loc.PhysicalLocation = physical(s.Path, s.Line, 0, "")
-		} else {
-			loc.Message.Text += elsewhere(s.Rev, f.Merged, s.Path, s.Line)
-			if ll, ok := logical(s.Display); ok {
-				loc.LogicalLocations = []sarifLogicalLocation{ll}
-			}
-		}
-		res.RelatedLocations = append(res.RelatedLocations, loc)
-		flow = append(flow, sarifThreadFlowLocation{Location: withoutID(loc)})
-	}
+	res.RelatedLocations, flow = relatedLocations(f, sum)
 	if f.Missing != "" {
 		res.Properties.Missing = f.Missing
 		res.Message.Text = f.Message + " (without " + f.Missing + ")" + elsewhere(f.Site.Rev, f.Merged, f.Site.Path, f.Site.Line) + " (seed: " + sum + ")"
@@ -219,6 +181,56 @@ func sarifResultOf(p *prepared, f *model.Finding, ruleIndex int) sarifResult {
 		res.CodeFlows = []sarifCodeFlow{{ThreadFlows: []sarifThreadFlow{{Locations: flow}}}}
 	}
 	return res
+}
+
+// relatedLocations are a result's related locations, the seed and then
+// each step of the trail, and the code flow that walks the same
+// locations (the site, its end, is added by the caller). sum is the
+// seed's heading.
+func relatedLocations(f *model.Finding, sum string) (related []sarifLocation, flow []sarifThreadFlowLocation) {
+	b, base := seed(f.Change)
+	bRev := seedRev(f.Change)
+	if b != nil {
+		loc := sarifLocation{ID: len(related) + 1, Message: &sarifMessage{Text: "seed: " + sum}}
+		switch {
+		case base:
+			// Code scanning resolves every physical location against the
+			// head checkout, where a deleted declaration's file and line
+			// are gone or hold other code: name it logically and say
+			// where it was.
+			loc.Message.Text += fmt.Sprintf(" (was at %s:%d in the base revision)", b.Path, b.NameLine)
+			if ll, ok := logical(b.Display); ok {
+				loc.LogicalLocations = []sarifLogicalLocation{ll}
+			}
+		case bRev != "":
+			loc.Message.Text += elsewhere(bRev, f.Change.Merged, b.Path, b.NameLine)
+			if ll, ok := logical(b.Display); ok {
+				loc.LogicalLocations = []sarifLogicalLocation{ll}
+			}
+		default:
+			loc.PhysicalLocation = physical(b.Path, b.NameLine, 0, "")
+		}
+		related = append(related, loc)
+		flow = append(flow, sarifThreadFlowLocation{Location: withoutID(loc)})
+	}
+	for i, s := range f.Trail {
+		if i == 0 && b != nil && s.Path == b.Path && s.Line == b.NameLine {
+			continue // the trail starts at the seed itself
+		}
+		msg := s.Relation.Phrase() + " " + s.Display
+		loc := sarifLocation{ID: len(related) + 1, Message: &sarifMessage{Text: msg}}
+		if s.Rev == "" {
+			loc.PhysicalLocation = physical(s.Path, s.Line, 0, "")
+		} else {
+			loc.Message.Text += elsewhere(s.Rev, f.Merged, s.Path, s.Line)
+			if ll, ok := logical(s.Display); ok {
+				loc.LogicalLocations = []sarifLogicalLocation{ll}
+			}
+		}
+		related = append(related, loc)
+		flow = append(flow, sarifThreadFlowLocation{Location: withoutID(loc)})
+	}
+	return related, flow
 }
 
 // elsewhere says where a location is when the head does not have it

@@ -284,7 +284,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	var note string
 	var x *exchange
 	if s.contract == nil {
-		status, note = s.errorJSON(rec, http.StatusInternalServerError, "the fake has no description", nil), "no description"
+		status, note = errorJSON(rec, http.StatusInternalServerError, "the fake has no description", nil), "no description"
 	} else {
 		var problems []string
 		x, problems = s.contract.request(r)
@@ -293,9 +293,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		switch {
 		case x == nil:
-			status, note = s.errorJSON(rec, http.StatusNotFound, "Not Found", nil), "no such operation"
+			status, note = errorJSON(rec, http.StatusNotFound, "Not Found", nil), "no such operation"
 		case len(problems) > 0:
-			status, note = s.errorJSON(rec, http.StatusUnprocessableEntity, "Validation Failed",
+			status, note = errorJSON(rec, http.StatusUnprocessableEntity, "Validation Failed",
 				map[string]any{"errors": problems}), "invalid by GitHub's description"
 		default:
 			status, note = s.dispatch(rec, r)
@@ -356,10 +356,10 @@ func (s *Server) dispatch(w http.ResponseWriter, r *http.Request) (int, string) 
 	}
 	if rt == nil {
 		s.violate("%s %s: no such endpoint in the fake (method allowed: %v)", r.Method, r.URL.Path, pathMatched)
-		return s.errorJSON(w, http.StatusNotFound, "Not Found", nil), "unknown endpoint"
+		return errorJSON(w, http.StatusNotFound, "Not Found", nil), "unknown endpoint"
 	}
 	if m[1] != s.owner || m[2] != s.name {
-		return s.errorJSON(w, http.StatusNotFound, "Not Found", nil), "other repository"
+		return errorJSON(w, http.StatusNotFound, "Not Found", nil), "other repository"
 	}
 	for k := range r.URL.Query() {
 		if !contains(rt.query, k) {
@@ -381,10 +381,10 @@ func (s *Server) dispatch(w http.ResponseWriter, r *http.Request) (int, string) 
 	}
 	if !ok || token == "" {
 		s.violate("%s %s: no token", r.Method, r.URL.Path)
-		return s.errorJSON(w, http.StatusUnauthorized, "Requires authentication", nil), "no token"
+		return errorJSON(w, http.StatusUnauthorized, "Requires authentication", nil), "no token"
 	}
 	if _, known := s.tokens[token]; !known {
-		return s.errorJSON(w, http.StatusUnauthorized, "Bad credentials", nil), "bad credentials"
+		return errorJSON(w, http.StatusUnauthorized, "Bad credentials", nil), "bad credentials"
 	}
 	if r.Method != "GET" && !strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
 		s.violate("%s %s: Content-Type %q, want application/json", r.Method, r.URL.Path, r.Header.Get("Content-Type"))
@@ -406,25 +406,25 @@ func (s *Server) fault(w http.ResponseWriter, r *http.Request) (int, string, boo
 			if f.Kind == "secondary429" {
 				status = http.StatusTooManyRequests
 			}
-			return s.errorJSON(w, status, "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.",
+			return errorJSON(w, status, "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.",
 				map[string]any{"documentation_url": "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits"}), "fault " + f.Kind, true
 		case "primary":
 			w.Header().Set("X-RateLimit-Limit", "5000")
 			w.Header().Set("X-RateLimit-Remaining", "0")
 			w.Header().Set("X-RateLimit-Reset", strconv.FormatInt(time.Now().Add(time.Second).Unix(), 10))
-			return s.errorJSON(w, http.StatusForbidden, "API rate limit exceeded for installation ID 1.", nil), "fault primary", true
+			return errorJSON(w, http.StatusForbidden, "API rate limit exceeded for installation ID 1.", nil), "fault primary", true
 		case "404":
-			return s.errorJSON(w, http.StatusNotFound, "Not Found", nil), "fault 404", true
+			return errorJSON(w, http.StatusNotFound, "Not Found", nil), "fault 404", true
 		case "422":
-			return s.errorJSON(w, http.StatusUnprocessableEntity, "Unprocessable Entity", map[string]any{"errors": []string{"Pull request review thread line must be part of the diff"}}), "fault 422", true
+			return errorJSON(w, http.StatusUnprocessableEntity, "Unprocessable Entity", map[string]any{"errors": []string{"Pull request review thread line must be part of the diff"}}), "fault 422", true
 		default:
-			return s.errorJSON(w, http.StatusInternalServerError, "Server Error", nil), "fault 500", true
+			return errorJSON(w, http.StatusInternalServerError, "Server Error", nil), "fault 500", true
 		}
 	}
 	return 0, "", false
 }
 
-func (s *Server) errorJSON(w http.ResponseWriter, status int, msg string, extra map[string]any) int {
+func errorJSON(w http.ResponseWriter, status int, msg string, extra map[string]any) int {
 	body := map[string]any{"message": msg, "status": strconv.Itoa(status)}
 	if _, ok := extra["documentation_url"]; !ok {
 		body["documentation_url"] = "https://docs.github.com/rest"

@@ -19,7 +19,7 @@ func (s *Server) pr(m []string) *PR {
 	return s.prs[n]
 }
 
-func (s *Server) repoJSON(full string) map[string]any {
+func repoJSON(full string) map[string]any {
 	return map[string]any{"full_name": full, "name": full[strings.Index(full, "/")+1:]}
 }
 
@@ -29,13 +29,13 @@ func (s *Server) getPR(w http.ResponseWriter, r *http.Request, m []string, _ str
 	}
 	pr := s.pr(m)
 	if pr == nil {
-		return s.errorJSON(w, http.StatusNotFound, "Not Found", nil), ""
+		return errorJSON(w, http.StatusNotFound, "Not Found", nil), ""
 	}
 	writeJSON(w, http.StatusOK, map[string]any{
 		"number": pr.Number, "state": pr.State,
 		"html_url": fmt.Sprintf("%s%s/%s/pull/%d", htmlBase, s.owner, s.name, pr.Number),
-		"head":     map[string]any{"sha": pr.Head, "ref": pr.HeadRef, "repo": s.repoJSON(pr.HeadRepo)},
-		"base":     map[string]any{"sha": pr.Base, "ref": pr.BaseRef, "repo": s.repoJSON(s.owner + "/" + s.name)},
+		"head":     map[string]any{"sha": pr.Head, "ref": pr.HeadRef, "repo": repoJSON(pr.HeadRepo)},
+		"base":     map[string]any{"sha": pr.Base, "ref": pr.BaseRef, "repo": repoJSON(s.owner + "/" + s.name)},
 	})
 	return http.StatusOK, ""
 }
@@ -44,8 +44,8 @@ func (s *Server) prJSON(pr *PR) map[string]any {
 	return map[string]any{
 		"number": pr.Number, "state": pr.State, "title": pr.Title, "body": pr.Body,
 		"html_url": fmt.Sprintf("%s%s/%s/pull/%d", htmlBase, s.owner, s.name, pr.Number),
-		"head":     map[string]any{"sha": pr.Head, "ref": pr.HeadRef, "label": s.owner + ":" + pr.HeadRef, "repo": s.repoJSON(pr.HeadRepo)},
-		"base":     map[string]any{"sha": pr.Base, "ref": pr.BaseRef, "label": s.owner + ":" + pr.BaseRef, "repo": s.repoJSON(s.owner + "/" + s.name)},
+		"head":     map[string]any{"sha": pr.Head, "ref": pr.HeadRef, "label": s.owner + ":" + pr.HeadRef, "repo": repoJSON(pr.HeadRepo)},
+		"base":     map[string]any{"sha": pr.Base, "ref": pr.BaseRef, "label": s.owner + ":" + pr.BaseRef, "repo": repoJSON(s.owner + "/" + s.name)},
 	}
 }
 
@@ -79,9 +79,9 @@ func (s *Server) createPR(w http.ResponseWriter, r *http.Request, m []string, to
 	}
 	bad := func(format string, args ...any) (int, string) {
 		s.violate("POST %s: "+format, append([]any{r.URL.Path}, args...)...)
-		return s.errorJSON(w, http.StatusUnprocessableEntity, "Validation Failed", map[string]any{"errors": []string{fmt.Sprintf(format, args...)}}), "invalid"
+		return errorJSON(w, http.StatusUnprocessableEntity, "Validation Failed", map[string]any{"errors": []string{fmt.Sprintf(format, args...)}}), "invalid"
 	}
-	if err := s.decode(r, &req); err != nil {
+	if err := decode(r, &req); err != nil {
 		return bad("%v", err)
 	}
 	switch {
@@ -96,18 +96,18 @@ func (s *Server) createPR(w http.ResponseWriter, r *http.Request, m []string, to
 		return st, note
 	}
 	if !s.tokens[token] {
-		return s.errorJSON(w, http.StatusForbidden, "Resource not accessible by integration",
+		return errorJSON(w, http.StatusForbidden, "Resource not accessible by integration",
 			map[string]any{"documentation_url": "https://docs.github.com/rest/pulls/pulls#create-a-pull-request"}), "read-only token"
 	}
 	head := *req.Head
 	if owner, branch, ok := strings.Cut(head, ":"); ok {
 		if owner != s.owner {
-			return s.errorJSON(w, http.StatusUnprocessableEntity, "Validation Failed", map[string]any{"errors": []map[string]any{{"resource": "PullRequest", "field": "head", "code": "invalid"}}}), "head in another repository"
+			return errorJSON(w, http.StatusUnprocessableEntity, "Validation Failed", map[string]any{"errors": []map[string]any{{"resource": "PullRequest", "field": "head", "code": "invalid"}}}), "head in another repository"
 		}
 		head = branch
 	}
 	invalid := func(field string) (int, string) {
-		return s.errorJSON(w, http.StatusUnprocessableEntity, "Validation Failed", map[string]any{"errors": []map[string]any{{"resource": "PullRequest", "field": field, "code": "invalid"}}}), field + " invalid"
+		return errorJSON(w, http.StatusUnprocessableEntity, "Validation Failed", map[string]any{"errors": []map[string]any{{"resource": "PullRequest", "field": field, "code": "invalid"}}}), field + " invalid"
 	}
 	switch {
 	case !s.branchExists(head):
@@ -115,11 +115,11 @@ func (s *Server) createPR(w http.ResponseWriter, r *http.Request, m []string, to
 	case !s.branchExists(*req.Base):
 		return invalid("base")
 	case head == *req.Base:
-		return s.errorJSON(w, http.StatusUnprocessableEntity, "Validation Failed", map[string]any{"errors": []map[string]any{{"resource": "PullRequest", "code": "custom", "message": "No commits between " + *req.Base + " and " + head}}}), "same branch"
+		return errorJSON(w, http.StatusUnprocessableEntity, "Validation Failed", map[string]any{"errors": []map[string]any{{"resource": "PullRequest", "code": "custom", "message": "No commits between " + *req.Base + " and " + head}}}), "same branch"
 	}
 	for _, p := range s.prs {
 		if p.State == "open" && p.HeadRef == head && p.BaseRef == *req.Base {
-			return s.errorJSON(w, http.StatusUnprocessableEntity, "Validation Failed", map[string]any{"errors": []map[string]any{{"resource": "PullRequest", "code": "custom", "message": "A pull request already exists for " + s.owner + ":" + head + "."}}}), "exists"
+			return errorJSON(w, http.StatusUnprocessableEntity, "Validation Failed", map[string]any{"errors": []map[string]any{{"resource": "PullRequest", "code": "custom", "message": "A pull request already exists for " + s.owner + ":" + head + "."}}}), "exists"
 		}
 	}
 	n := 1
@@ -206,7 +206,7 @@ func (s *Server) listFiles(w http.ResponseWriter, r *http.Request, m []string, _
 	}
 	pr := s.pr(m)
 	if pr == nil {
-		return s.errorJSON(w, http.StatusNotFound, "Not Found", nil), ""
+		return errorJSON(w, http.StatusNotFound, "Not Found", nil), ""
 	}
 	var out []map[string]any
 	for _, f := range pr.files {
@@ -255,7 +255,7 @@ func (s *Server) listComments(w http.ResponseWriter, r *http.Request, m []string
 	}
 	pr := s.pr(m)
 	if pr == nil {
-		return s.errorJSON(w, http.StatusNotFound, "Not Found", nil), ""
+		return errorJSON(w, http.StatusNotFound, "Not Found", nil), ""
 	}
 	var out []map[string]any
 	for _, c := range s.comments {
@@ -280,7 +280,7 @@ func (s *Server) listReviews(w http.ResponseWriter, r *http.Request, m []string,
 	}
 	pr := s.pr(m)
 	if pr == nil {
-		return s.errorJSON(w, http.StatusNotFound, "Not Found", nil), ""
+		return errorJSON(w, http.StatusNotFound, "Not Found", nil), ""
 	}
 	var out []map[string]any
 	for _, rv := range s.reviews {
@@ -291,7 +291,7 @@ func (s *Server) listReviews(w http.ResponseWriter, r *http.Request, m []string,
 }
 
 // decode reads a JSON body strictly into v.
-func (s *Server) decode(r *http.Request, v any) error {
+func decode(r *http.Request, v any) error {
 	data, err := io.ReadAll(r.Body)
 	if err != nil {
 		return err
@@ -330,67 +330,29 @@ func (s *Server) createReview(w http.ResponseWriter, r *http.Request, m []string
 	var req reviewRequest
 	bad := func(format string, args ...any) (int, string) {
 		s.violate("POST %s: "+format, append([]any{r.URL.Path}, args...)...)
-		return s.errorJSON(w, http.StatusUnprocessableEntity, "Unprocessable Entity", map[string]any{"errors": []string{fmt.Sprintf(format, args...)}}), "invalid"
+		return errorJSON(w, http.StatusUnprocessableEntity, "Unprocessable Entity", map[string]any{"errors": []string{fmt.Sprintf(format, args...)}}), "invalid"
 	}
-	if err := s.decode(r, &req); err != nil {
+	if err := decode(r, &req); err != nil {
 		return bad("%v", err)
 	}
-	if req.Event != nil && !contains([]string{"APPROVE", "REQUEST_CHANGES", "COMMENT"}, *req.Event) {
-		return bad("event %q", *req.Event)
-	}
-	if req.Event != nil && *req.Event != "APPROVE" && (req.Body == nil || *req.Body == "") {
-		return bad("body is required with event %s", *req.Event)
-	}
-	if req.Body != nil && len(*req.Body) > maxBody {
-		return bad("body of %d characters is over %d", len(*req.Body), maxBody)
-	}
-	if req.CommitID != nil && !shaRE.MatchString(*req.CommitID) {
-		return bad("commit_id %q is not a commit", *req.CommitID)
+	if format, args := reviewProblem(&req); format != "" {
+		return bad(format, args...)
 	}
 	pr := s.pr(m)
-	for i, c := range req.Comments {
-		switch {
-		case c.Path == nil || *c.Path == "":
-			return bad("comments[%d]: path is required", i)
-		case c.Body == nil || *c.Body == "":
-			return bad("comments[%d]: body is required", i)
-		case len(*c.Body) > maxBody:
-			return bad("comments[%d]: body over %d characters", i, maxBody)
-		case c.Position != nil && (c.Line != nil || c.Side != nil || c.StartLine != nil || c.StartSide != nil):
-			return bad("comments[%d]: position mixed with line/side", i)
-		case c.Position == nil && c.Line == nil:
-			return bad("comments[%d]: neither position nor line", i)
-		case c.Line != nil && *c.Line < 1:
-			return bad("comments[%d]: line %d", i, *c.Line)
-		case c.Side != nil && *c.Side != "RIGHT" && *c.Side != "LEFT":
-			return bad("comments[%d]: side %q", i, *c.Side)
-		case c.StartSide != nil && c.StartLine == nil:
-			return bad("comments[%d]: start_side without start_line", i)
-		case c.StartLine != nil && (c.Line == nil || *c.StartLine >= *c.Line):
-			return bad("comments[%d]: start_line must be below line", i)
-		case c.StartSide != nil && *c.StartSide != "RIGHT" && *c.StartSide != "LEFT":
-			return bad("comments[%d]: start_side %q", i, *c.StartSide)
-		case c.StartSide != nil && *c.StartSide != sideOf(c):
-			// GitHub takes a range from a deleted line to an added one;
-			// the action's ranges are suggestions, whose lines are all
-			// on the right side
-			return bad("comments[%d]: start_side %s and side %s: a range on two sides", i, *c.StartSide, sideOf(c))
-		}
-	}
 	if st, note, ok := s.fault(w, r); ok {
 		return st, note
 	}
 	if pr == nil {
-		return s.errorJSON(w, http.StatusNotFound, "Not Found", nil), ""
+		return errorJSON(w, http.StatusNotFound, "Not Found", nil), ""
 	}
 	if !s.tokens[token] {
-		return s.errorJSON(w, http.StatusForbidden, "Resource not accessible by integration",
+		return errorJSON(w, http.StatusForbidden, "Resource not accessible by integration",
 			map[string]any{"documentation_url": "https://docs.github.com/rest/pulls/reviews#create-a-review-for-a-pull-request"}), "read-only token"
 	}
 	commit := pr.Head
 	if req.CommitID != nil {
 		if !contains(pr.heads, *req.CommitID) {
-			return s.errorJSON(w, http.StatusUnprocessableEntity, "Unprocessable Entity", map[string]any{"errors": []string{"commit_id is not part of the pull request"}}), "unknown commit"
+			return errorJSON(w, http.StatusUnprocessableEntity, "Unprocessable Entity", map[string]any{"errors": []string{"commit_id is not part of the pull request"}}), "unknown commit"
 		}
 		commit = *req.CommitID
 	}
@@ -409,7 +371,7 @@ func (s *Server) createReview(w http.ResponseWriter, r *http.Request, m []string
 		for _, l := range lines {
 			if side != "RIGHT" || !pr.commentable(*c.Path, l, c.StartLine != nil) {
 				s.violate("POST %s: comments[%d]: %s:%d (%s) is not on the right side of one hunk of the diff", r.URL.Path, i, *c.Path, l, side)
-				return s.errorJSON(w, http.StatusUnprocessableEntity, "Unprocessable Entity", map[string]any{"errors": []string{"Line could not be resolved"}}), "line outside the diff"
+				return errorJSON(w, http.StatusUnprocessableEntity, "Unprocessable Entity", map[string]any{"errors": []string{"Line could not be resolved"}}), "line outside the diff"
 			}
 		}
 	}
@@ -438,6 +400,58 @@ func (s *Server) createReview(w http.ResponseWriter, r *http.Request, m []string
 	return http.StatusOK, fmt.Sprintf("event=%s comments=%d", rv.Event, len(req.Comments))
 }
 
+// problem is a request's first problem, as a format and its arguments.
+func problem(format string, args ...any) (string, []any) { return format, args }
+
+// reviewProblem is what makes a review request invalid, as GitHub would
+// refuse it (an unknown event, a missing or oversized body, a commit id
+// that is no commit, a comment whose position, lines and sides do not
+// fit together), as a format and its arguments; "" when it is valid.
+func reviewProblem(req *reviewRequest) (string, []any) {
+	if req.Event != nil && !contains([]string{"APPROVE", "REQUEST_CHANGES", "COMMENT"}, *req.Event) {
+		return problem("event %q", *req.Event)
+	}
+	if req.Event != nil && *req.Event != "APPROVE" && (req.Body == nil || *req.Body == "") {
+		return problem("body is required with event %s", *req.Event)
+	}
+	if req.Body != nil && len(*req.Body) > maxBody {
+		return problem("body of %d characters is over %d", len(*req.Body), maxBody)
+	}
+	if req.CommitID != nil && !shaRE.MatchString(*req.CommitID) {
+		return problem("commit_id %q is not a commit", *req.CommitID)
+	}
+	for i, c := range req.Comments {
+		switch {
+		case c.Path == nil || *c.Path == "":
+			return problem("comments[%d]: path is required", i)
+		case c.Body == nil || *c.Body == "":
+			return problem("comments[%d]: body is required", i)
+		case len(*c.Body) > maxBody:
+			return problem("comments[%d]: body over %d characters", i, maxBody)
+		case c.Position != nil && (c.Line != nil || c.Side != nil || c.StartLine != nil || c.StartSide != nil):
+			return problem("comments[%d]: position mixed with line/side", i)
+		case c.Position == nil && c.Line == nil:
+			return problem("comments[%d]: neither position nor line", i)
+		case c.Line != nil && *c.Line < 1:
+			return problem("comments[%d]: line %d", i, *c.Line)
+		case c.Side != nil && *c.Side != "RIGHT" && *c.Side != "LEFT":
+			return problem("comments[%d]: side %q", i, *c.Side)
+		case c.StartSide != nil && c.StartLine == nil:
+			return problem("comments[%d]: start_side without start_line", i)
+		case c.StartLine != nil && (c.Line == nil || *c.StartLine >= *c.Line):
+			return problem("comments[%d]: start_line must be below line", i)
+		case c.StartSide != nil && *c.StartSide != "RIGHT" && *c.StartSide != "LEFT":
+			return problem("comments[%d]: start_side %q", i, *c.StartSide)
+		case c.StartSide != nil && *c.StartSide != sideOf(c):
+			// GitHub takes a range from a deleted line to an added one;
+			// the action's ranges are suggestions, whose lines are all
+			// on the right side
+			return problem("comments[%d]: start_side %s and side %s: a range on two sides", i, *c.StartSide, sideOf(c))
+		}
+	}
+	return "", nil
+}
+
 // sideOf is a comment's side, RIGHT by default as GitHub has it.
 func sideOf(c reviewComment) string {
 	if c.Side != nil {
@@ -451,9 +465,9 @@ func (s *Server) updateComment(w http.ResponseWriter, r *http.Request, m []strin
 	var req struct {
 		Body *string `json:"body"`
 	}
-	if err := s.decode(r, &req); err != nil || req.Body == nil || *req.Body == "" {
+	if err := decode(r, &req); err != nil || req.Body == nil || *req.Body == "" {
 		s.violate("PATCH %s: the body must be {\"body\": non-empty} (%v)", r.URL.Path, err)
-		return s.errorJSON(w, http.StatusUnprocessableEntity, "Unprocessable Entity", nil), "invalid"
+		return errorJSON(w, http.StatusUnprocessableEntity, "Unprocessable Entity", nil), "invalid"
 	}
 	if st, note, ok := s.fault(w, r); ok {
 		return st, note
@@ -466,14 +480,14 @@ func (s *Server) updateComment(w http.ResponseWriter, r *http.Request, m []strin
 		}
 	}
 	if c == nil {
-		return s.errorJSON(w, http.StatusNotFound, "Not Found", nil), ""
+		return errorJSON(w, http.StatusNotFound, "Not Found", nil), ""
 	}
 	if !s.tokens[token] {
-		return s.errorJSON(w, http.StatusForbidden, "Resource not accessible by integration", nil), "read-only token"
+		return errorJSON(w, http.StatusForbidden, "Resource not accessible by integration", nil), "read-only token"
 	}
 	if c.User != Bot {
 		s.violate("PATCH %s: edits %s's comment", r.URL.Path, c.User)
-		return s.errorJSON(w, http.StatusForbidden, "Resource not accessible by integration", nil), "not the author"
+		return errorJSON(w, http.StatusForbidden, "Resource not accessible by integration", nil), "not the author"
 	}
 	c.Body = *req.Body
 	c.Edits++

@@ -271,6 +271,10 @@ func (r *Run) evaluator() *evaluator {
 	return &evaluator{ctx: r.contexts(), workspace: r.Job.Workspace, failed: r.Failed}
 }
 
+// step runs one step of the job when its if: holds, and records its
+// result and outputs for the expressions of later steps. A failing step
+// fails the job unless it continues on error; an error of the workflow
+// itself is returned.
 func (r *Run) step(s *Step) error {
 	res := &StepResult{ID: s.ID, Outputs: map[string]string{}, Outcome: "skipped"}
 	res.Label = s.ID
@@ -311,50 +315,12 @@ func (r *Run) step(s *Step) error {
 	}
 	var stepErr error
 	if s.Uses != "" {
-		with := map[string]string{}
-		for k, v := range s.With {
-			x, err := e.interpolate(v)
-			if err != nil {
-				return fmt.Errorf("step %s: with %s: %v", res.Label, k, err)
-			}
-			with[k] = x
-		}
-		name, _, _ := strings.Cut(s.Uses, "@")
-		f := r.Job.Uses[name]
-		if f == nil {
-			f = Uses[name]
-		}
-		if f == nil {
-			return fmt.Errorf("step %s: no local equivalent of %s", res.Label, s.Uses)
-		}
-		outs, err := f(r, with, func(p func() error) { r.posts = append(r.posts, p) })
-		for k, v := range outs {
-			res.Outputs[k] = v
-		}
-		stepErr = err
-		if err != nil {
-			res.Log = err.Error() + "\n"
-		}
+		stepErr, err = r.usesStep(s, res, e)
 	} else {
-		if s.Shell != "bash" {
-			return fmt.Errorf("step %s: shell %q: the harness runs bash steps", res.Label, s.Shell)
-		}
-		script, err := e.interpolate(s.Run)
-		if err != nil {
-			return fmt.Errorf("step %s: run: %v", res.Label, err)
-		}
-		wd := r.Job.Workspace
-		if s.WorkingDirectory != "" {
-			d, err := e.interpolate(s.WorkingDirectory)
-			if err != nil {
-				return fmt.Errorf("step %s: working-directory: %v", res.Label, err)
-			}
-			if !filepath.IsAbs(d) {
-				d = filepath.Join(r.Job.Workspace, d)
-			}
-			wd = d
-		}
-		stepErr = r.bash(res, script, wd, env)
+		stepErr, err = r.runStep(s, res, e, env)
+	}
+	if err != nil {
+		return err
 	}
 	r.Log += res.Log
 	if stepErr != nil {
@@ -373,6 +339,63 @@ func (r *Run) step(s *Step) error {
 	}
 	res.Outcome = "success"
 	return nil
+}
+
+// usesStep runs a uses: step through its local equivalent (the job's,
+// else the harness's Uses), with its with: inputs interpolated, and
+// records its outputs. stepErr is the step's own failure; err is one of
+// the workflow (an input that does not interpolate, no equivalent).
+func (r *Run) usesStep(s *Step, res *StepResult, e *evaluator) (stepErr, err error) {
+	with := map[string]string{}
+	for k, v := range s.With {
+		x, err := e.interpolate(v)
+		if err != nil {
+			return nil, fmt.Errorf("step %s: with %s: %v", res.Label, k, err)
+		}
+		with[k] = x
+	}
+	name, _, _ := strings.Cut(s.Uses, "@")
+	f := r.Job.Uses[name]
+	if f == nil {
+		f = Uses[name]
+	}
+	if f == nil {
+		return nil, fmt.Errorf("step %s: no local equivalent of %s", res.Label, s.Uses)
+	}
+	outs, err := f(r, with, func(p func() error) { r.posts = append(r.posts, p) })
+	for k, v := range outs {
+		res.Outputs[k] = v
+	}
+	if err != nil {
+		res.Log = err.Error() + "\n"
+	}
+	return err, nil
+}
+
+// runStep runs a run: step's script with bash, in its working directory
+// (relative to the workspace) and environment. stepErr is the script's
+// own failure; err is one of the workflow (another shell, a field that
+// does not interpolate).
+func (r *Run) runStep(s *Step, res *StepResult, e *evaluator, env map[string]string) (stepErr, err error) {
+	if s.Shell != "bash" {
+		return nil, fmt.Errorf("step %s: shell %q: the harness runs bash steps", res.Label, s.Shell)
+	}
+	script, err := e.interpolate(s.Run)
+	if err != nil {
+		return nil, fmt.Errorf("step %s: run: %v", res.Label, err)
+	}
+	wd := r.Job.Workspace
+	if s.WorkingDirectory != "" {
+		d, err := e.interpolate(s.WorkingDirectory)
+		if err != nil {
+			return nil, fmt.Errorf("step %s: working-directory: %v", res.Label, err)
+		}
+		if !filepath.IsAbs(d) {
+			d = filepath.Join(r.Job.Workspace, d)
+		}
+		wd = d
+	}
+	return r.bash(res, script, wd, env), nil
 }
 
 // bash runs a run: step as `shell: bash` does.

@@ -27,9 +27,8 @@ type analyzer struct {
 	// ctx is the check's: the analyzer lives for one check, and helpers
 	// deep in the syntactic tier (package names, fixes) read files too.
 	ctx context.Context
-	// indexedDirs are the package directories whose every file is in
-	// syms (ifacesyntax.go)
-	indexedDirs map[string]bool
+	// impls finds the types that implement an interface (implSearch)
+	impls *implSearch
 	// lint reads the repository's golangci-lint configuration (errcheck.go)
 	lint *lintConfigs
 	// additions are the structs of this round that gained fields (copies.go)
@@ -122,12 +121,54 @@ func (a *analyzer) targets(changes []*model.Change) []*target {
 // Answer answers the queries of one round: each finder is given the
 // changes it serves, and the refs of the relations asked are kept.
 func (a *analyzer) Answer(ctx context.Context, qs []lang.Query) ([]*lang.Ref, error) {
-	extra := append(a.importFindings(ctx, importFinder.Serving(qs)), a.tagFindings(ctx, tagFinder.Serving(qs))...)
+	ir := &importers{ix: a.ix, env: a.env}
+	extra := append(ir.importFindings(ctx, importFinder.Serving(qs)), tagFindings(ctx, a.env, tagFinder.Serving(qs))...)
 	refs, err := a.references(ctx, referenceFinder.Serving(qs))
 	if err != nil {
 		return nil, err
 	}
 	return lang.Keep(qs, append(refs, extra...)), nil
+}
+
+// seedDeclFiles lists the files of the seed packages (seedDirs) that the
+// search did not find (paths): the seed packages' declarations are
+// indexed too, for resolving receivers; their files that hold none of
+// the words hold no reference, so their bodies are not parsed. A package
+// of more than 400 files is left out.
+func (ix *index) seedDeclFiles(seedDirs map[string]bool, paths []string) []string {
+	seen := map[string]bool{}
+	for _, p := range paths {
+		seen[p] = true
+	}
+	var declOnly []string
+	for d := range seedDirs {
+		files := ix.byDir[d]
+		if len(files) > 400 {
+			continue
+		}
+		for _, p := range files {
+			if !seen[p] {
+				seen[p] = true
+				declOnly = append(declOnly, p)
+			}
+		}
+	}
+	return declOnly
+}
+
+// targetsByName indexes the targets for the walker: by name, and the
+// added, deleted and modified fields by their struct type.
+func targetsByName(ts []*target) (byName map[string][]*target, byType map[tref][]*target) {
+	byName = map[string][]*target{}
+	byType = map[tref][]*target{}
+	for _, t := range ts {
+		byName[t.name] = append(byName[t.name], t)
+		if t.kind == model.KindField && (t.ch.Label == model.AF || t.ch.Label == model.DF || t.ch.Label == model.MF) {
+			k := tref{t.pkgKey, t.container}
+			byType[k] = append(byType[k], t)
+		}
+	}
+	return byName, byType
 }
 
 // references is the reference finder: one search for the names of every
@@ -157,7 +198,7 @@ func (a *analyzer) references(ctx context.Context, changes []*model.Change) ([]*
 		seedDirs[t.decl().Package] = true
 		if t.kind == model.KindIfaceMethod && t.old != nil {
 			// implementations are recognised by having every method
-			if it := a.ifaceMethods(t); it != nil {
+			if it := ifaceMethods(t); it != nil {
 				for _, m := range it {
 					words[m] = true
 				}
@@ -187,27 +228,8 @@ func (a *analyzer) references(ctx context.Context, changes []*model.Change) ([]*
 	if err != nil {
 		return nil, err
 	}
-	seen := map[string]bool{}
-	for _, p := range paths {
-		seen[p] = true
-	}
-	// the seed packages' declarations are indexed too, for resolving
-	// receivers; their files that hold none of the words hold no
-	// reference, so their bodies are not parsed
-	var declOnly []string
-	for d := range seedDirs {
-		files := a.ix.byDir[d]
-		if len(files) > 400 {
-			continue
-		}
-		for _, p := range files {
-			if !seen[p] {
-				seen[p] = true
-				declOnly = append(declOnly, p)
-			}
-		}
-	}
-	files := a.ix.parseHits(ctx, paths, a.partialWords(ts, words))
+	declOnly := a.ix.seedDeclFiles(seedDirs, paths)
+	files := a.ix.parseHits(ctx, paths, partialWords(ts, words))
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -217,19 +239,11 @@ func (a *analyzer) references(ctx context.Context, changes []*model.Change) ([]*
 	for _, f := range files {
 		a.syms.add(f)
 	}
-	byName := map[string][]*target{}
-	byType := map[tref][]*target{}
-	for _, t := range ts {
-		byName[t.name] = append(byName[t.name], t)
-		if t.kind == model.KindField && (t.ch.Label == model.AF || t.ch.Label == model.DF || t.ch.Label == model.MF) {
-			k := tref{t.pkgKey, t.container}
-			byType[k] = append(byType[k], t)
-		}
-	}
+	byName, byType := targetsByName(ts)
 	a.additions = a.fieldAdditions(ts)
 	var refs []*ref
 	for _, f := range files {
-		if !words[""] && !a.mentions(f, words) {
+		if !words[""] && !fileMentions(f, words) {
 			continue
 		}
 		w := &walker{syms: a.syms, f: f, byName: byName, byType: byType, added: a.additions}
@@ -237,7 +251,8 @@ func (a *analyzer) references(ctx context.Context, changes []*model.Change) ([]*
 		refs = append(refs, w.refs...)
 	}
 	fs := a.judge(ctx, ts, refs, a.interfaceUses(ctx, refs))
-	return append(fs, a.variantFindings(ctx, ts, refs)...), nil
+	vs := &variants{ix: a.ix, env: a.env}
+	return append(fs, vs.variantFindings(ctx, ts, refs)...), nil
 }
 
 // addedField reports a field a struct gained: what it reaches are the
@@ -258,7 +273,7 @@ func addedField(t *target) bool {
 // a changed field's struct names (its type, or the outer literal's whose
 // elements it is, in the same function). nil when every body is read: a
 // changed or removed interface method (the type check keeps every body).
-func (a *analyzer) partialWords(ts []*target, words map[string]bool) map[string]bool {
+func partialWords(ts []*target, words map[string]bool) map[string]bool {
 	if words[""] {
 		return nil
 	}
@@ -278,9 +293,9 @@ func (a *analyzer) partialWords(ts []*target, words map[string]bool) map[string]
 	return keep
 }
 
-// mentions is a cheap check that a parsed file contains one of the words
+// fileMentions is a cheap check that a parsed file contains one of the words
 // (the grep matched it, but seed-package files are parsed regardless).
-func (a *analyzer) mentions(f *pfile, words map[string]bool) bool {
+func fileMentions(f *pfile, words map[string]bool) bool {
 	found := false
 	ast.Inspect(f.ast, func(n ast.Node) bool {
 		if found {
@@ -297,7 +312,7 @@ func (a *analyzer) mentions(f *pfile, words map[string]bool) bool {
 // ifaceMethods returns the method names of the interface that declares
 // an interface-method target, from the file its declaration was read
 // from (the old state when there is one).
-func (a *analyzer) ifaceMethods(t *target) []string {
+func ifaceMethods(t *target) []string {
 	var out []string
 	if it := ifaceType(t); it != nil {
 		for _, m := range it.Methods.List {
@@ -343,14 +358,82 @@ func ifaceTypeOf(b *model.Block, name string) *ast.InterfaceType {
 // the type checker's where it ran.
 func (a *analyzer) judge(ctx context.Context, ts []*target, refs []*ref, extra []*pfile) []*lang.Ref {
 	var out []*lang.Ref
-	// the precise tier runs only where the fast tier is unsure: a
-	// syntactic proof (an argument count, a removed package-level name) is
-	// final, and a check whose references are all proven type-checks
-	// nothing
-	syn := make([]verdict, len(refs))
-	var unsure []*ref
-	gone := goneTypes(ts, refs)
 	aliased := aliasedTypes(ts)
+	syn, unsure := a.syntacticVerdicts(ts, refs, aliased)
+	if a.bodyByName > 0 {
+		a.note("go-body-by-name", fmt.Sprintf("methods whose body changed: %s matched by name only, not resolved (notes at most; precision types resolves them)",
+			model.Plural(a.bodyByName, "call", "calls")))
+	}
+	if os.Getenv("RIPPLE_TRACE") != "" {
+		by := map[string]int{}
+		for _, r := range unsure {
+			by[string(r.t.ch.Label)+"/"+string(r.prec)+"/"+r.t.name]++
+		}
+		trace("unsure %d: %v", len(unsure), by)
+	}
+	tv := a.typecheck(ctx, ts, unsure, extra)
+	seen := map[string]bool{}
+	wrapped := map[*ast.FuncDecl]bool{}
+	claimed := map[tref]bool{}
+	fx := &fixer{ctx: a.ctx, ix: a.ix, env: a.env}
+	for i, r := range refs {
+		if tv != nil && r.prec == model.PrecisionName && r.t.frontier() && tv.resolves(r) {
+			// a name-matched call on the frontier that the type checker
+			// resolved to the declaration: all the checker judges there
+			// (the callee may change in a way not known yet)
+			r.prec = model.PrecisionTypes
+			syn[i] = syntaxRules{a}.syntacticVerdict(r)
+		}
+		v := syn[i]
+		prec := r.prec
+		if tv != nil && !v.exactly && !(r.t.ch.Derived && r.t.old != r.t.new) {
+			if tr, ok := tv.verdictFor(r, v); ok {
+				v, prec = tr, model.PrecisionTypes
+			} else if tr.missing != "" {
+				v.missing = tr.missing
+			}
+		}
+		if to := aliased[tref{r.t.pkgKey, r.t.container}]; to != "" && r.t.member && prec != model.PrecisionTypes && v.v == model.Inconsistent {
+			// the syntax typed the receiver as the alias: the method is
+			// the aliased type's, which the type checker did not read
+			v.v, v.exactly = model.MayBeImpacted, false
+			v.msg += fmt.Sprintf("; but %s is now an alias of %s, which may declare it", r.t.container, to)
+		}
+		if r.t.ch.Label == model.AM && r.t.kind == model.KindInterface && (tv == nil || len(tv.byFile[r.f.path]) == 0) {
+			// no type checker judged this use of an interface that gained
+			// a method: what the syntax shows
+			out = append(out, a.impls.claimedImpls(r, claimed)...)
+		}
+		if v.skip || v.silent {
+			continue
+		}
+		f := a.ix.finding(r, v, prec)
+		f.Fix = fx.fixFor(r, v)
+		seen[siteKey(f)] = true
+		out = append(out, f)
+		if r.kind == rkImpl && v.v == model.Inconsistent {
+			f.Follow = a.followImpl(r)
+		}
+		if fl := a.followWrapper(r, v, wrapped); fl != nil {
+			f.Follow = fl
+		}
+	}
+	if tv != nil {
+		out = withExtra(out, tv.extraFindings(a, ts, seen))
+	}
+	return out
+}
+
+// syntacticVerdicts is the fast tier: the syntax's verdict on each
+// reference (syn, by index), and the references it is unsure of, which
+// the type checker is to judge. The precise tier runs only where the fast
+// tier is unsure: a syntactic proof (an argument count, a removed
+// package-level name) is final, and a check whose references are all
+// proven type-checks nothing. aliased are the types now aliases
+// (aliasedTypes).
+func (a *analyzer) syntacticVerdicts(ts []*target, refs []*ref, aliased map[tref]string) (syn []verdict, unsure []*ref) {
+	syn = make([]verdict, len(refs))
+	gone := goneTypes(ts, refs)
 	for i, r := range refs {
 		if r.prec == model.PrecisionName && r.t.member && (gone[tref{r.t.pkgKey, r.t.container}] || aliased[tref{r.t.pkgKey, r.t.container}] != "") {
 			syn[i] = verdict{skip: true}
@@ -362,7 +445,7 @@ func (a *analyzer) judge(ctx context.Context, ts []*target, refs []*ref, extra [
 			syn[i] = verdict{skip: true}
 			continue
 		}
-		syn[i] = a.syntacticVerdict(r)
+		syn[i] = syntaxRules{a}.syntacticVerdict(r)
 		if syn[i].binds && a.env.Precision != config.PrecisionTypes && a.editedCall(r) {
 			// the developer rewrote this call in the same diff and it binds
 			// to the new signature: consistent, without loading types (the
@@ -407,89 +490,33 @@ func (a *analyzer) judge(ctx context.Context, ts []*target, refs []*ref, extra [
 			unsure = append(unsure, r)
 		}
 	}
-	if a.bodyByName > 0 {
-		a.note("go-body-by-name", fmt.Sprintf("methods whose body changed: %s matched by name only, not resolved (notes at most; precision types resolves them)",
-			model.Plural(a.bodyByName, "call", "calls")))
+	return syn, unsure
+}
+
+// withExtra appends the type checker's extra findings to out. A method
+// that implemented a removed interface method and now stands where its
+// type misses the method that replaced it: the error says both, and the
+// warning on the same line is dropped.
+func withExtra(out, extra []*lang.Ref) []*lang.Ref {
+	type line struct {
+		path string
+		n    int
 	}
-	if os.Getenv("RIPPLE_TRACE") != "" {
-		by := map[string]int{}
-		for _, r := range unsure {
-			by[string(r.t.ch.Label)+"/"+string(r.prec)+"/"+r.t.name]++
+	stale := map[line]bool{}
+	for _, f := range extra {
+		if f.Relation == model.OverriddenBy && f.Verdict == model.Inconsistent {
+			stale[line{f.Site.Path, f.Site.Line}] = true
 		}
-		trace("unsure %d: %v", len(unsure), by)
 	}
-	tv := a.typecheck(ctx, ts, unsure, extra)
-	seen := map[string]bool{}
-	wrapped := map[*ast.FuncDecl]bool{}
-	claimed := map[tref]bool{}
-	for i, r := range refs {
-		if tv != nil && r.prec == model.PrecisionName && r.t.frontier() && tv.resolves(r) {
-			// a name-matched call on the frontier that the type checker
-			// resolved to the declaration: all the checker judges there
-			// (the callee may change in a way not known yet)
-			r.prec = model.PrecisionTypes
-			syn[i] = a.syntacticVerdict(r)
-		}
-		v := syn[i]
-		prec := r.prec
-		if tv != nil && !v.exactly && !(r.t.ch.Derived && r.t.old != r.t.new) {
-			if tr, ok := tv.verdictFor(r, v); ok {
-				v, prec = tr, model.PrecisionTypes
-			} else if tr.missing != "" {
-				v.missing = tr.missing
-			}
-		}
-		if to := aliased[tref{r.t.pkgKey, r.t.container}]; to != "" && r.t.member && prec != model.PrecisionTypes && v.v == model.Inconsistent {
-			// the syntax typed the receiver as the alias: the method is
-			// the aliased type's, which the type checker did not read
-			v.v, v.exactly = model.MayBeImpacted, false
-			v.msg += fmt.Sprintf("; but %s is now an alias of %s, which may declare it", r.t.container, to)
-		}
-		if r.t.ch.Label == model.AM && r.t.kind == model.KindInterface && (tv == nil || len(tv.byFile[r.f.path]) == 0) {
-			// no type checker judged this use of an interface that gained
-			// a method: what the syntax shows
-			out = append(out, a.claimedImpls(r, claimed)...)
-		}
-		if v.skip || v.silent {
+	kept := out[:0]
+	for _, f := range out {
+		if f.Relation == model.OverriddenBy && f.Verdict == model.MayBeImpacted && f.Change.Label == model.DM &&
+			stale[line{f.Site.Path, f.Site.Line}] {
 			continue
 		}
-		f := a.finding(r, v, prec)
-		f.Fix = a.fixFor(r, v)
-		seen[siteKey(f)] = true
-		out = append(out, f)
-		if r.kind == rkImpl && v.v == model.Inconsistent {
-			f.Follow = a.followImpl(r)
-		}
-		if fl := a.followWrapper(r, v, wrapped); fl != nil {
-			f.Follow = fl
-		}
+		kept = append(kept, f)
 	}
-	if tv != nil {
-		extra := tv.extraFindings(a, ts, seen)
-		// a method that implemented a removed interface method and now
-		// stands where its type misses the method that replaced it: the
-		// error says both, the warning is dropped
-		type line struct {
-			path string
-			n    int
-		}
-		stale := map[line]bool{}
-		for _, f := range extra {
-			if f.Relation == model.OverriddenBy && f.Verdict == model.Inconsistent {
-				stale[line{f.Site.Path, f.Site.Line}] = true
-			}
-		}
-		kept := out[:0]
-		for _, f := range out {
-			if f.Relation == model.OverriddenBy && f.Verdict == model.MayBeImpacted && f.Change.Label == model.DM &&
-				stale[line{f.Site.Path, f.Site.Line}] {
-				continue
-			}
-			kept = append(kept, f)
-		}
-		out = append(kept, extra...)
-	}
-	return out
+	return append(kept, extra...)
 }
 
 // siteKey identifies a ref's site and rule, for the checker's findings
@@ -606,7 +633,10 @@ func (a *analyzer) followImpl(r *ref) *lang.Follow {
 		Details: []string{"must follow " + r.t.ch.Block().Display + ": " + strings.Join(r.t.ch.Details, "; ")}}
 }
 
-func (a *analyzer) finding(r *ref, v verdict, prec model.Precision) *lang.Ref {
+// finding is the lang.Ref of reference r with verdict v: its site (the
+// reference's identifier, or its literal's type, and the declaration
+// enclosing it) read from the index's files and positions.
+func (ix *index) finding(r *ref, v verdict, prec model.Precision) *lang.Ref {
 	pos := r.f.ast.Pos()
 	switch {
 	case r.id != nil:
@@ -617,11 +647,11 @@ func (a *analyzer) finding(r *ref, v verdict, prec model.Precision) *lang.Ref {
 			pos = r.lit.Type.Pos()
 		}
 	}
-	line, col, text := a.ix.lineText(r.f, pos)
+	line, col, text := ix.lineText(r.f, pos)
 	site := model.Site{Path: r.f.path, Line: line, Col: col, Text: text}
 	if d := enclosingDecl(r.stack); d != nil {
 		site.Enclosing = declName(d)
-		site.EnclosingSpan = model.Span{StartLine: a.ix.fset.PositionFor(d.Pos(), false).Line, EndLine: a.ix.fset.PositionFor(d.End(), false).Line}
+		site.EnclosingSpan = model.Span{StartLine: ix.fset.PositionFor(d.Pos(), false).Line, EndLine: ix.fset.PositionFor(d.End(), false).Line}
 	}
 	f := &lang.Ref{
 		Change: r.t.ch, Relation: v.rel, Site: site, Verdict: v.v, Precision: prec, Message: v.msg,
@@ -655,7 +685,7 @@ var started = time.Now()
 func (a *analyzer) interfaceUses(ctx context.Context, refs []*ref) []*pfile {
 	impls, ifaces := map[string]bool{}, map[string]bool{}
 	for _, r := range refs {
-		if r.kind == rkImpl && a.implementsOld(r) {
+		if r.kind == rkImpl && (syntaxRules{a}).implementsOld(r) {
 			impls[r.implRcv] = true
 			ifaces[r.t.container] = true
 		}
@@ -674,7 +704,7 @@ func (a *analyzer) interfaceUses(ctx context.Context, refs []*ref) []*pfile {
 	}
 	var out []*pfile
 	for _, f := range a.ix.parse(ctx, keep) {
-		if a.mentions(f, impls) {
+		if fileMentions(f, impls) {
 			out = append(out, f)
 		}
 	}

@@ -14,7 +14,7 @@ import (
 // those (testify 3ebf1ddaeb: T() TestingT -> T() *testing.T, and
 // `s.T().(mock.TestingT)` no longer compiles). Aliases and types
 // defined on other named types are left to the type checker.
-func (a *analyzer) assertError(r *ref, of, nf *funcInfo) bool {
+func (a syntaxRules) assertError(r *ref, of, nf *funcInfo) bool {
 	if len(of.Results) != 1 || len(nf.Results) != 1 || of.Results[0].Type == nf.Results[0].Type ||
 		!a.notInterfaceIn(nf) {
 		return false
@@ -39,7 +39,7 @@ func (a *analyzer) assertError(r *ref, of, nf *funcInfo) bool {
 // notInterfaceIn reports whether the single result of function fi is
 // known not to be an interface: by its syntax, or as a named type the
 // declaring file resolves to a non-interface type declaration.
-func (a *analyzer) notInterfaceIn(fi *funcInfo) bool {
+func (a syntaxRules) notInterfaceIn(fi *funcInfo) bool {
 	typ := fi.Results[0].Type
 	if notInterface(typ) {
 		return true

@@ -200,7 +200,7 @@ func (w *walker) copies(fd *ast.FuncDecl) {
 
 // coverageVerdict judges a literal or a function that covers every old
 // field of a struct that gained fields.
-func (a *analyzer) coverageVerdict(r *ref) verdict {
+func (a syntaxRules) coverageVerdict(r *ref) verdict {
 	af := a.additions[tref{r.t.pkgKey, r.t.container}]
 	if af == nil {
 		return verdict{skip: true}

@@ -186,6 +186,32 @@ func escapes(old, new *lang.Decl, oldChanged, newChanged func(from, to int) bool
 	return out
 }
 
+// assignedRoot is the variable an assignment to e writes: e itself, or
+// the variable a selector, index or dereference writes through (through
+// true); nil for anything else (a call's result).
+func assignedRoot(e ast.Expr) (id *ast.Ident, through bool) {
+	for {
+		switch x := e.(type) {
+		case *ast.Ident:
+			return x, through
+		case *ast.SelectorExpr:
+			e, through = x.X, true
+		case *ast.IndexExpr:
+			e, through = x.X, true
+		case *ast.StarExpr:
+			e, through = x.X, true
+		case *ast.ParenExpr:
+			e = x.X
+		default:
+			return nil, false
+		}
+	}
+}
+
+// bodyEscapes adds to set what the changed lines (changed) of fi's body
+// do that a caller can see: return values and errors, mutations of the
+// receiver, of arguments passed by reference or of package state,
+// channel sends, panics and exits.
 func bodyEscapes(fi *funcInfo, changed func(from, to int) bool, set map[string]bool) {
 	d := fi.Decl
 	line := func(p token.Pos) int { return fi.Fset.PositionFor(p, false).Line }
@@ -207,26 +233,8 @@ func bodyEscapes(fi *funcInfo, changed func(from, to int) bool, set map[string]b
 			}
 		}
 	}
-	root := func(e ast.Expr) (id *ast.Ident, through bool) {
-		for {
-			switch x := e.(type) {
-			case *ast.Ident:
-				return x, through
-			case *ast.SelectorExpr:
-				e, through = x.X, true
-			case *ast.IndexExpr:
-				e, through = x.X, true
-			case *ast.StarExpr:
-				e, through = x.X, true
-			case *ast.ParenExpr:
-				e = x.X
-			default:
-				return nil, false
-			}
-		}
-	}
 	mutates := func(lhs ast.Expr) {
-		id, through := root(lhs)
+		id, through := assignedRoot(lhs)
 		if id == nil || id.Name == "_" {
 			return
 		}

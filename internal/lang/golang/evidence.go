@@ -143,6 +143,41 @@ func hasInvalid(t types.Type, depth int) bool {
 // and that silence is no evidence (require.NoError(t, f()) with testify
 // absent type-checks "cleanly" whatever f returns).
 func (tv *typeVerdicts) missingAround(r *ref) string {
+	exprs := surrounding(r)
+	// the reference itself has the type its declaration gives (which
+	// may name a package that was not loaded); what surrounds it must be
+	// typed through and through (a func literal whose parameter type did
+	// not resolve is assignable to nothing we can tell)
+	self := map[ast.Expr]bool{}
+	if r.id != nil {
+		self[r.id] = true
+		if len(r.stack) >= 2 {
+			if sel, ok := r.stack[len(r.stack)-2].(*ast.SelectorExpr); ok && sel.Sel == r.id {
+				self[sel] = true
+			}
+		}
+	}
+	var untyped []ast.Expr
+	for _, e := range exprs {
+		if !tv.valid(r.f.path, e, !self[e]) && !tv.typedName(r.f.path, e) {
+			untyped = append(untyped, e)
+		}
+	}
+	if len(untyped) == 0 {
+		return ""
+	}
+	if why := tv.stubbedIn(r, untyped); why != "" {
+		return why
+	}
+	return "the type of " + shorten(types.ExprString(untyped[0]), 60)
+}
+
+// surrounding lists the expressions around a reference whose types must
+// be known for the checker's silence to count: its literal, the
+// expressions enclosing it up to its statement, the arguments of every
+// call among them, and the other side of its assignment, declaration,
+// return or send ("_" excluded).
+func surrounding(r *ref) []ast.Expr {
 	var exprs []ast.Expr
 	add := func(es ...ast.Expr) {
 		for _, e := range es {
@@ -190,30 +225,13 @@ outer:
 			break outer
 		}
 	}
-	// the reference itself has the type its declaration gives (which
-	// may name a package that was not loaded); what surrounds it must be
-	// typed through and through (a func literal whose parameter type did
-	// not resolve is assignable to nothing we can tell)
-	self := map[ast.Expr]bool{}
-	if r.id != nil {
-		self[r.id] = true
-		if len(r.stack) >= 2 {
-			if sel, ok := r.stack[len(r.stack)-2].(*ast.SelectorExpr); ok && sel.Sel == r.id {
-				self[sel] = true
-			}
-		}
-	}
-	var untyped []ast.Expr
-	for _, e := range exprs {
-		if !tv.valid(r.f.path, e, !self[e]) && !tv.typedName(r.f.path, e) {
-			untyped = append(untyped, e)
-		}
-	}
-	if len(untyped) == 0 {
-		return ""
-	}
-	// name the packages that were not loaded, when the untyped code
-	// names them
+	return exprs
+}
+
+// stubbedIn names the packages that were not loaded, when the untyped
+// code names them, and why they were not (not in the module cache, the
+// repository's own, or the time budget); "" when it names none.
+func (tv *typeVerdicts) stubbedIn(r *ref, untyped []ast.Expr) string {
 	absent := map[string]bool{}
 	var pkgs []string
 	tv.l.mu.Lock()
@@ -236,18 +254,18 @@ outer:
 		own = own && tv.a.ix.mods.inRepo(p)
 	}
 	tv.l.mu.Unlock()
-	if len(pkgs) > 0 {
-		sort.Strings(pkgs)
-		why := "not loaded in the time budget"
-		switch {
-		case notFound && own: // never in the module cache
-			why = "not loaded (the repository's own, not found in the pushed tree)"
-		case notFound:
-			why = "not in the module cache"
-		}
-		return "the types of " + strings.Join(pkgs, ", ") + ", " + why
+	if len(pkgs) == 0 {
+		return ""
 	}
-	return "the type of " + shorten(types.ExprString(untyped[0]), 60)
+	sort.Strings(pkgs)
+	why := "not loaded in the time budget"
+	switch {
+	case notFound && own: // never in the module cache
+		why = "not loaded (the repository's own, not found in the pushed tree)"
+	case notFound:
+		why = "not in the module cache"
+	}
+	return "the types of " + strings.Join(pkgs, ", ") + ", " + why
 }
 
 // shorten cuts s to at most n bytes, marking the cut.
@@ -283,7 +301,7 @@ func (tv *typeVerdicts) typedName(file string, e ast.Expr) bool {
 // the lint fails on it: inconsistent. ok is false when the call is not
 // such a call. The statement's form is syntax, so the verdict needs no
 // types.
-func (a *analyzer) discardVerdict(r *ref, rel model.Relation) (verdict, bool) {
+func (a syntaxRules) discardVerdict(r *ref, rel model.Relation) (verdict, bool) {
 	if r.call == nil || r.t.old == nil || r.t.new == nil || r.t.old == r.t.new {
 		return verdict{}, false
 	}
@@ -333,7 +351,7 @@ func (a *analyzer) discardVerdict(r *ref, rel model.Relation) (verdict, bool) {
 }
 
 // discardOf describes a discarding call as errcheck sees it.
-func (a *analyzer) discardOf(r *ref, blank bool) discard {
+func (a syntaxRules) discardOf(r *ref, blank bool) discard {
 	_, _, line := a.ix.lineText(r.f, r.call.Pos())
 	d := discard{path: r.f.path, callee: types.ExprString(r.call.Fun), line: line, generated: r.f.generated, blank: blank}
 	if fd := enclosingDecl(r.stack); fd != nil {

@@ -1,6 +1,7 @@
 package golang
 
 import (
+	"context"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -8,8 +9,19 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ripple-dev/ripple/internal/lang"
 	"github.com/ripple-dev/ripple/internal/model"
 )
+
+// fixer makes the mechanical fixes of inconsistent references: the
+// edits the seed alone determines (fixFor). It reads the index (positions,
+// the names packages bind) and the developer's parameter defaults
+// (param_defaults), and nothing else of the analyzer.
+type fixer struct {
+	ctx context.Context
+	ix  *index
+	env *lang.Env
+}
 
 // fixFor returns the mechanical fix of an inconsistent reference, when
 // the seed alone determines it:
@@ -22,7 +34,7 @@ import (
 //
 // Anything else (a retyped parameter, a changed result) needs judgement
 // and is left to the planner's model.
-func (a *analyzer) fixFor(r *ref, v verdict) *model.Fix {
+func (fx *fixer) fixFor(r *ref, v verdict) *model.Fix {
 	if v.v != model.Inconsistent || r.t == nil || r.t.ch == nil || r.t.ch.Derived {
 		return nil
 	}
@@ -31,12 +43,12 @@ func (a *analyzer) fixFor(r *ref, v verdict) *model.Fix {
 	case c.Renamed() && r.id != nil && r.id.Name == c.Old.Name:
 		return &model.Fix{
 			Description: fmt.Sprintf("rename %s to %s", c.Old.Name, c.New.Name),
-			Edits:       []model.TextEdit{a.replace(r.f, r.id.Pos(), r.id.End(), c.New.Name)},
+			Edits:       []model.TextEdit{fx.ix.replace(r.f, r.id.Pos(), r.id.End(), c.New.Name)},
 		}
 	case (c.Label == model.MMS || c.Label == model.MCC) && r.kind == rkCall && r.call != nil:
-		return a.argsFix(r)
+		return fx.argsFix(r)
 	case c.Label == model.MF:
-		return a.kindFix(r)
+		return fx.kindFix(r)
 	}
 	return nil
 }
@@ -44,7 +56,7 @@ func (a *analyzer) fixFor(r *ref, v verdict) *model.Fix {
 // kindFix follows a member that changed kind: a read of a field that
 // became a getter of its name calls it (u.Name -> u.Name()), a call
 // without arguments of a method that became a field reads it.
-func (a *analyzer) kindFix(r *ref) *model.Fix {
+func (fx *fixer) kindFix(r *ref) *model.Fix {
 	_, om := r.t.old.Data.(*funcInfo)
 	_, nm := r.t.new.Data.(*funcInfo)
 	if r.id == nil || om == nm {
@@ -52,18 +64,18 @@ func (a *analyzer) kindFix(r *ref) *model.Fix {
 	}
 	if nm && r.kind == rkValue && !isAssignTarget(r) {
 		return &model.Fix{Description: fmt.Sprintf("call %s(), the method that replaced the field", r.t.name),
-			Edits: []model.TextEdit{a.replace(r.f, r.id.End(), r.id.End(), "()")}}
+			Edits: []model.TextEdit{fx.ix.replace(r.f, r.id.End(), r.id.End(), "()")}}
 	}
 	if om && r.kind == rkCall && r.call != nil && len(r.call.Args) == 0 && r.call.Fun.End() == r.id.End() {
 		return &model.Fix{Description: fmt.Sprintf("read the field %s that replaced the method", r.t.name),
-			Edits: []model.TextEdit{a.replace(r.f, r.id.End(), r.call.Rparen+1, "")}}
+			Edits: []model.TextEdit{fx.ix.replace(r.f, r.id.End(), r.call.Rparen+1, "")}}
 	}
 	return nil
 }
 
 // argsFix rewrites a call's argument list for removed, reordered or
 // defaulted added parameters.
-func (a *analyzer) argsFix(r *ref) *model.Fix {
+func (fx *fixer) argsFix(r *ref) *model.Fix {
 	of, _ := r.t.old.Data.(*funcInfo)
 	nf, _ := r.t.new.Data.(*funcInfo)
 	call := r.call
@@ -72,7 +84,7 @@ func (a *analyzer) argsFix(r *ref) *model.Fix {
 	}
 	args := make([]string, len(call.Args))
 	for i, arg := range call.Args {
-		args[i] = a.text(r.f, arg.Pos(), arg.End())
+		args[i] = fx.ix.text(r.f, arg.Pos(), arg.End())
 		if strings.Contains(args[i], "//") || strings.Contains(args[i], "/*") {
 			return nil // do not lose comments
 		}
@@ -92,7 +104,7 @@ func (a *analyzer) argsFix(r *ref) *model.Fix {
 				continue
 			}
 			p := nf.Params[j]
-			expr, ok := a.env.Defaults[p.Name]
+			expr, ok := fx.env.Defaults[p.Name]
 			if !ok {
 				return nil // an added parameter with no given value
 			}
@@ -108,10 +120,10 @@ func (a *analyzer) argsFix(r *ref) *model.Fix {
 	}
 	fix := &model.Fix{
 		Description: strings.Join(what, "; "),
-		Edits:       []model.TextEdit{a.replace(r.f, call.Lparen+1, call.Rparen, strings.Join(out, ", "))},
+		Edits:       []model.TextEdit{fx.ix.replace(r.f, call.Lparen+1, call.Rparen, strings.Join(out, ", "))},
 	}
 	for _, expr := range out {
-		if ed, ok := a.importFor(r, expr); ok {
+		if ed, ok := fx.importFor(r, expr); ok {
 			fix.Edits = append(fix.Edits, ed)
 		}
 	}
@@ -121,7 +133,7 @@ func (a *analyzer) argsFix(r *ref) *model.Fix {
 // importFor returns the edit importing the package a default expression
 // names ("context" in context.TODO()) when the site's file lacks it; the
 // path is the one the seed's file binds to that name.
-func (a *analyzer) importFor(r *ref, expr string) (model.TextEdit, bool) {
+func (fx *fixer) importFor(r *ref, expr string) (model.TextEdit, bool) {
 	e, err := parser.ParseExpr(expr)
 	if err != nil {
 		return model.TextEdit{}, false
@@ -148,7 +160,7 @@ func (a *analyzer) importFor(r *ref, expr string) (model.TextEdit, bool) {
 	ip := ""
 	for _, im := range seed.File.Imports {
 		p, _ := strconv.Unquote(im.Path.Value)
-		if im.Name != nil && im.Name.Name == name || im.Name == nil && a.ix.importName(a.ctx, p, r.t.new.Package) == name {
+		if im.Name != nil && im.Name.Name == name || im.Name == nil && fx.ix.importName(fx.ctx, p, r.t.new.Package) == name {
 			ip = p
 		}
 	}
@@ -162,16 +174,16 @@ func (a *analyzer) importFor(r *ref, expr string) (model.TextEdit, bool) {
 			continue
 		}
 		if gd.Rparen.IsValid() {
-			return a.replace(r.f, gd.Rparen, gd.Rparen, "\t"+spec+"\n"), true
+			return fx.ix.replace(r.f, gd.Rparen, gd.Rparen, "\t"+spec+"\n"), true
 		}
-		return a.replace(r.f, gd.End(), gd.End(), "\nimport "+spec), true
+		return fx.ix.replace(r.f, gd.End(), gd.End(), "\nimport "+spec), true
 	}
-	return a.replace(r.f, r.f.ast.Name.End(), r.f.ast.Name.End(), "\n\nimport "+spec), true
+	return fx.ix.replace(r.f, r.f.ast.Name.End(), r.f.ast.Name.End(), "\n\nimport "+spec), true
 }
 
 // text is the source between two positions of a file.
-func (a *analyzer) text(f *pfile, from, to token.Pos) string {
-	s, e := a.ix.fset.PositionFor(from, false).Offset, a.ix.fset.PositionFor(to, false).Offset
+func (ix *index) text(f *pfile, from, to token.Pos) string {
+	s, e := ix.fset.PositionFor(from, false).Offset, ix.fset.PositionFor(to, false).Offset
 	if s < 0 || e > len(f.src) || s > e {
 		return ""
 	}
@@ -179,7 +191,7 @@ func (a *analyzer) text(f *pfile, from, to token.Pos) string {
 }
 
 // replace is the edit that puts text between two positions.
-func (a *analyzer) replace(f *pfile, from, to token.Pos, text string) model.TextEdit {
-	s, e := a.ix.fset.PositionFor(from, false), a.ix.fset.PositionFor(to, false)
+func (ix *index) replace(f *pfile, from, to token.Pos, text string) model.TextEdit {
+	s, e := ix.fset.PositionFor(from, false), ix.fset.PositionFor(to, false)
 	return model.TextEdit{Path: f.path, StartLine: s.Line, StartCol: s.Column, EndLine: e.Line, EndCol: e.Column, NewText: text}
 }

@@ -54,7 +54,9 @@ func (fe *Frontend) NewAnalyzer(ctx context.Context, env *lang.Env) (lang.Analyz
 		b, err := env.Head.ReadFile(ctx, p)
 		return b, err == nil
 	}}
-	return &analyzer{fe: fe, env: env, ix: ix, syms: newSymbols(), ctx: ctx, indexedDirs: map[string]bool{}, lint: lint}, nil
+	syms := newSymbols()
+	impls := &implSearch{ctx: ctx, ix: ix, syms: syms, indexedDirs: map[string]bool{}}
+	return &analyzer{fe: fe, env: env, ix: ix, syms: syms, ctx: ctx, impls: impls, lint: lint}, nil
 }
 
 // Oracle is the Go toolchain: go build ./..., go vet on the affected

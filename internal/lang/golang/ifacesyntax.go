@@ -1,6 +1,7 @@
 package golang
 
 import (
+	"context"
 	"fmt"
 	"go/ast"
 
@@ -23,7 +24,7 @@ import (
 // claimedImpls returns the findings for one use of an interface that
 // gained a method: the types the use's context claims implement it.
 // done holds the types already reported.
-func (a *analyzer) claimedImpls(r *ref, done map[tref]bool) []*lang.Ref {
+func (sr *implSearch) claimedImpls(r *ref, done map[tref]bool) []*lang.Ref {
 	if r.id == nil || r.t.ch.New == nil || len(r.stack) == 0 {
 		return nil
 	}
@@ -69,43 +70,43 @@ func (a *analyzer) claimedImpls(r *ref, done map[tref]bool) []*lang.Ref {
 		if i >= 2 {
 			if fl, ok := r.stack[i-1].(*ast.FieldList); ok {
 				if ft, ok := r.stack[i-2].(*ast.FuncType); ok && ft.Results == fl && len(fl.List) == 1 && len(p.Names) <= 1 {
-					exprs = append(exprs, a.returned(r.stack[:i-1])...)
+					exprs = append(exprs, returned(r.stack[:i-1])...)
 				}
 			}
 		}
 	}
 	var out []*lang.Ref
 	for _, e := range exprs {
-		tr := a.syms.exprType(e, r.f, 0) // (*T)(nil) reads as T
+		tr := sr.syms.exprType(e, r.f, 0) // (*T)(nil) reads as T
 		if tr == nil || done[*tr] {
 			continue
 		}
-		ts := a.syms.lookupType(tr)
+		ts := sr.syms.lookupType(tr)
 		if ts == nil || len(ts.iface)+len(ts.ifaceEm) > 0 {
 			continue // not a type of the repository, or an interface itself
 		}
-		a.indexPackage(ts.file)
-		if a.syms.methodOf(tr, method, 0) != nil {
+		sr.indexPackage(ts.file)
+		if sr.syms.methodOf(tr, method, 0) != nil {
 			continue
 		}
 		done[*tr] = true
-		p := a.ix.fset.PositionFor(e.Pos(), false)
+		p := sr.ix.fset.PositionFor(e.Pos(), false)
 		where := fmt.Sprintf("%s:%d", p.Filename, p.Line)
 		typName, ifaceName := apart(tr.name, tr.pkg, iface, r.t.pkgKey)
 		v := verdict{rel: model.OverriddenBy, v: model.Inconsistent,
 			msg: fmt.Sprintf("%s no longer implements %s, as it must where it is used at %s: it declares no method %s", typName, ifaceName, where, method)}
-		if open := a.openEmbeds(tr); open != "" {
+		if open := sr.openEmbeds(tr); open != "" {
 			v = verdict{rel: model.OverriddenBy, v: model.MayBeImpacted,
 				msg: fmt.Sprintf("%s may no longer implement %s, as it must where it is used at %s: it declares no method %s, unless %s promotes one", typName, ifaceName, where, method, open)}
 		}
 		site := &ref{t: r.t, f: ts.file, id: ts.spec.Name, stack: stackAt(ts.file.ast, ts.spec.Name.Pos()), prec: model.PrecisionSyntax}
-		out = append(out, a.finding(site, v, model.PrecisionSyntax))
+		out = append(out, sr.ix.finding(site, v, model.PrecisionSyntax))
 	}
 	return out
 }
 
 // returned are the values the innermost function on the stack returns.
-func (a *analyzer) returned(stack []ast.Node) []ast.Expr {
+func returned(stack []ast.Node) []ast.Expr {
 	var body *ast.BlockStmt
 	for j := len(stack) - 1; j >= 0 && body == nil; j-- {
 		switch fn := stack[j].(type) {
@@ -133,37 +134,52 @@ func (a *analyzer) returned(stack []ast.Node) []ast.Expr {
 	return out
 }
 
+// implSearch finds the types that implement an interface, or may have:
+// the candidates of an added method (implcands.go), the types the
+// syntax shows used as the interface (claimedImpls), and where an
+// implementation error's fix belongs (implements.go). It completes the
+// symbol index package by package as it goes (indexPackage), and reads
+// nothing else of the analyzer.
+type implSearch struct {
+	ctx  context.Context
+	ix   *index
+	syms *symbols
+	// indexedDirs are the package directories whose every file is in
+	// syms
+	indexedDirs map[string]bool
+}
+
 // indexPackage makes sure every file of f's package is in the symbol
 // index, so that a method declared in another file is seen.
-func (a *analyzer) indexPackage(f *pfile) {
-	if f == nil || a.indexedDirs[f.dir] {
+func (sr *implSearch) indexPackage(f *pfile) {
+	if f == nil || sr.indexedDirs[f.dir] {
 		return
 	}
-	a.indexedDirs[f.dir] = true
-	for _, g := range a.ix.parseDecls(a.ctx, a.ix.byDir[f.dir]) {
+	sr.indexedDirs[f.dir] = true
+	for _, g := range sr.ix.parseDecls(sr.ctx, sr.ix.byDir[f.dir]) {
 		if g.pkgName == f.pkgName {
-			a.syms.add(g)
+			sr.syms.add(g)
 		}
 	}
 }
 
 // openEmbeds names an embedded type of t (or of the types it embeds)
 // whose methods the index does not know, "" when there is none.
-func (a *analyzer) openEmbeds(t *tref) string {
+func (sr *implSearch) openEmbeds(t *tref) string {
 	var open string
 	var walk func(t *tref, depth int)
 	walk = func(t *tref, depth int) {
-		ts := a.syms.lookupType(t)
+		ts := sr.syms.lookupType(t)
 		if ts == nil || depth > 4 || open != "" {
 			return
 		}
 		for _, em := range ts.embeds {
-			r := a.syms.typeRef(em.expr, em.file)
-			if r == nil || a.syms.lookupType(r) == nil {
+			r := sr.syms.typeRef(em.expr, em.file)
+			if r == nil || sr.syms.lookupType(r) == nil {
 				open = "its embedded " + exprString(em.expr)
 				return
 			}
-			a.indexPackage(a.syms.lookupType(r).file)
+			sr.indexPackage(sr.syms.lookupType(r).file)
 			walk(r, depth+1)
 		}
 	}

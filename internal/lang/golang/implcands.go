@@ -43,14 +43,14 @@ type implCands struct {
 // in the background; the function returned waits for them. Only the
 // symbol index and the parsed files change meanwhile (declarations
 // parsed, never completed), which the units' checks do not read.
-func (a *analyzer) startImplCandidates(ctx context.Context, ts []*target) func() map[*target]implCands {
+func (sr *implSearch) startImplCandidates(ctx context.Context, ts []*target) func() map[*target]implCands {
 	out := map[*target]implCands{}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		for _, t := range ts {
 			if isAddedMethod(t) && t.ch.New != nil {
-				cs, ok := a.implCandidates(ctx, t, ts)
+				cs, ok := sr.implCandidates(ctx, t, ts)
 				out[t] = implCands{cs, ok}
 			}
 		}
@@ -65,7 +65,7 @@ func (a *analyzer) startImplCandidates(ctx context.Context, ts []*target) func()
 // that gained a method and that the checks in results did not settle
 // (see above); bounded is false when such types cannot be known (an
 // interface with no method of its own before the change).
-func (a *analyzer) unsettled(ts []*target, results [][]*unitResult, cands map[*target]implCands) (open []tref, bounded bool) {
+func (sr *implSearch) unsettled(ts []*target, results [][]*unitResult, cands map[*target]implCands) (open []tref, bounded bool) {
 	used := map[[2]string]bool{} // {interface, type} of "does not implement"
 	for _, rs := range results {
 		for _, u := range rs {
@@ -91,7 +91,7 @@ func (a *analyzer) unsettled(ts []*target, results [][]*unitResult, cands map[*t
 			if used[[2]string{t.name, c.name}] {
 				continue
 			}
-			if fs := a.syms.methodOf(&c, t.ch.New.Name, 0); fs != nil && sameArity(fs.decl.Type, a.ifaceSigs(t)[t.ch.New.Name]) {
+			if fs := sr.syms.methodOf(&c, t.ch.New.Name, 0); fs != nil && sameArity(fs.decl.Type, ifaceSigs(t)[t.ch.New.Name]) {
 				continue
 			}
 			trace("%s.%s may implement %s and was not seen used as it", c.pkg, c.name, t.name)
@@ -110,7 +110,7 @@ const maxConvertFiles = 400
 // the types' own packages and the packages importing them. Past
 // maxConvertFiles none is added (the units that name the interface are
 // still checked whole).
-func (a *analyzer) mayConvert(ctx context.Context, open []tref) []*pfile {
+func (sr *implSearch) mayConvert(ctx context.Context, open []tref) []*pfile {
 	var paths []string
 	seen := map[string]bool{}
 	for _, c := range open {
@@ -119,10 +119,10 @@ func (a *analyzer) mayConvert(ctx context.Context, open []tref) []*pfile {
 			continue
 		}
 		seen[ip] = true
-		if f := a.syms.lookupType(&c); f != nil && f.file != nil {
-			paths = append(paths, a.ix.byDir[f.file.dir]...)
+		if f := sr.syms.lookupType(&c); f != nil && f.file != nil {
+			paths = append(paths, sr.ix.byDir[f.file.dir]...)
 		}
-		importers, err := a.ix.Search(ctx, []string{strconv.Quote(ip)})
+		importers, err := sr.ix.Search(ctx, []string{strconv.Quote(ip)})
 		if err != nil {
 			return nil
 		}
@@ -134,7 +134,7 @@ func (a *analyzer) mayConvert(ctx context.Context, open []tref) []*pfile {
 		trace("%d files may convert the open implementations: more than %d, not added", len(paths), maxConvertFiles)
 		return nil
 	}
-	return a.ix.parse(ctx, paths)
+	return sr.ix.parse(ctx, paths)
 }
 
 // implCandidates returns the types of the repository that may have
@@ -145,17 +145,17 @@ func (a *analyzer) mayConvert(ctx context.Context, open []tref) []*pfile {
 // from the declarations of the method with the longest name, the one
 // least likely to be common. ok is false when the interface had no
 // method of its own (every type implemented it).
-func (a *analyzer) implCandidates(ctx context.Context, t *target, ts []*target) (out []tref, ok bool) {
+func (sr *implSearch) implCandidates(ctx context.Context, t *target, ts []*target) (out []tref, ok bool) {
 	added := map[string]bool{}
 	for _, u := range ts {
 		if isAddedMethod(u) && u.name == t.name && u.ch.New != nil {
 			added[u.ch.New.Name] = true
 		}
 	}
-	sigs := a.ifaceSigs(t)
+	sigs := ifaceSigs(t)
 	var old []string
 	rarest := ""
-	for _, m := range a.ifaceMethods(t) {
+	for _, m := range ifaceMethods(t) {
 		if added[m] {
 			continue
 		}
@@ -167,12 +167,12 @@ func (a *analyzer) implCandidates(ctx context.Context, t *target, ts []*target) 
 	if rarest == "" {
 		return nil, false
 	}
-	paths, err := a.ix.Search(ctx, []string{rarest})
+	paths, err := sr.ix.Search(ctx, []string{rarest})
 	if err != nil {
 		return nil, false
 	}
 	seen := map[tref]bool{}
-	for _, f := range a.ix.parseDecls(ctx, paths) {
+	for _, f := range sr.ix.parseDecls(ctx, paths) {
 		for _, d := range f.ast.Decls {
 			fd, isFunc := d.(*ast.FuncDecl)
 			if !isFunc || fd.Recv == nil || len(fd.Recv.List) == 0 || fd.Name.Name != rarest {
@@ -184,13 +184,13 @@ func (a *analyzer) implCandidates(ctx context.Context, t *target, ts []*target) 
 				continue
 			}
 			seen[tr] = true
-			a.indexPackage(f)
+			sr.indexPackage(f)
 			// a method of another arity rules the type out (a promoted
 			// method of the right one would be shadowed); a missing one
 			// may be promoted from an embedded type the index does not know
 			fits, missing := true, false
 			for _, m := range old {
-				fs := a.syms.methodOf(&tr, m, 0)
+				fs := sr.syms.methodOf(&tr, m, 0)
 				switch {
 				case fs == nil:
 					missing = true
@@ -198,7 +198,7 @@ func (a *analyzer) implCandidates(ctx context.Context, t *target, ts []*target) 
 					fits = false
 				}
 			}
-			if fits && (!missing || a.openEmbeds(&tr) != "") {
+			if fits && (!missing || sr.openEmbeds(&tr) != "") {
 				out = append(out, tr)
 			}
 		}
@@ -208,7 +208,7 @@ func (a *analyzer) implCandidates(ctx context.Context, t *target, ts []*target) 
 
 // ifaceSigs returns the method types of the interface of an interface
 // target.
-func (a *analyzer) ifaceSigs(t *target) map[string]*ast.FuncType {
+func ifaceSigs(t *target) map[string]*ast.FuncType {
 	out := map[string]*ast.FuncType{}
 	if it := ifaceType(t); it != nil {
 		for _, m := range it.Methods.List {

@@ -70,8 +70,8 @@ func errFileOf(a *analyzer, ie implError) *pfile {
 // pkgOfQual is the package path of a qualifier as the checker prints it
 // (a name, a quoted path, or "" for the error's own package), "" when
 // it names no one package the check indexed.
-func (a *analyzer) pkgOfQual(q string, from *pfile) string {
-	if ks := a.syms.candidates(q, from); len(ks) == 1 {
+func (sr *implSearch) pkgOfQual(q string, from *pfile) string {
+	if ks := sr.syms.candidates(q, from); len(ks) == 1 {
 		return ks[0]
 	}
 	return ""
@@ -156,67 +156,12 @@ func (tv *typeVerdicts) implVerdict(r *ref, syn verdict) (verdict, bool) {
 // the seed). The places the type is used as the interface go into the
 // message.
 func (tv *typeVerdicts) extraFindings(a *analyzer, ts []*target, seen map[string]bool) []*lang.Ref {
-	type group struct {
-		ie   implError
-		pkg  string // the type's package key, when one indexed package declares it
-		uses []token.Position
-	}
-	groups := map[string]*group{}
-	var order []string
-	for _, ie := range tv.implErrors() {
-		// one group per type: same-named types of two packages (plugin
-		// and plugin6's GRPCProvider) are two groups
-		errFile := a.ix.parsedFile(a.ix.fset.PositionFor(ie.err.Pos, false).Filename)
-		pkg := ie.typQ
-		if ks := a.syms.candidates(ie.typQ, errFile); len(ks) == 1 {
-			pkg = ks[0]
-		}
-		k := pkg + "|" + ie.typ + "|" + ie.iface + "|" + ie.which
-		g := groups[k]
-		if g == nil {
-			g = &group{ie: ie, pkg: pkg}
-			groups[k] = g
-			order = append(order, k)
-		}
-		g.uses = append(g.uses, a.ix.fset.PositionFor(ie.err.Pos, false))
-	}
 	var out []*lang.Ref
-	for _, k := range order {
-		g := groups[k]
+	for _, g := range tv.implGroups(a) {
 		ie := g.ie
 		for _, t := range ts {
-			var rel model.Relation
-			var site *ast.Ident
-			stale := ""
-			switch {
-			case (t.kind == model.KindIfaceMethod && t.container == ie.iface && (t.name == ie.which || t.ch.Renamed() && t.ch.New.Name == ie.which)) ||
-				(t.kind == model.KindInterface && t.name == ie.iface && t.ch.Label == model.AM):
-				rel = model.OverriddenBy
-				errPkg := a.ix.parsedFile(a.ix.fset.PositionFor(ie.err.Pos, false).Filename)
-				site = a.syms.findMember(ie.typ, ie.typQ, errPkg, ie.which, false)
-				if site == nil {
-					// the fix belongs at the method that implemented what the
-					// change renamed or removed, when the type has one
-					site, stale = a.staleImpl(t, ts, ie, errPkg)
-				}
-				if site == nil && strings.Contains(ie.err.Msg, "(wrong type for method ") {
-					// the type has the method, stale, promoted from a type it
-					// embeds: the fix belongs at that method, one finding for
-					// every type that embeds it (testify 3ebf1ddaeb:
-					// Suite.SetT, not each suite embedding Suite). A pointer
-					// receiver the value lacks stays the type's own.
-					site = a.syms.findPromoted(ie.typ, ie.typQ, errPkg, ie.which)
-				}
-				if site == nil {
-					site = a.syms.findType(ie.typ, ie.typQ, errPkg)
-				}
-			case t.kind == model.KindMethod && t.container == ie.typ && t.name == ie.which && !t.ch.Derived:
-				// a derived implementation change is caused by the interface:
-				// never blame the interface (the developer's seed)
-				rel = model.Overrides
-				errPkg := a.ix.parsedFile(a.ix.fset.PositionFor(ie.err.Pos, false).Filename)
-				site = a.syms.findMember(ie.iface, ie.ifaceQ, errPkg, ie.which, true)
-			default:
+			rel, site, stale, ok := implBlame(a, t, ts, ie)
+			if !ok {
 				continue
 			}
 			pos := ie.err.Pos
@@ -233,26 +178,11 @@ func (tv *typeVerdicts) extraFindings(a *analyzer, ts []*target, seen map[string
 			}
 			msg := cleanMsg(ie.err.Msg)
 			if site != nil {
-				u := g.uses[0]
-				typ, iface := apart(ie.typ, a.pkgOfQual(ie.typQ, errFileOf(a, ie)), ie.iface, a.pkgOfQual(ie.ifaceQ, errFileOf(a, ie)))
-				msg = fmt.Sprintf("%s no longer implements %s, as it must where it is used at %s:%d", typ, iface, u.Filename, u.Line)
-				if len(g.uses) > 1 {
-					msg += " (and " + model.Plural(len(g.uses)-1, "more place", "more places") + ")"
-				}
-				msg += ": " + strings.TrimPrefix(cleanMsg(ie.err.Msg[strings.Index(ie.err.Msg, "does not implement"):]), "does not implement ")
-				if stale != "" {
-					msg += "; " + stale
-				}
-				if lacks := a.alsoLacks(t, ts, ie, g.pkg); len(lacks) > 0 {
-					// the checker names the first missing method only: say
-					// what else the interface gained that the type lacks, so
-					// that one push fixes them all
-					msg += "; it also lacks the added " + strings.Join(shortList(lacks, 6), ", ")
-				}
+				msg = g.message(a, t, ts, stale)
 			}
-			fd := a.finding(r, verdict{rel: rel, v: model.Inconsistent, msg: msg}, model.PrecisionTypes)
+			fd := a.ix.finding(r, verdict{rel: rel, v: model.Inconsistent, msg: msg}, model.PrecisionTypes)
 			if rel == model.Overrides && site != nil {
-				fd.Follow = a.followIface(t, f, ie.iface, ie.which)
+				fd.Follow = followIface(t, f, ie.iface, ie.which)
 			}
 			if r.id == nil {
 				line, col, text := a.ix.lineText(f, pos)
@@ -269,22 +199,122 @@ func (tv *typeVerdicts) extraFindings(a *analyzer, ts []*target, seen map[string
 	return out
 }
 
+// implGroup is the "does not implement" errors of one type, interface
+// and method: one finding each, whose message names where the type is
+// used as the interface.
+type implGroup struct {
+	ie   implError
+	pkg  string // the type's package key, when one indexed package declares it
+	uses []token.Position
+}
+
+// implGroups groups the checker's "does not implement" errors by type,
+// interface and method, in the order first seen.
+func (tv *typeVerdicts) implGroups(a *analyzer) []*implGroup {
+	groups := map[string]*implGroup{}
+	var order []*implGroup
+	for _, ie := range tv.implErrors() {
+		// one group per type: same-named types of two packages (plugin
+		// and plugin6's GRPCProvider) are two groups
+		errFile := a.ix.parsedFile(a.ix.fset.PositionFor(ie.err.Pos, false).Filename)
+		pkg := ie.typQ
+		if ks := a.syms.candidates(ie.typQ, errFile); len(ks) == 1 {
+			pkg = ks[0]
+		}
+		k := pkg + "|" + ie.typ + "|" + ie.iface + "|" + ie.which
+		g := groups[k]
+		if g == nil {
+			g = &implGroup{ie: ie, pkg: pkg}
+			groups[k] = g
+			order = append(order, g)
+		}
+		g.uses = append(g.uses, a.ix.fset.PositionFor(ie.err.Pos, false))
+	}
+	return order
+}
+
+// implBlame says where the fix of an implementation error belongs for
+// target t, and through which relation: for a changed interface method
+// (or an interface that gained one), the type's implementing method, the
+// stale method that implemented what was renamed or removed, a promoted
+// method, or else the type; for a changed method of the type, the
+// interface's method. It reports false when the error is not t's.
+func implBlame(a *analyzer, t *target, ts []*target, ie implError) (rel model.Relation, site *ast.Ident, stale string, ok bool) {
+	switch {
+	case (t.kind == model.KindIfaceMethod && t.container == ie.iface && (t.name == ie.which || t.ch.Renamed() && t.ch.New.Name == ie.which)) ||
+		(t.kind == model.KindInterface && t.name == ie.iface && t.ch.Label == model.AM):
+		rel = model.OverriddenBy
+		errPkg := a.ix.parsedFile(a.ix.fset.PositionFor(ie.err.Pos, false).Filename)
+		site = a.syms.findMember(ie.typ, ie.typQ, errPkg, ie.which, false)
+		if site == nil {
+			// the fix belongs at the method that implemented what the
+			// change renamed or removed, when the type has one
+			site, stale = a.impls.staleImpl(t, ts, ie, errPkg)
+		}
+		if site == nil && strings.Contains(ie.err.Msg, "(wrong type for method ") {
+			// the type has the method, stale, promoted from a type it
+			// embeds: the fix belongs at that method, one finding for
+			// every type that embeds it (testify 3ebf1ddaeb:
+			// Suite.SetT, not each suite embedding Suite). A pointer
+			// receiver the value lacks stays the type's own.
+			site = a.syms.findPromoted(ie.typ, ie.typQ, errPkg, ie.which)
+		}
+		if site == nil {
+			site = a.syms.findType(ie.typ, ie.typQ, errPkg)
+		}
+	case t.kind == model.KindMethod && t.container == ie.typ && t.name == ie.which && !t.ch.Derived:
+		// a derived implementation change is caused by the interface:
+		// never blame the interface (the developer's seed)
+		rel = model.Overrides
+		errPkg := a.ix.parsedFile(a.ix.fset.PositionFor(ie.err.Pos, false).Filename)
+		site = a.syms.findMember(ie.iface, ie.ifaceQ, errPkg, ie.which, true)
+	default:
+		return "", nil, "", false
+	}
+	return rel, site, stale, true
+}
+
+// message says that the group's type no longer implements the interface
+// where it is used (the first place, and how many more), what it lacks,
+// the stale method, and what else the interface gained that the type
+// lacks.
+func (g *implGroup) message(a *analyzer, t *target, ts []*target, stale string) string {
+	ie := g.ie
+	u := g.uses[0]
+	typ, iface := apart(ie.typ, a.impls.pkgOfQual(ie.typQ, errFileOf(a, ie)), ie.iface, a.impls.pkgOfQual(ie.ifaceQ, errFileOf(a, ie)))
+	msg := fmt.Sprintf("%s no longer implements %s, as it must where it is used at %s:%d", typ, iface, u.Filename, u.Line)
+	if len(g.uses) > 1 {
+		msg += " (and " + model.Plural(len(g.uses)-1, "more place", "more places") + ")"
+	}
+	msg += ": " + strings.TrimPrefix(cleanMsg(ie.err.Msg[strings.Index(ie.err.Msg, "does not implement"):]), "does not implement ")
+	if stale != "" {
+		msg += "; " + stale
+	}
+	if lacks := a.impls.alsoLacks(t, ts, ie, g.pkg); len(lacks) > 0 {
+		// the checker names the first missing method only: say
+		// what else the interface gained that the type lacks, so
+		// that one push fixes them all
+		msg += "; it also lacks the added " + strings.Join(shortList(lacks, 6), ", ")
+	}
+	return msg
+}
+
 // alsoLacks lists the other methods the change added to the interface of
 // a "missing method" error that the type (of package pkg) does not have,
 // its own or promoted, as the syntax sees it; none when the type is not
 // indexed.
-func (a *analyzer) alsoLacks(t *target, ts []*target, ie implError, pkg string) []string {
+func (sr *implSearch) alsoLacks(t *target, ts []*target, ie implError, pkg string) []string {
 	if t.ch.Label != model.AM {
 		return nil
 	}
 	typ := &tref{pkg, ie.typ}
-	if a.syms.lookupType(typ) == nil {
+	if sr.syms.lookupType(typ) == nil {
 		// the checker qualifies by package name: the indexed package of
 		// that name declaring the type
 		typ = nil
-		errFile := a.ix.parsedFile(a.ix.fset.PositionFor(ie.err.Pos, false).Filename)
-		for _, k := range a.syms.candidates(ie.typQ, errFile) {
-			if r := (&tref{k, ie.typ}); a.syms.lookupType(r) != nil {
+		errFile := sr.ix.parsedFile(sr.ix.fset.PositionFor(ie.err.Pos, false).Filename)
+		for _, k := range sr.syms.candidates(ie.typQ, errFile) {
+			if r := (&tref{k, ie.typ}); sr.syms.lookupType(r) != nil {
 				if typ != nil {
 					return nil // two of them: unknown which
 				}
@@ -314,7 +344,7 @@ func (a *analyzer) alsoLacks(t *target, ts []*target, ie implError, pkg string) 
 	}
 	var out []string
 	for m, ok := range added {
-		if ok && m != ie.which && !a.syms.hasMember(typ, m, 0) {
+		if ok && m != ie.which && !sr.syms.hasMember(typ, m, 0) {
 			out = append(out, m)
 		}
 	}
@@ -349,9 +379,9 @@ func shortList(names []string, n int) []string {
 // itself) or removed (another change of ts on the same interface, as
 // when one method replaces another): the method to rename or replace,
 // and a note saying which it is.
-func (a *analyzer) staleImpl(t *target, ts []*target, ie implError, errPkg *pfile) (*ast.Ident, string) {
+func (sr *implSearch) staleImpl(t *target, ts []*target, ie implError, errPkg *pfile) (*ast.Ident, string) {
 	if t.kind == model.KindIfaceMethod && t.ch.Renamed() {
-		if id := a.syms.findMember(ie.typ, ie.typQ, errPkg, t.name, false); id != nil {
+		if id := sr.syms.findMember(ie.typ, ie.typQ, errPkg, t.name, false); id != nil {
 			return id, fmt.Sprintf("its %s implemented %s.%s, renamed to %s", t.name, ie.iface, t.name, t.ch.New.Name)
 		}
 		return nil, ""
@@ -360,7 +390,7 @@ func (a *analyzer) staleImpl(t *target, ts []*target, ie implError, errPkg *pfil
 		if d.kind != model.KindIfaceMethod || d.container != ie.iface || d.ch.Label != model.DM || d.ch.Renamed() || d.pkgKey != t.pkgKey {
 			continue
 		}
-		if id := a.syms.findMember(ie.typ, ie.typQ, errPkg, d.name, false); id != nil {
+		if id := sr.syms.findMember(ie.typ, ie.typQ, errPkg, d.name, false); id != nil {
 			return id, fmt.Sprintf("its %s implemented %s.%s, which the change removed", d.name, ie.iface, d.name)
 		}
 	}
@@ -372,7 +402,7 @@ func (a *analyzer) staleImpl(t *target, ts []*target, ie implError, errPkg *pfil
 // that signature (or the implementation be changed back; the change is
 // tentative), and then its other implementations and the calls through
 // it are walked.
-func (a *analyzer) followIface(t *target, f *pfile, iface, method string) *lang.Follow {
+func followIface(t *target, f *pfile, iface, method string) *lang.Follow {
 	nf, _ := t.new.Data.(*funcInfo)
 	of, _ := t.old.Data.(*funcInfo)
 	if nf == nil || of == nil || t.ch.Label != model.MMS || looseSig(of) == looseSig(nf) {

@@ -13,6 +13,14 @@ import (
 	"github.com/ripple-dev/ripple/internal/model"
 )
 
+// importers answers the changes that impact importers rather than named
+// declarations (importFinder): it searches and parses through the index,
+// and reports what it could not search through the environment.
+type importers struct {
+	ix  *index
+	env *lang.Env
+}
+
 // importFindings answers the changes that impact importers rather than
 // named declarations:
 //
@@ -22,16 +30,16 @@ import (
 //     impacted);
 //   - a package whose files were all deleted: every import of it is
 //     inconsistent (ImportedBy).
-func (a *analyzer) importFindings(ctx context.Context, changes []*model.Change) []*lang.Ref {
+func (ir *importers) importFindings(ctx context.Context, changes []*model.Change) []*lang.Ref {
 	var out []*lang.Ref
 	removedPkgs := map[string]*model.Change{}
 	for _, c := range changes {
 		switch c.Label {
 		case model.DI, model.MI:
-			out = append(out, a.importUses(ctx, c)...)
+			out = append(out, ir.importUses(ctx, c)...)
 		case model.DM, model.DC, model.DF:
-			if c.New == nil && len(a.ix.byDir[c.Old.Package]) == 0 {
-				ip := a.ix.mods.importPath(c.Old.Package)
+			if c.New == nil && len(ir.ix.byDir[c.Old.Package]) == 0 {
+				ip := ir.ix.mods.importPath(c.Old.Package)
 				if _, ok := removedPkgs[ip]; !ok {
 					removedPkgs[ip] = c
 				}
@@ -39,13 +47,13 @@ func (a *analyzer) importFindings(ctx context.Context, changes []*model.Change) 
 		}
 	}
 	for ip, c := range removedPkgs {
-		out = append(out, a.importersOf(ctx, ip, c)...)
+		out = append(out, ir.importersOf(ctx, ip, c)...)
 	}
 	return out
 }
 
 // importUses reports the uses of an import's old name in its file.
-func (a *analyzer) importUses(ctx context.Context, c *model.Change) []*lang.Ref {
+func (ir *importers) importUses(ctx context.Context, c *model.Change) []*lang.Ref {
 	file := c.Old.Unit // imports are per file: Unit is the file's path
 	ip := c.Old.Name
 	d := c.Old
@@ -55,15 +63,15 @@ func (a *analyzer) importUses(ctx context.Context, c *model.Change) []*lang.Ref 
 		oldName = spec.Name.Name
 	}
 	if oldName == "" {
-		oldName = a.ix.importName(ctx, ip, dirOf(file))
+		oldName = ir.ix.importName(ctx, ip, dirOf(file))
 	}
 	if oldName == "_" || oldName == "." {
 		return nil
 	}
-	if !a.ix.exists(file) {
+	if !ir.ix.exists(file) {
 		return nil // the file is deleted: no use of the import is left
 	}
-	fs := a.ix.parse(ctx, []string{file})
+	fs := ir.ix.parse(ctx, []string{file})
 	if len(fs) == 0 {
 		return nil
 	}
@@ -96,21 +104,21 @@ func (a *analyzer) importUses(ctx context.Context, c *model.Change) []*lang.Ref 
 				msg: fmt.Sprintf("%s.%s now refers to %q instead of %q", oldName, sel.Sel.Name, rebound, ip)}
 		}
 		r := &ref{t: &target{ch: c}, f: f, id: x, stack: append([]ast.Node(nil), stack...), prec: prec}
-		out = append(out, a.finding(r, v, prec))
+		out = append(out, ir.ix.finding(r, v, prec))
 		return true
 	})
 	return out
 }
 
 // importersOf reports the imports of a package that no longer exists.
-func (a *analyzer) importersOf(ctx context.Context, ip string, c *model.Change) []*lang.Ref {
-	keep, err := a.ix.Search(ctx, []string{strconv.Quote(ip)})
+func (ir *importers) importersOf(ctx context.Context, ip string, c *model.Change) []*lang.Ref {
+	keep, err := ir.ix.Search(ctx, []string{strconv.Quote(ip)})
 	if err != nil {
-		a.env.Diag(model.Diagnostic{Message: "importers of " + ip + " not searched: " + err.Error()})
+		ir.env.Diag(model.Diagnostic{Message: "importers of " + ip + " not searched: " + err.Error()})
 		return nil
 	}
 	var out []*lang.Ref
-	for _, f := range a.ix.parse(ctx, keep) {
+	for _, f := range ir.ix.parse(ctx, keep) {
 		for _, im := range f.ast.Imports {
 			if p, _ := strconv.Unquote(im.Path.Value); p != ip {
 				continue
@@ -118,8 +126,8 @@ func (a *analyzer) importersOf(ctx context.Context, ip string, c *model.Change) 
 			r := &ref{t: &target{ch: c}, f: f, stack: stackAt(f.ast, im.Path.Pos()), prec: model.PrecisionSyntax}
 			v := verdict{rel: model.ImportedBy, v: model.Inconsistent,
 				msg: fmt.Sprintf("imports %q, whose last file this change deletes", ip)}
-			fd := a.finding(r, v, model.PrecisionSyntax)
-			fd.Site.Line, fd.Site.Col, fd.Site.Text = a.ix.lineText(f, im.Path.Pos())
+			fd := ir.ix.finding(r, v, model.PrecisionSyntax)
+			fd.Site.Line, fd.Site.Col, fd.Site.Text = ir.ix.lineText(f, im.Path.Pos())
 			out = append(out, fd)
 		}
 	}
@@ -134,7 +142,7 @@ const maxTagSites = 20
 // data written with the old name no longer decodes into the field. Only
 // test files and testdata are searched, where serialized fixtures live,
 // and only for names long enough to be specific.
-func (a *analyzer) tagFindings(ctx context.Context, changes []*model.Change) []*lang.Ref {
+func tagFindings(ctx context.Context, env *lang.Env, changes []*model.Change) []*lang.Ref {
 	var out []*lang.Ref
 	for _, c := range changes {
 		if c.Label != model.MF && c.Label != model.DF {
@@ -161,26 +169,29 @@ func (a *analyzer) tagFindings(ctx context.Context, changes []*model.Change) []*
 			if nf != nil && nf.Names[k] != "" {
 				now = strconv.Quote(nf.Names[k])
 			}
-			out = append(out, a.fixtureUses(ctx, c, k, old, now)...)
+			out = append(out, fixtureUses(ctx, env, c, k, old, now)...)
 		}
 	}
 	return out
 }
 
-func (a *analyzer) fixtureUses(ctx context.Context, c *model.Change, key, old, now string) []*lang.Ref {
-	files, err := a.env.Head.Grep(ctx, []string{old}, "*_test.go", "*testdata/*")
+// fixtureUses reports the lines of the head's test files and testdata
+// that spell old, the field's former name for encoding key (quoted, or
+// as a YAML key), at most maxTagSites of them.
+func fixtureUses(ctx context.Context, env *lang.Env, c *model.Change, key, old, now string) []*lang.Ref {
+	files, err := env.Head.Grep(ctx, []string{old}, "*_test.go", "*testdata/*")
 	if err != nil {
 		return nil
 	}
 	quoted := regexp.MustCompile(`"` + regexp.QuoteMeta(old) + `"`)
 	yamlKey := regexp.MustCompile(`^\s*-?\s*` + regexp.QuoteMeta(old) + `\s*:`)
-	data, err := a.env.Head.ReadFiles(ctx, files)
+	data, err := env.Head.ReadFiles(ctx, files)
 	if err != nil {
-		a.env.Diag(model.Diagnostic{Message: err.Error()})
+		env.Diag(model.Diagnostic{Message: err.Error()})
 	}
 	var out []*lang.Ref
 	for _, p := range files {
-		if a.env.Ignored != nil && a.env.Ignored(p) {
+		if env.Ignored != nil && env.Ignored(p) {
 			continue
 		}
 		ext := path.Ext(p)

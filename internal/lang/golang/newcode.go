@@ -70,7 +70,7 @@ func (a *analyzer) JudgeNewCode(ctx context.Context, changes []*model.Change) ([
 		a.loader = newLoader(a, a.deadline())
 	}
 	l := a.loader
-	results, checked, _ := a.checkUnits(ctx, l, units, keys, []string{})
+	results, checked, _ := (&unitChecker{ctx: a.ctx, ix: a.ix}).checkUnits(ctx, l, units, keys, []string{})
 	a.typed += checked
 	tv := &typeVerdicts{a: a, l: l, byFile: map[string][]*unitResult{}}
 	for _, rs := range results {

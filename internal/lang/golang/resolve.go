@@ -128,31 +128,42 @@ func (w *walker) seesUnqualified(t *target) bool {
 	return false
 }
 
-func (w *walker) ident(id *ast.Ident, ts []*target) {
+// useOf says how the expression id completes (id itself, or the
+// selector it is the name of) is used: called, directly or through a
+// generic instantiation F[T](...), with the call, or else as a value.
+func (w *walker) useOf(id *ast.Ident) (refKind, *ast.CallExpr) {
 	p := w.parent(1)
-	kindOf := func() (refKind, *ast.CallExpr) {
-		// the expression the identifier completes
-		var e ast.Node = id
-		i := 1
-		if sel, ok := p.(*ast.SelectorExpr); ok && sel.Sel == id {
-			e, i = sel, 2
-		}
-		if c, ok := w.parent(i).(*ast.CallExpr); ok && c.Fun == e {
+	// the expression the identifier completes
+	var e ast.Node = id
+	i := 1
+	if sel, ok := p.(*ast.SelectorExpr); ok && sel.Sel == id {
+		e, i = sel, 2
+	}
+	if c, ok := w.parent(i).(*ast.CallExpr); ok && c.Fun == e {
+		return rkCall, c
+	}
+	// generic instantiation F[T](...), F[K, V](...)
+	switch ix := w.parent(i).(type) {
+	case *ast.IndexExpr:
+		if c, ok := w.parent(i + 1).(*ast.CallExpr); ok && ix.X == e && c.Fun == ix {
 			return rkCall, c
 		}
-		// generic instantiation F[T](...), F[K, V](...)
-		switch ix := w.parent(i).(type) {
-		case *ast.IndexExpr:
-			if c, ok := w.parent(i + 1).(*ast.CallExpr); ok && ix.X == e && c.Fun == ix {
-				return rkCall, c
-			}
-		case *ast.IndexListExpr:
-			if c, ok := w.parent(i + 1).(*ast.CallExpr); ok && ix.X == e && c.Fun == ix {
-				return rkCall, c
-			}
+	case *ast.IndexListExpr:
+		if c, ok := w.parent(i + 1).(*ast.CallExpr); ok && ix.X == e && c.Fun == ix {
+			return rkCall, c
 		}
-		return rkValue, nil
 	}
+	return rkValue, nil
+}
+
+// ident records the references id makes to the targets: a qualified
+// name of a target's package, a member through a selector (member), a
+// composite literal key (key), a declaration of a method or interface
+// method, or an unqualified name of a package-level target. Names that
+// declare or denote something else are skipped.
+func (w *walker) ident(id *ast.Ident, ts []*target) {
+	p := w.parent(1)
+	kindOf := func() (refKind, *ast.CallExpr) { return w.useOf(id) }
 	switch pn := p.(type) {
 	case *ast.SelectorExpr:
 		if pn.Sel != id {

@@ -340,6 +340,10 @@ func (r *resolver) body(b *ast.BlockStmt) {
 	}
 }
 
+// Visit binds the identifiers under node: expressions and types here,
+// statements in stmt, declarations in genDecl and funcDecl. It returns
+// nil for a node it walked itself and r for one whose children the
+// default walk may visit.
 func (r *resolver) Visit(node ast.Node) ast.Visitor {
 	switch n := node.(type) {
 	case *ast.Ident:
@@ -372,23 +376,52 @@ func (r *resolver) Visit(node ast.Node) ast.Visitor {
 		r.close()
 
 	case *ast.CompositeLit:
-		r.walk(n.Type)
-		for _, e := range n.Elts {
-			kv, ok := e.(*ast.KeyValueExpr)
-			if !ok {
-				r.walk(e)
-				continue
-			}
-			// a key is most often a field name: bound only when a
-			// binding of its name is in scope where it is written
-			if id, ok := kv.Key.(*ast.Ident); ok {
-				r.resolve(id, false)
-			} else {
-				r.walk(kv.Key)
-			}
-			r.walk(kv.Value)
+		r.compositeLit(n)
+
+	case ast.Stmt:
+		if !r.stmt(n) {
+			return r
 		}
 
+	case *ast.GenDecl:
+		r.genDecl(n)
+
+	case *ast.FuncDecl:
+		r.funcDecl(n)
+
+	default:
+		return r
+	}
+	return nil
+}
+
+// compositeLit walks a composite literal, resolving a key only where a
+// binding of its name is in scope: a key is most often a field name.
+func (r *resolver) compositeLit(n *ast.CompositeLit) {
+	r.walk(n.Type)
+	for _, e := range n.Elts {
+		kv, ok := e.(*ast.KeyValueExpr)
+		if !ok {
+			r.walk(e)
+			continue
+		}
+		// a key is most often a field name: bound only when a
+		// binding of its name is in scope where it is written
+		if id, ok := kv.Key.(*ast.Ident); ok {
+			r.resolve(id, false)
+		} else {
+			r.walk(kv.Key)
+		}
+		r.walk(kv.Value)
+	}
+}
+
+// stmt walks a statement that opens a scope or binds names (blocks, if,
+// switch, select, for and range, :=) or whose names are not resolved
+// (labels, branches). It reports false for any other statement, whose
+// children the default walk visits.
+func (r *resolver) stmt(node ast.Stmt) bool {
+	switch n := node.(type) {
 	case *ast.LabeledStmt:
 		r.walk(n.Stmt) // labels are not bound
 
@@ -463,65 +496,78 @@ func (r *resolver) Visit(node ast.Node) ast.Visitor {
 		r.close()
 
 	case *ast.RangeStmt:
-		r.open()
-		r.walk(n.X)
-		var lhs []ast.Expr
-		for _, e := range []ast.Expr{n.Key, n.Value} {
-			if e != nil {
-				lhs = append(lhs, e)
-			}
-		}
-		if n.Tok == token.DEFINE {
-			for _, e := range lhs {
-				if _, ok := ast.Unparen(e).(*ast.Ident); !ok {
-					r.walk(e) // invalid, resolved anyway
-				}
-			}
-			r.shortVarDecl(n, lhs)
-		} else {
-			r.walkExprs(lhs)
-		}
-		r.walk(n.Body)
-		r.close()
-
-	case *ast.GenDecl:
-		for _, spec := range n.Specs {
-			switch s := spec.(type) {
-			case *ast.ValueSpec:
-				r.walkExprs(s.Values)
-				r.walk(s.Type)
-				r.declare(s, s.Names...)
-			case *ast.TypeSpec:
-				// the type's name is in scope in its own definition
-				r.declare(s, s.Name)
-				r.open()
-				r.typeParams(s.TypeParams)
-				r.walk(s.Type)
-				r.close()
-			}
-			// an import's name is not resolved: the file scope of
-			// imports is the caller's (pfile.imports)
-		}
-
-	case *ast.FuncDecl:
-		r.open()
-		r.recv(n.Recv)
-		r.typeParams(n.Type.TypeParams)
-		r.walkTypes(n.Type.Params)
-		r.walkTypes(n.Type.Results)
-		r.declareFields(n.Recv)
-		r.declareFields(n.Type.Params)
-		r.declareFields(n.Type.Results)
-		r.body(n.Body)
-		r.close()
-		// a function is declared at the package level after its body (a
-		// method or init not at all)
-		if n.Recv == nil && n.Name.Name != "init" {
-			r.declare(n, n.Name)
-		}
+		r.rangeStmt(n)
 
 	default:
-		return r
+		return false
 	}
-	return nil
+	return true
+}
+
+// rangeStmt walks a range loop in a scope of its own: the ranged
+// expression first, then the key and value, bound when declared with :=.
+func (r *resolver) rangeStmt(n *ast.RangeStmt) {
+	r.open()
+	r.walk(n.X)
+	var lhs []ast.Expr
+	for _, e := range []ast.Expr{n.Key, n.Value} {
+		if e != nil {
+			lhs = append(lhs, e)
+		}
+	}
+	if n.Tok == token.DEFINE {
+		for _, e := range lhs {
+			if _, ok := ast.Unparen(e).(*ast.Ident); !ok {
+				r.walk(e) // invalid, resolved anyway
+			}
+		}
+		r.shortVarDecl(n, lhs)
+	} else {
+		r.walkExprs(lhs)
+	}
+	r.walk(n.Body)
+	r.close()
+}
+
+// genDecl declares a var, const or type declaration's names: a value's
+// after its values and type are walked, a type's before its definition,
+// in which its name is in scope.
+func (r *resolver) genDecl(n *ast.GenDecl) {
+	for _, spec := range n.Specs {
+		switch s := spec.(type) {
+		case *ast.ValueSpec:
+			r.walkExprs(s.Values)
+			r.walk(s.Type)
+			r.declare(s, s.Names...)
+		case *ast.TypeSpec:
+			// the type's name is in scope in its own definition
+			r.declare(s, s.Name)
+			r.open()
+			r.typeParams(s.TypeParams)
+			r.walk(s.Type)
+			r.close()
+		}
+		// an import's name is not resolved: the file scope of
+		// imports is the caller's (pfile.imports)
+	}
+}
+
+// funcDecl walks a function declaration in the scope of its receiver,
+// type parameters, parameters and results, and then declares its name.
+func (r *resolver) funcDecl(n *ast.FuncDecl) {
+	r.open()
+	r.recv(n.Recv)
+	r.typeParams(n.Type.TypeParams)
+	r.walkTypes(n.Type.Params)
+	r.walkTypes(n.Type.Results)
+	r.declareFields(n.Recv)
+	r.declareFields(n.Type.Params)
+	r.declareFields(n.Type.Results)
+	r.body(n.Body)
+	r.close()
+	// a function is declared at the package level after its body (a
+	// method or init not at all)
+	if n.Recv == nil && n.Name.Name != "init" {
+		r.declare(n, n.Name)
+	}
 }

@@ -209,8 +209,49 @@ func (tv *typeVerdicts) flowErrors(r *ref, value ast.Node) []types.Error {
 		}
 		return false
 	}
+	if p, ok := r.stack[i-1].(ast.Expr); ok {
+		for _, e := range tv.errorsIn(file, p.Pos(), p.End()) {
+			if !inArgs(e.Pos) {
+				out = append(out, e)
+			}
+		}
+		return out
+	}
+	lhs := resultVars(r.stack[i-1], value)
+	if len(lhs) == 0 {
+		return nil
+	}
+	objs := map[types.Object]bool{}
+	for _, u := range tv.byFile[file] {
+		for _, id := range lhs {
+			if o := u.info.Defs[id]; o != nil {
+				objs[o] = true
+			} else if o := u.info.Uses[id]; o != nil {
+				objs[o] = true
+			}
+		}
+	}
+	body := enclosingBody(r.stack[:i+1])
+	if body == nil || len(objs) == 0 {
+		return nil
+	}
+	for _, u := range tv.usesIn(file, body, objs) {
+		for _, e := range tv.errorsIn(file, u.from, u.to) {
+			if hasWord(e.Msg, u.name) {
+				e.Msg += fmt.Sprintf(" (line %d, where %s is used)", tv.a.ix.fset.PositionFor(e.Pos, false).Line, u.name)
+				out = append(out, e)
+			}
+		}
+	}
+	return out
+}
+
+// resultVars are the variables the statement stmt assigns the call's
+// results (value) to: the left of an assignment or declaration with one
+// value, or the key and value of a range over it; "_" is no variable.
+func resultVars(stmt ast.Node, value ast.Node) []*ast.Ident {
 	var lhs []*ast.Ident
-	switch p := r.stack[i-1].(type) {
+	switch p := stmt.(type) {
 	case *ast.AssignStmt:
 		if len(p.Rhs) == 1 {
 			for _, l := range p.Lhs {
@@ -229,46 +270,34 @@ func (tv *typeVerdicts) flowErrors(r *ref, value ast.Node) []types.Error {
 				lhs = append(lhs, id)
 			}
 		}
-	case ast.Expr:
-		for _, e := range tv.errorsIn(file, p.Pos(), p.End()) {
-			if !inArgs(e.Pos) {
-				out = append(out, e)
-			}
+	}
+	return lhs
+}
+
+// enclosingBody is the body of the innermost function (declaration or
+// literal) on stack, nil when there is none.
+func enclosingBody(stack []ast.Node) ast.Node {
+	for j := len(stack) - 1; j >= 0; j-- {
+		if fd, ok := stack[j].(*ast.FuncDecl); ok {
+			return fd.Body
 		}
-		return out
-	}
-	if len(lhs) == 0 {
-		return nil
-	}
-	objs := map[types.Object]bool{}
-	for _, u := range tv.byFile[file] {
-		for _, id := range lhs {
-			if o := u.info.Defs[id]; o != nil {
-				objs[o] = true
-			} else if o := u.info.Uses[id]; o != nil {
-				objs[o] = true
-			}
+		if fl, ok := stack[j].(*ast.FuncLit); ok {
+			return fl.Body
 		}
 	}
-	var body ast.Node
-	for j := i; j >= 0; j-- {
-		if fd, ok := r.stack[j].(*ast.FuncDecl); ok {
-			body = fd.Body
-			break
-		}
-		if fl, ok := r.stack[j].(*ast.FuncLit); ok {
-			body = fl.Body
-			break
-		}
-	}
-	if body == nil || len(objs) == 0 {
-		return nil
-	}
-	type use struct {
-		name     string
-		from, to token.Pos
-	}
-	var uses []use
+	return nil
+}
+
+// varUse is a use of one of the result variables: its name and the
+// extent of the node around it, where its errors stand.
+type varUse struct {
+	name     string
+	from, to token.Pos
+}
+
+// usesIn lists the uses in body of the objects objs, in source order.
+func (tv *typeVerdicts) usesIn(file string, body ast.Node, objs map[types.Object]bool) []varUse {
+	var uses []varUse
 	var stack []ast.Node
 	ast.Inspect(body, func(n ast.Node) bool {
 		if n == nil {
@@ -280,22 +309,14 @@ func (tv *typeVerdicts) flowErrors(r *ref, value ast.Node) []types.Error {
 			for _, u := range tv.byFile[file] {
 				if objs[u.info.Uses[id]] {
 					p := stack[len(stack)-2]
-					uses = append(uses, use{id.Name, p.Pos(), p.End()})
+					uses = append(uses, varUse{id.Name, p.Pos(), p.End()})
 					break
 				}
 			}
 		}
 		return true
 	})
-	for _, u := range uses {
-		for _, e := range tv.errorsIn(file, u.from, u.to) {
-			if hasWord(e.Msg, u.name) {
-				e.Msg += fmt.Sprintf(" (line %d, where %s is used)", tv.a.ix.fset.PositionFor(e.Pos, false).Line, u.name)
-				out = append(out, e)
-			}
-		}
-	}
-	return out
+	return uses
 }
 
 // typeUseErrors finds the errors a changed type causes where its values

@@ -22,184 +22,204 @@ func stripBodies(src []byte) []byte {
 // accepts; keep nil accepts none. blanked are the offsets of the
 // opening braces of the bodies it blanked.
 func stripBodiesExcept(src []byte, keep func(decl []byte) bool) (out []byte, blanked []int) {
-	out = append([]byte(nil), src...)
-	n := len(src)
-	i := 0
-	isIdent := func(c byte) bool {
-		return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
-	}
-	// skip moves past a comment or literal starting at i, reporting
-	// whether there was one and whether it held a newline
-	skip := func() (bool, bool) {
-		c := src[i]
-		switch {
-		case c == '/' && i+1 < n && src[i+1] == '/':
-			for i < n && src[i] != '\n' {
-				i++
-			}
-			return true, false // the newline itself is seen next
-		case c == '/' && i+1 < n && src[i+1] == '*':
-			nl := false
-			i += 2
-			for i+1 < n && !(src[i] == '*' && src[i+1] == '/') {
-				nl = nl || src[i] == '\n'
-				i++
-			}
-			i += 2
-			return true, nl
-		case c == '"' || c == '\'':
-			i++
-			for i < n && src[i] != c && src[i] != '\n' {
-				if src[i] == '\\' {
-					i++
-				}
-				i++
-			}
-			i++
-			return true, false
-		case c == '`':
-			i++
-			for i < n && src[i] != '`' {
-				i++
-			}
-			i++
-			return true, false
-		}
-		return false, false
-	}
-	// word returns the identifier or keyword at i and moves past it
-	word := func() []byte {
-		j := i
-		for i < n && isIdent(src[i]) {
-			i++
-		}
-		return src[j:i]
-	}
-	// group moves past the brackets opened at i (a '{'), returning the
-	// offset of the closing one, or -1 (the loop every body's bytes go
-	// through: skip is called only where a comment or literal may start)
-	group := func() int {
-		depth := 0
-		j := i
-		for {
-			for j < n && !groupByte[src[j]] {
-				j++
-			}
-			if j >= n {
-				i = j
-				return -1
-			}
-			switch src[j] {
-			case '{':
-				depth++
-			case '}':
-				depth--
-				if depth == 0 {
-					i = j + 1
-					return j
-				}
-			default:
-				i = j
-				if ok, _ := skip(); ok {
-					j = i
-					continue
-				}
-			}
-			j++
-		}
-	}
+	s := &stripper{src: src, out: append([]byte(nil), src...), n: len(src), keep: keep}
+	n := s.n
 	braces := 0
-	for i < n {
-		c := src[i]
+	for s.i < n {
+		c := src[s.i]
 		if c == '/' || c == '"' || c == '\'' || c == '`' {
-			if ok, _ := skip(); ok {
+			if ok, _ := s.skip(); ok {
 				continue
 			}
 		}
 		switch {
 		case c == '{':
 			braces++
-			i++
+			s.i++
 			continue
 		case c == '}':
 			braces--
-			i++
+			s.i++
 			continue
-		case isIdent(c):
-			if w := word(); string(w) != "func" || braces != 0 {
+		case identByte(c):
+			if w := s.word(); string(w) != "func" || braces != 0 {
 				continue
 			}
 		default:
-			i++
+			s.i++
 			continue
 		}
-		start := i - len("func")
-		// a top-level func: find its body's opening brace
-		parens := 0
-		last := byte(0) // the last significant byte on the line
-	sig:
-		for i < n {
-			ok, nl := skip()
-			if ok {
-				if nl && parens == 0 && endsStatement(last) {
-					break sig
-				}
-				continue
-			}
-			c := src[i]
-			switch {
-			case c == '(' || c == '[':
-				parens++
-			case c == ')' || c == ']':
-				parens--
-			case c == '\n':
-				if parens == 0 && endsStatement(last) {
-					break sig // no body (assembly)
-				}
-			case isIdent(c):
-				w := word()
-				last = 'a'
-				if parens == 0 && (string(w) == "struct" || string(w) == "interface") {
-					for i < n && (src[i] == ' ' || src[i] == '\t') {
-						i++
-					}
-					if i < n && src[i] == '{' {
-						if group() < 0 {
-							return out, blanked
-						}
-						last = '}'
-					}
-				}
-				continue
-			case c == '{':
-				if parens != 0 {
-					break
-				}
-				open := i
-				end := group()
-				if end < 0 {
-					return out, blanked
-				}
-				if keep != nil && keep(src[start:end+1]) {
-					break sig
-				}
-				for k := open + 1; k < end; k++ {
-					if out[k] != '\n' {
-						out[k] = ' '
-					}
-				}
-				blanked = append(blanked, open)
-				break sig
-			case c == ';' && parens == 0:
-				break sig
-			}
-			if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
-				last = c
-			}
-			i++
+		if !s.funcDecl(s.i - len("func")) {
+			break
 		}
 	}
-	return out, blanked
+	return s.out, s.blanked
+}
+
+// stripper is the state of stripBodiesExcept's byte walk: the source, its
+// copy with bodies blanked, the offset reached, and the bodies blanked.
+type stripper struct {
+	src, out []byte
+	n, i     int
+	keep     func(decl []byte) bool
+	blanked  []int
+}
+
+// skip moves past a comment or literal starting at i, reporting
+// whether there was one and whether it held a newline.
+func (s *stripper) skip() (bool, bool) {
+	src, n := s.src, s.n
+	c := src[s.i]
+	switch {
+	case c == '/' && s.i+1 < n && src[s.i+1] == '/':
+		for s.i < n && src[s.i] != '\n' {
+			s.i++
+		}
+		return true, false // the newline itself is seen next
+	case c == '/' && s.i+1 < n && src[s.i+1] == '*':
+		nl := false
+		s.i += 2
+		for s.i+1 < n && !(src[s.i] == '*' && src[s.i+1] == '/') {
+			nl = nl || src[s.i] == '\n'
+			s.i++
+		}
+		s.i += 2
+		return true, nl
+	case c == '"' || c == '\'':
+		s.i++
+		for s.i < n && src[s.i] != c && src[s.i] != '\n' {
+			if src[s.i] == '\\' {
+				s.i++
+			}
+			s.i++
+		}
+		s.i++
+		return true, false
+	case c == '`':
+		s.i++
+		for s.i < n && src[s.i] != '`' {
+			s.i++
+		}
+		s.i++
+		return true, false
+	}
+	return false, false
+}
+
+// word returns the identifier or keyword at i and moves past it.
+func (s *stripper) word() []byte {
+	j := s.i
+	for s.i < s.n && identByte(s.src[s.i]) {
+		s.i++
+	}
+	return s.src[j:s.i]
+}
+
+// group moves past the brackets opened at i (a '{'), returning the
+// offset of the closing one, or -1 (the loop every body's bytes go
+// through: skip is called only where a comment or literal may start).
+func (s *stripper) group() int {
+	src, n := s.src, s.n
+	depth := 0
+	j := s.i
+	for {
+		for j < n && !groupByte[src[j]] {
+			j++
+		}
+		if j >= n {
+			s.i = j
+			return -1
+		}
+		switch src[j] {
+		case '{':
+			depth++
+		case '}':
+			depth--
+			if depth == 0 {
+				s.i = j + 1
+				return j
+			}
+		default:
+			s.i = j
+			if ok, _ := s.skip(); ok {
+				j = s.i
+				continue
+			}
+		}
+		j++
+	}
+}
+
+// funcDecl walks the signature of a top-level func declared at start up
+// to its body's opening brace, blanks the body unless keep accepts the
+// declaration, and moves past it. A declaration without a body (assembly)
+// ends at the newline or semicolon after its signature. It reports false
+// when the source ends inside a bracket group, where the walk stops.
+func (s *stripper) funcDecl(start int) bool {
+	src, n := s.src, s.n
+	parens := 0
+	last := byte(0) // the last significant byte on the line
+	for s.i < n {
+		ok, nl := s.skip()
+		if ok {
+			if nl && parens == 0 && endsStatement(last) {
+				return true
+			}
+			continue
+		}
+		c := src[s.i]
+		switch {
+		case c == '(' || c == '[':
+			parens++
+		case c == ')' || c == ']':
+			parens--
+		case c == '\n':
+			if parens == 0 && endsStatement(last) {
+				return true // no body (assembly)
+			}
+		case identByte(c):
+			w := s.word()
+			last = 'a'
+			if parens == 0 && (string(w) == "struct" || string(w) == "interface") {
+				for s.i < n && (src[s.i] == ' ' || src[s.i] == '\t') {
+					s.i++
+				}
+				if s.i < n && src[s.i] == '{' {
+					if s.group() < 0 {
+						return false
+					}
+					last = '}'
+				}
+			}
+			continue
+		case c == '{':
+			if parens != 0 {
+				break
+			}
+			open := s.i
+			end := s.group()
+			if end < 0 {
+				return false
+			}
+			if s.keep != nil && s.keep(src[start:end+1]) {
+				return true
+			}
+			for k := open + 1; k < end; k++ {
+				if s.out[k] != '\n' {
+					s.out[k] = ' '
+				}
+			}
+			s.blanked = append(s.blanked, open)
+			return true
+		case c == ';' && parens == 0:
+			return true
+		}
+		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			last = c
+		}
+		s.i++
+	}
+	return true
 }
 
 // groupByte marks the bytes a walk through a body stops at: brackets,

@@ -65,52 +65,26 @@ func (a *analyzer) typecheck(ctx context.Context, ts []*target, refs []*ref, ext
 	if l.cache != nil {
 		defer l.cache.heads.save()
 	}
-	// the bodies kept are those naming a target. When an interface
-	// changed, "does not implement" errors stand wherever an
-	// implementation is converted to the interface, in bodies that need
-	// not name it (oci.NewLiveClient() passed as a Client; keeping only
-	// the bodies that name an implementation lost 4 of 10 sites of cli
-	// ef9069a1b0). A changed or removed method: nothing is slimmed. An
-	// added method: the bodies naming the interface are checked first,
-	// and all of them only if a type that implemented the interface is
-	// not shown by then to be used as it or to have the method (settled).
-	// Only the targets of the references judged here count: a body
-	// change's callers, resolved without types, must not keep every body
-	// calling it (terraform's NewDefaultProvider: most of its tests).
-	judged := map[*target]bool{}
-	for _, r := range refs {
-		judged[r.t] = true
-	}
-	words := []string{} // nil: every body
-	added := false
-	for _, t := range ts {
-		if t.iface && !isAddedMethod(t) {
-			words = nil
-			break
-		}
-		added = added || t.iface
-		if judged[t] || isAddedMethod(t) {
-			words = append(words, t.name, t.container)
-		}
-	}
+	words, added := keptBodies(ts, refs)
 	tv := &typeVerdicts{a: a, l: l, byFile: map[string][]*unitResult{}}
-	units, keys := a.checkUnitsOf(ts, refs, extra)
+	units, keys := checkUnitsOf(ts, refs, extra)
 	trace("bodies kept: those holding a reference or naming %s", someOf(append([]string(nil), words...), 12))
 	var cands func() map[*target]implCands
 	if added && words != nil {
 		// the types that may have implemented the interface are found
 		// (a search, declarations parsed) while the units are checked:
 		// neither reads what the other writes
-		cands = a.startImplCandidates(ctx, ts)
+		cands = a.impls.startImplCandidates(ctx, ts)
 	}
-	results, checked, skipped := a.checkUnits(ctx, l, units, keys, words)
+	uc := &unitChecker{ctx: a.ctx, ix: a.ix}
+	results, checked, skipped := uc.checkUnits(ctx, l, units, keys, words)
 	if added && words != nil {
-		if open, bounded := a.unsettled(ts, results, cands()); len(open) > 0 || !bounded {
+		if open, bounded := a.impls.unsettled(ts, results, cands()); len(open) > 0 || !bounded {
 			// every body, and the packages that may hold values of the
 			// open types: theirs and their importers
 			trace("%d implementations of the changed interface not settled by the bodies naming it: checking every body", len(open))
-			units, keys = a.checkUnitsOf(ts, refs, append(extra, a.mayConvert(ctx, open)...))
-			results, checked, skipped = a.checkUnits(ctx, l, units, keys, nil)
+			units, keys = checkUnitsOf(ts, refs, append(extra, a.impls.mayConvert(ctx, open)...))
+			results, checked, skipped = uc.checkUnits(ctx, l, units, keys, nil)
 		}
 	}
 	for _, rs := range results {
@@ -123,25 +97,76 @@ func (a *analyzer) typecheck(ctx context.Context, ts []*target, refs []*ref, ext
 	}
 	a.typed += checked
 	if skipped > 0 {
-		why := "raise budget, or use precision: types"
-		if !l.coldCache() {
-			l.lateMissing += a.uncachedImports(ctx, l, units, keys, results)
-		}
-		if l.coldCache() {
-			// a cold cache: what the budget went to was building the
-			// imports' types, which a warm-up prepares
-			a.cold = true
-			what := "it was empty"
-			switch {
-			case l.loaded > 0:
-				what = model.Plural(l.loaded, "imported package was", "imported packages were") + " loaded from source"
-			case l.lateMissing > 0:
-				what = fmt.Sprintf("it lacked %s", model.Plural(l.lateMissing, "imported package", "imported packages"))
-			}
-			why = fmt.Sprintf("the type cache was cold: %s; `hook warm` prepares it, and the hook starts it after such a push", what)
-		}
-		a.note("budget", fmt.Sprintf("type checking stopped at the time budget: %d of %d packages checked, the others have syntax precision (%s)", checked, checked+skipped, why))
+		l.budgetNote(ctx, units, keys, results, checked, skipped)
 	}
+	l.stubNotes()
+	return tv
+}
+
+// keptBodies returns the words whose bodies the type checker keeps (nil:
+// every body), and whether an interface gained a method. The bodies kept
+// are those naming a target. When an interface changed, "does not
+// implement" errors stand wherever an implementation is converted to the
+// interface, in bodies that need not name it (oci.NewLiveClient() passed
+// as a Client; keeping only the bodies that name an implementation lost
+// 4 of 10 sites of cli ef9069a1b0). A changed or removed method: nothing
+// is slimmed. An added method: the bodies naming the interface are
+// checked first, and all of them only if a type that implemented the
+// interface is not shown by then to be used as it or to have the method
+// (settled). Only the targets of the references judged here count: a
+// body change's callers, resolved without types, must not keep every
+// body calling it (terraform's NewDefaultProvider: most of its tests).
+func keptBodies(ts []*target, refs []*ref) (words []string, added bool) {
+	judged := map[*target]bool{}
+	for _, r := range refs {
+		judged[r.t] = true
+	}
+	words = []string{} // nil: every body
+	for _, t := range ts {
+		if t.iface && !isAddedMethod(t) {
+			words = nil
+			break
+		}
+		added = added || t.iface
+		if judged[t] || isAddedMethod(t) {
+			words = append(words, t.name, t.container)
+		}
+	}
+	return words, added
+}
+
+// budgetNote says that type checking stopped at the time budget, with
+// checked of checked+skipped packages done, and why: with a cold type
+// cache, what the budget went to was building the imports' types, which
+// a warm-up prepares (the check is then marked cold).
+func (l *loader) budgetNote(ctx context.Context, units map[string]*checkUnit, keys []string, results [][]*unitResult, checked, skipped int) {
+	a := l.a
+	why := "raise budget, or use precision: types"
+	if !l.coldCache() {
+		l.lateMissing += a.uncachedImports(ctx, l, units, keys, results)
+	}
+	if l.coldCache() {
+		// a cold cache: what the budget went to was building the
+		// imports' types, which a warm-up prepares
+		a.cold = true
+		what := "it was empty"
+		switch {
+		case l.loaded > 0:
+			what = model.Plural(l.loaded, "imported package was", "imported packages were") + " loaded from source"
+		case l.lateMissing > 0:
+			what = fmt.Sprintf("it lacked %s", model.Plural(l.lateMissing, "imported package", "imported packages"))
+		}
+		why = fmt.Sprintf("the type cache was cold: %s; `hook warm` prepares it, and the hook starts it after such a push", what)
+	}
+	a.note("budget", fmt.Sprintf("type checking stopped at the time budget: %d of %d packages checked, the others have syntax precision (%s)", checked, checked+skipped, why))
+}
+
+// stubNotes says which imported packages were stubbed, so that the code
+// using them was judged by its syntax: the repository's own (which the
+// module cache never holds), those not found, and those past the time
+// budget or in an import cycle.
+func (l *loader) stubNotes() {
+	a := l.a
 	var absent, own, late []string
 	l.mu.Lock()
 	for p := range l.stubbed {
@@ -173,7 +198,6 @@ func (a *analyzer) typecheck(ctx context.Context, ts []*target, refs []*ref, ext
 		a.note("stubs", fmt.Sprintf("%s not loaded (past the time budget, or an import cycle): the code using them was judged by its syntax: %s",
 			model.Plural(len(late), "imported package was", "imported packages were"), someOf(late, 4)))
 	}
-	return tv
 }
 
 // someOf lists at most n of names, sorted, and says how many it left out.
@@ -431,7 +455,7 @@ func (tv *typeVerdicts) verdictFor(r *ref, syn verdict) (verdict, bool) {
 	if m := tv.missingAround(r); m != "" {
 		return verdict{missing: m}, false
 	}
-	if v, ok := tv.a.discardVerdict(r, rel); ok {
+	if v, ok := (syntaxRules{tv.a}).discardVerdict(r, rel); ok {
 		return v, true
 	}
 	switch r.t.ch.Label {

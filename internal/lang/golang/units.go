@@ -38,10 +38,18 @@ type checkUnit struct {
 	whole map[string]bool
 }
 
+// unitChecker prepares and type-checks the units (checkUnits): it reads
+// the index's files and the check's context, and nothing else of the
+// analyzer; the imports come from the loader each call is given.
+type unitChecker struct {
+	ctx context.Context
+	ix  *index
+}
+
 // checkUnitsOf groups the files holding refs, and the extra files
 // checked whole, into the units to type-check, and returns them with
 // their keys, sorted.
-func (a *analyzer) checkUnitsOf(ts []*target, refs []*ref, extra []*pfile) (map[string]*checkUnit, []string) {
+func checkUnitsOf(ts []*target, refs []*ref, extra []*pfile) (map[string]*checkUnit, []string) {
 	units := map[string]*checkUnit{}
 	files := make([]*pfile, 0, len(refs)+len(extra))
 	for _, r := range refs {
@@ -90,20 +98,20 @@ func (a *analyzer) checkUnitsOf(ts []*target, refs []*ref, extra []*pfile) (map[
 // through the imports of its imports (go/types walks them to qualify
 // names in its messages). The results are in key order; a unit skipped
 // for the context or the time budget has none.
-func (a *analyzer) checkUnits(ctx context.Context, l *loader, units map[string]*checkUnit, keys []string, words []string) (results [][]*unitResult, checked, skipped int) {
+func (uc *unitChecker) checkUnits(ctx context.Context, l *loader, units map[string]*checkUnit, keys []string, words []string) (results [][]*unitResult, checked, skipped int) {
 	results = make([][]*unitResult, len(keys))
 	order := make([]int, len(keys))
 	for i := range order {
 		order[i] = i
 	}
-	size := func(i int) int { return len(a.ix.byDir[units[keys[i]].dir]) }
+	size := func(i int) int { return len(uc.ix.byDir[units[keys[i]].dir]) }
 	sort.SliceStable(order, func(x, y int) bool { return size(order[x]) > size(order[y]) })
 	if words == nil {
 		// every body is checked: the files parsed in part are completed
 		// now, before the units are prepared in parallel (completing
 		// changes their syntax trees)
 		for _, k := range keys {
-			a.ix.parse(ctx, a.ix.byDir[units[k].dir])
+			uc.ix.parse(ctx, uc.ix.byDir[units[k].dir])
 		}
 	}
 	workers := min(runtime.GOMAXPROCS(0), len(keys))
@@ -131,7 +139,7 @@ func (a *analyzer) checkUnits(ctx context.Context, l *loader, units map[string]*
 				if ctx.Err() != nil || l.late() {
 					continue
 				}
-				jobs[i] = a.prepareUnit(units[keys[i]], l, words)
+				jobs[i] = uc.prepareUnit(units[keys[i]], l, words)
 				ready <- i
 			}
 		}()
@@ -156,7 +164,7 @@ func (a *analyzer) checkUnits(ctx context.Context, l *loader, units map[string]*
 				if jobs[i] == nil || ctx.Err() != nil || l.late() {
 					continue
 				}
-				results[i] = a.checkJobs(jobs[i], l)
+				results[i] = uc.checkJobs(jobs[i], l)
 				done[i] = true
 			}
 		}()
@@ -188,13 +196,13 @@ type unitJob struct {
 // prepareUnit chooses the build configurations a unit is checked under,
 // as many as it takes to cover every file holding a reference, and
 // makes the files of each.
-func (a *analyzer) prepareUnit(u *checkUnit, l *loader, words []string) []*unitJob {
+func (uc *unitChecker) prepareUnit(u *checkUnit, l *loader, words []string) []*unitJob {
 	// the files that hold references were parsed whole for the syntactic
 	// tier; the bodies of the others hold no reference, so no error in
 	// them bears on a verdict (unless an interface changed: words is nil)
-	all := a.ix.shallow(a.ctx, a.ix.byDir[u.dir])
+	all := uc.ix.shallow(uc.ctx, uc.ix.byDir[u.dir])
 	if words == nil {
-		all = a.ix.parse(a.ctx, a.ix.byDir[u.dir])
+		all = uc.ix.parse(uc.ctx, uc.ix.byDir[u.dir])
 	}
 	var files []*pfile
 	for _, f := range all {
@@ -219,7 +227,7 @@ func (a *analyzer) prepareUnit(u *checkUnit, l *loader, words []string) []*unitJ
 		adds := false
 		for _, f := range files {
 			if matchFile(bc, f) {
-				slims = append(slims, a.slim(u, f, words))
+				slims = append(slims, uc.slim(u, f, words))
 				res.files[f.path] = true
 				if u.cover[f.path] && !covered[f.path] {
 					adds = true
@@ -242,14 +250,14 @@ func (a *analyzer) prepareUnit(u *checkUnit, l *loader, words []string) []*unitJ
 }
 
 // checkJobs type-checks a unit's jobs, their imports read before.
-func (a *analyzer) checkJobs(jobs []*unitJob, l *loader) []*unitResult {
+func (uc *unitChecker) checkJobs(jobs []*unitJob, l *loader) []*unitResult {
 	var out []*unitResult
 	for _, j := range jobs {
 		if l.late() {
 			break
 		}
 		u, res := j.u, j.res
-		ip := a.ix.mods.importPath(u.dir)
+		ip := uc.ix.mods.importPath(u.dir)
 		if strings.HasSuffix(u.name, "_test") {
 			ip += "_test"
 		}
@@ -264,7 +272,7 @@ func (a *analyzer) checkJobs(jobs []*unitJob, l *loader) []*unitResult {
 			FakeImportC: true,
 		}
 		t0 := time.Now()
-		conf.Check(ip, a.ix.fset, j.files, res.info)
+		conf.Check(ip, uc.ix.fset, j.files, res.info)
 		trace("checked %s (%s) under %s: %d files, %d errors in %v", u.dir, u.name, res.bc, len(j.files), len(res.errs), time.Since(t0).Round(time.Millisecond))
 		out = append(out, res)
 	}
@@ -302,12 +310,12 @@ func importPaths(files []*ast.File) []string {
 // Nothing is slimmed when words is nil (a changed or removed interface
 // method, or an added one left unsettled: see typecheck).
 // The syntax trees are not modified: a slim file is a shallow copy.
-func (a *analyzer) slim(u *checkUnit, f *pfile, words []string) slimFile {
+func (uc *unitChecker) slim(u *checkUnit, f *pfile, words []string) slimFile {
 	if u.whole[f.path] || words == nil {
 		return slimFile{file: f.ast, decls: f.ast.Decls, whole: true}
 	}
 	at := u.at[f.path]
-	off := a.ix.fset.File(f.ast.Pos())
+	off := uc.ix.fset.File(f.ast.Pos())
 	var decls []ast.Decl
 	changed := false
 	var pinned map[ast.Decl]bool

@@ -11,6 +11,14 @@ import (
 	"github.com/ripple-dev/ripple/internal/model"
 )
 
+// variants finds the other build variants of a changed function
+// (variantFindings): it reads the index and the environment's head
+// tree, and nothing else of the analyzer.
+type variants struct {
+	ix  *index
+	env *lang.Env
+}
+
 // variantFindings reports the other build variants of a changed function:
 // the same function (or method) declared in other files of the package
 // under other build constraints (foo_amd64.go, foo_other.go). A variant
@@ -24,7 +32,7 @@ import (
 // rename's fix renames the variant and its assembly symbol
 // (TEXT ·name(SB)) in the package's .s files. refs are the references
 // the check found.
-func (a *analyzer) variantFindings(ctx context.Context, ts []*target, refs []*ref) []*lang.Ref {
+func (vs *variants) variantFindings(ctx context.Context, ts []*target, refs []*ref) []*lang.Ref {
 	var out []*lang.Ref
 	for _, t := range ts {
 		if t.kind != model.KindFunc && t.kind != model.KindMethod && t.kind != model.KindConstructor {
@@ -40,7 +48,7 @@ func (a *analyzer) variantFindings(ctx context.Context, ts []*target, refs []*re
 			continue
 		}
 		dir := t.new.Package
-		for _, f := range a.ix.parseDecls(ctx, a.ix.byDir[dir]) { // signatures only
+		for _, f := range vs.ix.parseDecls(ctx, vs.ix.byDir[dir]) { // signatures only
 			if f.pkgName != t.new.Unit || f.path == t.new.Path || t.old != nil && f.path == t.old.Path {
 				continue
 			}
@@ -49,7 +57,7 @@ func (a *analyzer) variantFindings(ctx context.Context, ts []*target, refs []*re
 				if !ok || fd.Name.Name != t.name || recvName(fd) != t.container {
 					continue
 				}
-				if fd := a.variantFinding(ctx, t, f, fd, nf, renamed, refs); fd != nil {
+				if fd := vs.variantFinding(ctx, t, f, fd, nf, renamed, refs); fd != nil {
 					out = append(out, fd)
 				}
 			}
@@ -66,7 +74,7 @@ func recvName(fd *ast.FuncDecl) string {
 	return n
 }
 
-func (a *analyzer) variantFinding(ctx context.Context, t *target, f *pfile, fd *ast.FuncDecl, nf *funcInfo, renamed bool, refs []*ref) *lang.Ref {
+func (vs *variants) variantFinding(ctx context.Context, t *target, f *pfile, fd *ast.FuncDecl, nf *funcInfo, renamed bool, refs []*ref) *lang.Ref {
 	vf := &funcInfo{}
 	vf.Params, vf.Variadic = fieldList(fd.Type.Params)
 	vf.Results, _ = fieldList(fd.Type.Results)
@@ -76,11 +84,11 @@ func (a *analyzer) variantFinding(ctx context.Context, t *target, f *pfile, fd *
 	case renamed:
 		msg = fmt.Sprintf("declares %s for the builds that select %s; the variant in %s was renamed to %s", t.name, path.Base(f.path), path.Base(t.new.Path), t.new.Name)
 		fix = &model.Fix{Description: fmt.Sprintf("rename %s to %s", t.name, t.new.Name),
-			Edits: append([]model.TextEdit{a.replace(f, fd.Name.Pos(), fd.Name.End(), t.new.Name)}, a.asmRenames(ctx, f.dir, t.name, t.new.Name)...)}
-		used = a.newNameUse(ctx, t, f)
+			Edits: append([]model.TextEdit{vs.ix.replace(f, fd.Name.Pos(), fd.Name.End(), t.new.Name)}, vs.asmRenames(ctx, f.dir, t.name, t.new.Name)...)}
+		used = vs.newNameUse(ctx, t, f)
 	case typesOf(vf.Params) != typesOf(nf.Params) || typesOf(vf.Results) != typesOf(nf.Results):
 		msg = fmt.Sprintf("declares %s with another signature for the builds that select %s; the variant in %s changed: %s", t.name, path.Base(f.path), path.Base(t.new.Path), strings.Join(t.ch.Details, "; "))
-		used = a.newCallUse(t, f, nf, vf, refs)
+		used = vs.newCallUse(t, f, nf, vf, refs)
 	default:
 		return nil
 	}
@@ -89,7 +97,7 @@ func (a *analyzer) variantFinding(ctx context.Context, t *target, f *pfile, fd *
 		v = verdict{rel: model.VariantOf, v: model.Inconsistent, msg: msg + "; those builds break at " + used}
 	}
 	r := &ref{t: t, f: f, id: fd.Name, stack: []ast.Node{f.ast, fd}, prec: model.PrecisionSyntax}
-	fnd := a.finding(r, v, model.PrecisionSyntax)
+	fnd := vs.ix.finding(r, v, model.PrecisionSyntax)
 	fnd.Fix = fix
 	return fnd
 }
@@ -97,8 +105,8 @@ func (a *analyzer) variantFinding(ctx context.Context, t *target, f *pfile, fd *
 // newNameUse returns the place ("p.go:12") of a use of a renamed
 // function's new name in code the builds selecting the variant file vf
 // compile (the package's other files), "" when there is none.
-func (a *analyzer) newNameUse(ctx context.Context, t *target, vf *pfile) string {
-	paths, err := a.ix.Search(ctx, []string{t.new.Name})
+func (vs *variants) newNameUse(ctx context.Context, t *target, vf *pfile) string {
+	paths, err := vs.ix.Search(ctx, []string{t.new.Name})
 	if err != nil {
 		return ""
 	}
@@ -108,14 +116,14 @@ func (a *analyzer) newNameUse(ctx context.Context, t *target, vf *pfile) string 
 			in = append(in, p)
 		}
 	}
-	for _, f := range a.ix.parse(ctx, in) {
-		if f.pkgName != vf.pkgName || !a.sameBuilds(f, vf) {
+	for _, f := range vs.ix.parse(ctx, in) {
+		if f.pkgName != vf.pkgName || !sameBuilds(f, vf) {
 			continue
 		}
 		at := ""
 		ast.Inspect(f.ast, func(n ast.Node) bool {
 			if id, ok := n.(*ast.Ident); ok && at == "" && id.Name == t.new.Name {
-				at = fmt.Sprintf("%s:%d", path.Base(f.path), a.ix.fset.Position(id.Pos()).Line)
+				at = fmt.Sprintf("%s:%d", path.Base(f.path), vs.ix.fset.Position(id.Pos()).Line)
 			}
 			return at == ""
 		})
@@ -130,13 +138,13 @@ func (a *analyzer) newNameUse(ctx context.Context, t *target, vf *pfile) string 
 // changed that binds its new parameters but not those of the variant
 // file vf's declaration, in code the builds selecting vf compile; "" when
 // there is none.
-func (a *analyzer) newCallUse(t *target, vf *pfile, nf, vfn *funcInfo, refs []*ref) string {
+func (vs *variants) newCallUse(t *target, vf *pfile, nf, vfn *funcInfo, refs []*ref) string {
 	for _, r := range refs {
-		if r.t != t || r.kind != rkCall || r.call == nil || r.f.path == t.new.Path || r.f.path == vf.path || !a.sameBuilds(r.f, vf) {
+		if r.t != t || r.kind != rkCall || r.call == nil || r.f.path == t.new.Path || r.f.path == vf.path || !sameBuilds(r.f, vf) {
 			continue
 		}
 		if bindError(r.call, nf, t.name) == "" && bindError(r.call, vfn, t.name) != "" {
-			return fmt.Sprintf("%s:%d", path.Base(r.f.path), a.ix.fset.Position(r.call.Pos()).Line)
+			return fmt.Sprintf("%s:%d", path.Base(r.f.path), vs.ix.fset.Position(r.call.Pos()).Line)
 		}
 	}
 	return ""
@@ -144,7 +152,7 @@ func (a *analyzer) newCallUse(t *target, vf *pfile, nf, vfn *funcInfo, refs []*r
 
 // sameBuilds reports whether one of the platforms the check knows
 // compiles both files (tags aside).
-func (a *analyzer) sameBuilds(f, vf *pfile) bool {
+func sameBuilds(f, vf *pfile) bool {
 	for _, bc := range platforms {
 		if matchFile(bc, f) && matchFile(bc, vf) {
 			return true
@@ -155,15 +163,15 @@ func (a *analyzer) sameBuilds(f, vf *pfile) bool {
 
 // asmRenames renames an assembly function's symbol and its Go-signature
 // comment in the .s files of a directory.
-func (a *analyzer) asmRenames(ctx context.Context, dir, old, new string) []model.TextEdit {
-	files, err := a.env.Head.List(ctx, path.Join(dir, "*.s"))
+func (vs *variants) asmRenames(ctx context.Context, dir, old, new string) []model.TextEdit {
+	files, err := vs.env.Head.List(ctx, path.Join(dir, "*.s"))
 	if err != nil {
 		return nil
 	}
 	var edits []model.TextEdit
-	data, err := a.env.Head.ReadFiles(ctx, files)
+	data, err := vs.env.Head.ReadFiles(ctx, files)
 	if err != nil {
-		a.env.Diag(model.Diagnostic{Message: err.Error()})
+		vs.env.Diag(model.Diagnostic{Message: err.Error()})
 	}
 	for _, p := range files {
 		if dirOf(p) != dir {

@@ -68,8 +68,16 @@ func relationOf(r *ref) model.Relation {
 	return model.UsedBy
 }
 
+// syntaxRules are the analyzer's syntactic verdicts, the fast tier: what
+// the syntax alone says of each reference (this file, asserted.go, and
+// the coverage and discard rules of copies.go and evidence.go). They
+// read the index, the symbols, the configuration and the round's field
+// additions, all of the analyzer's, so they extend it rather than copy
+// them.
+type syntaxRules struct{ *analyzer }
+
 // syntacticVerdict judges a reference from syntax alone.
-func (a *analyzer) syntacticVerdict(r *ref) verdict {
+func (a syntaxRules) syntacticVerdict(r *ref) verdict {
 	t := r.t
 	rel := relationOf(r)
 	name := t.decl().Display
@@ -117,7 +125,7 @@ func (a *analyzer) syntacticVerdict(r *ref) verdict {
 	return verdict{skip: true}
 }
 
-func (a *analyzer) deletedVerdict(r *ref, rel model.Relation, name string) verdict {
+func (a syntaxRules) deletedVerdict(r *ref, rel model.Relation, name string) verdict {
 	t := r.t
 	what := "was deleted"
 	if t.ch.Renamed() {
@@ -192,12 +200,12 @@ func unkeyedCount(lit *ast.CompositeLit) (int, bool) {
 }
 
 // signatureVerdict checks a use of a function whose signature changed.
-func (a *analyzer) signatureVerdict(r *ref, rel model.Relation) verdict {
+func (a syntaxRules) signatureVerdict(r *ref, rel model.Relation) verdict {
 	t := r.t
 	nf, _ := t.new.Data.(*funcInfo)
 	of, _ := t.old.Data.(*funcInfo)
 	if nf == nil || of == nil {
-		return a.kindVerdict(r, rel)
+		return kindVerdict(r, rel)
 	}
 	name := t.new.Name
 	switch r.kind {
@@ -253,7 +261,7 @@ func (a *analyzer) signatureVerdict(r *ref, rel model.Relation) verdict {
 // a changed interface method against the signature it must take (the
 // interface method's new one): the reason the call breaks once the
 // implementation follows, or "" when that is not known.
-func (a *analyzer) breaksWhenFollowing(r *ref) string {
+func (a syntaxRules) breaksWhenFollowing(r *ref) string {
 	t := r.t
 	if r.kind != rkCall || t.ch.Via != model.OverriddenBy || t.ch.Cause == nil || t.ch.Cause.New == nil {
 		return ""
@@ -376,7 +384,7 @@ func looseSig(f *funcInfo) string {
 
 // implVerdict judges a method that may implement a changed interface
 // method.
-func (a *analyzer) implVerdict(r *ref, of, nf *funcInfo) verdict {
+func (a syntaxRules) implVerdict(r *ref, of, nf *funcInfo) verdict {
 	if r.decl == nil {
 		return verdict{skip: true}
 	}
@@ -407,8 +415,8 @@ func (a *analyzer) implVerdict(r *ref, of, nf *funcInfo) verdict {
 // implementsOld reports whether the receiver type of an rkImpl reference
 // has every method of the interface (by name, as known from the parsed
 // files), i.e. plausibly implemented it before the change.
-func (a *analyzer) implementsOld(r *ref) bool {
-	methods := a.ifaceMethods(r.t) // the interface's methods before the change
+func (a syntaxRules) implementsOld(r *ref) bool {
+	methods := ifaceMethods(r.t) // the interface's methods before the change
 	if len(methods) == 0 {
 		return true // not known: assume so
 	}
@@ -426,12 +434,12 @@ func (a *analyzer) implementsOld(r *ref) bool {
 
 // fieldVerdict judges a use of a field (or package variable) whose type
 // or tag changed.
-func (a *analyzer) fieldVerdict(r *ref, rel model.Relation) verdict {
+func (a syntaxRules) fieldVerdict(r *ref, rel model.Relation) verdict {
 	t := r.t
 	of, _ := t.old.Data.(*fieldInfo)
 	nf, _ := t.new.Data.(*fieldInfo)
 	if (of == nil) != (nf == nil) {
-		return a.kindVerdict(r, rel) // a field that became a method, or back
+		return kindVerdict(r, rel) // a field that became a method, or back
 	}
 	if of != nil && nf != nil && of.Type == nf.Type && of.Embedded == nf.Embedded {
 		return verdict{skip: true} // only the tag changed: Go code is unaffected
@@ -505,7 +513,7 @@ func enclosingResults(stack []ast.Node) int {
 // target's name in a file other than the seed's (a build variant: a
 // syntactic proof then holds only for some configurations, and the type
 // checker must say which).
-func (a *analyzer) declaredElsewhere(t *target) bool {
+func (a syntaxRules) declaredElsewhere(t *target) bool {
 	d := t.decl()
 	p := a.syms.pkgs[t.pkgKey]
 	if p == nil {
@@ -529,7 +537,7 @@ func (a *analyzer) declaredElsewhere(t *target) bool {
 // fieldCount is the number of fields the target's struct has in the head
 // state (-1 when unknown): an unkeyed literal listing that many values
 // was updated.
-func (a *analyzer) fieldCount(t *target) int {
+func (a syntaxRules) fieldCount(t *target) int {
 	ts := a.syms.lookupType(&tref{t.pkgKey, t.container})
 	if ts == nil {
 		return -1
@@ -550,7 +558,7 @@ func (a *analyzer) fieldCount(t *target) int {
 // assertion such as var _ I = (*T)(nil), a variable of the interface's
 // type initialised with the type, or a return of the type from a function
 // whose result is the interface. It returns where, or "".
-func (a *analyzer) usedAs(r *ref) string {
+func (a syntaxRules) usedAs(r *ref) string {
 	iface, impl := r.t.container, r.implRcv
 	isIface := func(e ast.Expr) bool {
 		e = unstar(e)
@@ -625,7 +633,7 @@ func (a *analyzer) usedAs(r *ref) string {
 // kindVerdict judges a use of a member that changed kind: a field that
 // became a method of its name (a getter) or a method that became a
 // field.
-func (a *analyzer) kindVerdict(r *ref, rel model.Relation) verdict {
+func kindVerdict(r *ref, rel model.Relation) verdict {
 	t := r.t
 	of, _ := t.old.Data.(*fieldInfo)
 	nf, _ := t.new.Data.(*fieldInfo)

@@ -7,7 +7,6 @@ import (
 	"path"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/ripple-dev/ripple/internal/lang"
@@ -21,12 +20,9 @@ type analyzer struct {
 	env *lang.Env
 	ix  *index
 	r   *resolver
-	// the modules the change removed (modseeds.go), and those whose
-	// importers were reported
-	goneOnce sync.Once
-	gone     []goneModule
-	baseMods *modules
-	modDone  map[string]bool
+	// mods finds the importers of the modules the change removed
+	// (modseeds.go)
+	mods *moduleSeeds
 	// what the new-code judge judged (newcode.go), for the trace
 	newImports, newCalls int
 	static, fixedMemo    map[*pfile]bool        // staticModule, fixed
@@ -117,142 +113,174 @@ var (
 // targets turns the changes of the queries the finders serve into the
 // declarations whose dependents are searched.
 func (a *analyzer) targets(qs []lang.Query) []*target {
-	var ts []*target
-	ctorSeen := map[string]*target{}
-	deletedClasses := map[string]bool{}
+	s := &targetSet{a: a, ctorSeen: map[string]*target{}, deletedClasses: map[string]bool{}}
 	for _, q := range qs {
 		if c := q.Change; c.Label == model.DC && c.Old != nil {
-			deletedClasses[c.Old.Path+"\x00"+qualOf(c.Old)] = true
-		}
-	}
-	addCtor := func(q lang.Query, path, cqual string, od, nd *declData) {
-		k := path + "\x00" + cqual
-		if deletedClasses[k] || !ctorFinder.Serves(q) {
-			return
-		}
-		c := q.Change
-		t := ctorSeen[k]
-		if t == nil {
-			t = &target{ch: c, kind: tCtor, path: path, cqual: cqual, name: lastPart(cqual), od: od, nd: nd,
-				old: c.Old, new: c.New}
-			t.cls = a.headClass(path, cqual)
-			if t.cls == nil {
-				return
-			}
-			ctorSeen[k] = t
-			ts = append(ts, t)
-		}
-		// the class's base-state fields, for what calls bound to before
-		switch {
-		case od != nil && od.cls != nil && od.cls.qual == cqual:
-			t.oldCls = od.cls
-		case od != nil && od.attr != nil && od.owner != nil && t.oldCls == nil:
-			t.oldCls = od.owner
-		case od == nil && nd != nil && nd.attr != nil:
-			t.addedFields = append(t.addedFields, nd.attr.name)
+			s.deletedClasses[c.Old.Path+"\x00"+qualOf(c.Old)] = true
 		}
 	}
 	for _, q := range qs {
-		c := q.Change
-		old, new := c.Old, c.New
-		d := c.Known()
-		if d == nil {
-			continue
+		s.add(q)
+	}
+	return s.ts
+}
+
+// targetSet collects the targets of one query set: a class's constructor
+// target is made once and shared by every change that reaches its
+// signature (ctorSeen), and the members of a deleted class are covered
+// by the class's own change (deletedClasses).
+type targetSet struct {
+	a              *analyzer
+	ts             []*target
+	ctorSeen       map[string]*target
+	deletedClasses map[string]bool
+}
+
+// addCtor adds (once) the constructor target of class cqual in path,
+// when the query's finder serves constructors and the class is still
+// there, and records what this change says of the class's fields.
+func (s *targetSet) addCtor(q lang.Query, path, cqual string, od, nd *declData) {
+	k := path + "\x00" + cqual
+	if s.deletedClasses[k] || !ctorFinder.Serves(q) {
+		return
+	}
+	c := q.Change
+	t := s.ctorSeen[k]
+	if t == nil {
+		t = &target{ch: c, kind: tCtor, path: path, cqual: cqual, name: lastPart(cqual), od: od, nd: nd,
+			old: c.Old, new: c.New}
+		t.cls = s.a.headClass(path, cqual)
+		if t.cls == nil {
+			return
 		}
-		od, _ := dataOf(old)
-		nd, _ := dataOf(new)
-		dd := od
-		if dd == nil {
-			dd = nd
-		}
-		t := &target{ch: c, old: old, new: new, od: od, nd: nd, name: d.Name, path: d.Path, qual: qualOf(d), dkind: d.Kind}
-		t.member = d.Kind == model.KindMethod || d.Kind == model.KindField || d.Kind == model.KindConstructor
-		if t.member {
-			t.cqual = d.Container
-			if deletedClasses[d.Path+"\x00"+d.Container] {
-				continue // the class's own change covers its members
-			}
-		}
-		switch c.Label {
-		case model.AC:
-			continue
-		case model.AI, model.MI:
-			if nd != nil && nd.bind != nil && importFinder.Serves(q) {
-				ts = append(ts, &target{ch: c, kind: tImportCheck, old: old, new: new, od: od, nd: nd, name: strings.TrimPrefix(d.Name, "import "), path: d.Path})
-			}
-			continue
-		case model.AM:
-			if d.Kind != model.KindMethod {
-				continue
-			}
-		case model.MMB:
-			if dd.fn == nil && d.Kind != model.KindVar && d.Kind != model.KindConst {
-				continue
-			}
-		case model.MMS:
-			if d.Kind == model.KindConstructor {
-				addCtor(q, d.Path, d.Container, od, nd)
-				continue
-			}
-		case model.MCC, model.ACC, model.DCC:
-			addCtor(q, d.Path, d.Container, od, nd)
-			continue
-		case model.AF:
-			if nd != nil && nd.attr != nil && fieldOf(nd.attr, a.fieldKind(nd, d), false) != nil {
-				addCtor(q, d.Path, d.Container, od, nd)
-			}
-			continue
-		case model.MF:
-			if od != nil && nd != nil && (od.all != nil || nd.all != nil) {
-				for _, n := range od.all {
-					if !contains(nd.all, n) && starFinder.Serves(q) {
-						ts = append(ts, &target{ch: c, kind: tAll, name: n, path: d.Path, qual: n, old: old, new: new, od: od, nd: nd})
-					}
-				}
-				continue
-			}
-			if od != nil && nd != nil && od.attr != nil && nd.attr != nil {
-				of, nf := fieldOf(od.attr, a.fieldKind(od, d), false), fieldOf(nd.attr, a.fieldKind(nd, d), false)
-				if of != nil || nf != nil {
-					addCtor(q, d.Path, d.Container, od, nd)
-				}
-				if od.attr.instance == nd.attr.instance {
-					continue
-				}
-				break // class attribute <-> instance attribute: uses through the class
-			}
-			continue
-		case model.MC:
-			if od != nil && nd != nil && od.cls != nil && nd.cls != nil {
-				if kindFromText(od.cls.decorators, od.cls.bases) != kindFromText(nd.cls.decorators, nd.cls.bases) || strings.Join(texts(od.cls.decorators), ",") != strings.Join(texts(nd.cls.decorators), ",") {
-					addCtor(q, d.Path, qualOf(d), od, nd)
-				}
-			}
-			continue
-		case model.DM, model.DC, model.DF, model.DI:
-			t.deleted = true
-			if d.Kind == model.KindImport {
-				t.name = strings.TrimPrefix(d.Name, "import ")
-				t.qual = t.name
-			}
-			if od != nil && od.fn != nil && od.fn.fixture {
-				t.fixture = true
-			}
-			if c.Label == model.DF && od != nil && od.attr != nil && fieldOf(od.attr, a.fieldKind(od, d), false) != nil {
-				addCtor(q, d.Path, d.Container, od, nd)
-			}
-		}
-		if t.member {
-			t.cls = a.headClass(t.path, t.cqual)
-			if t.cls == nil {
-				continue // the class is gone: its own change covers it
-			}
-		}
-		if symbolFinder.Serves(q) {
-			ts = append(ts, t)
+		s.ctorSeen[k] = t
+		s.ts = append(s.ts, t)
+	}
+	// the class's base-state fields, for what calls bound to before
+	switch {
+	case od != nil && od.cls != nil && od.cls.qual == cqual:
+		t.oldCls = od.cls
+	case od != nil && od.attr != nil && od.owner != nil && t.oldCls == nil:
+		t.oldCls = od.owner
+	case od == nil && nd != nil && nd.attr != nil:
+		t.addedFields = append(t.addedFields, nd.attr.name)
+	}
+}
+
+// add adds the targets of one query's change: per label, a symbol target
+// (the declaration's own dependents), an import check, the names a
+// module's __all__ no longer exports, or the constructor of the class
+// whose signature the change reaches.
+func (s *targetSet) add(q lang.Query) {
+	a := s.a
+	c := q.Change
+	old, new := c.Old, c.New
+	d := c.Known()
+	if d == nil {
+		return
+	}
+	od, _ := dataOf(old)
+	nd, _ := dataOf(new)
+	dd := od
+	if dd == nil {
+		dd = nd
+	}
+	t := &target{ch: c, old: old, new: new, od: od, nd: nd, name: d.Name, path: d.Path, qual: qualOf(d), dkind: d.Kind}
+	t.member = d.Kind == model.KindMethod || d.Kind == model.KindField || d.Kind == model.KindConstructor
+	if t.member {
+		t.cqual = d.Container
+		if s.deletedClasses[d.Path+"\x00"+d.Container] {
+			return // the class's own change covers its members
 		}
 	}
-	return ts
+	switch c.Label {
+	case model.AC:
+		return
+	case model.AI, model.MI:
+		if nd != nil && nd.bind != nil && importFinder.Serves(q) {
+			s.ts = append(s.ts, &target{ch: c, kind: tImportCheck, old: old, new: new, od: od, nd: nd, name: strings.TrimPrefix(d.Name, "import "), path: d.Path})
+		}
+		return
+	case model.AM:
+		if d.Kind != model.KindMethod {
+			return
+		}
+	case model.MMB:
+		if dd.fn == nil && d.Kind != model.KindVar && d.Kind != model.KindConst {
+			return
+		}
+	case model.MMS:
+		if d.Kind == model.KindConstructor {
+			s.addCtor(q, d.Path, d.Container, od, nd)
+			return
+		}
+	case model.MCC, model.ACC, model.DCC:
+		s.addCtor(q, d.Path, d.Container, od, nd)
+		return
+	case model.AF:
+		if nd != nil && nd.attr != nil && fieldOf(nd.attr, a.fieldKind(nd, d), false) != nil {
+			s.addCtor(q, d.Path, d.Container, od, nd)
+		}
+		return
+	case model.MF:
+		if !s.modifiedField(q, d, od, nd) {
+			return
+		}
+	case model.MC:
+		if od != nil && nd != nil && od.cls != nil && nd.cls != nil {
+			if kindFromText(od.cls.decorators, od.cls.bases) != kindFromText(nd.cls.decorators, nd.cls.bases) || strings.Join(texts(od.cls.decorators), ",") != strings.Join(texts(nd.cls.decorators), ",") {
+				s.addCtor(q, d.Path, qualOf(d), od, nd)
+			}
+		}
+		return
+	case model.DM, model.DC, model.DF, model.DI:
+		t.deleted = true
+		if d.Kind == model.KindImport {
+			t.name = strings.TrimPrefix(d.Name, "import ")
+			t.qual = t.name
+		}
+		if od != nil && od.fn != nil && od.fn.fixture {
+			t.fixture = true
+		}
+		if c.Label == model.DF && od != nil && od.attr != nil && fieldOf(od.attr, a.fieldKind(od, d), false) != nil {
+			s.addCtor(q, d.Path, d.Container, od, nd)
+		}
+	}
+	if t.member {
+		t.cls = a.headClass(t.path, t.cqual)
+		if t.cls == nil {
+			return // the class is gone: its own change covers it
+		}
+	}
+	if symbolFinder.Serves(q) {
+		s.ts = append(s.ts, t)
+	}
+}
+
+// modifiedField adds the targets of a modified field (MF): the names a
+// module's __all__ no longer lists, and the constructor of a class whose
+// field changed. It reports whether the field's own uses are searched
+// too, which they are when it moved between class and instance
+// attribute (its uses through the class).
+func (s *targetSet) modifiedField(q lang.Query, d *model.Block, od, nd *declData) bool {
+	c := q.Change
+	if od != nil && nd != nil && (od.all != nil || nd.all != nil) {
+		for _, n := range od.all {
+			if !contains(nd.all, n) && starFinder.Serves(q) {
+				s.ts = append(s.ts, &target{ch: c, kind: tAll, name: n, path: d.Path, qual: n, old: c.Old, new: c.New, od: od, nd: nd})
+			}
+		}
+		return false
+	}
+	if od != nil && nd != nil && od.attr != nil && nd.attr != nil {
+		of, nf := fieldOf(od.attr, s.a.fieldKind(od, d), false), fieldOf(nd.attr, s.a.fieldKind(nd, d), false)
+		if of != nil || nf != nil {
+			s.addCtor(q, d.Path, d.Container, od, nd)
+		}
+		// class attribute <-> instance attribute: uses through the class
+		return od.attr.instance != nd.attr.instance
+	}
+	return false
 }
 
 // fieldKind is the family of an attribute's class: as its declaration
@@ -313,7 +341,7 @@ func (a *analyzer) Answer(ctx context.Context, qs []lang.Query) ([]*lang.Ref, er
 }
 
 func (a *analyzer) impacted(ctx context.Context, qs []lang.Query) ([]*lang.Ref, error) {
-	early, err := a.moduleFindings(ctx, moduleFinder.Serving(qs))
+	early, err := a.mods.moduleFindings(ctx, moduleFinder.Serving(qs))
 	if err != nil {
 		return nil, err
 	}
@@ -344,7 +372,7 @@ func (a *analyzer) impacted(ctx context.Context, qs []lang.Query) ([]*lang.Ref, 
 	for _, ct := range cts {
 		words[ct.cls.name] = true // functions taking it, and its own file
 	}
-	files, err := a.candidates(ctx, words, ts)
+	files, err := a.ix.candidates(ctx, words, ts)
 	if err != nil {
 		return nil, err
 	}
@@ -371,7 +399,7 @@ func (a *analyzer) impacted(ctx context.Context, qs []lang.Query) ([]*lang.Ref, 
 		for w := range more {
 			words[w] = true
 		}
-		extra, err := a.candidates(ctx, more, nil)
+		extra, err := a.ix.candidates(ctx, more, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -398,16 +426,16 @@ func (a *analyzer) impacted(ctx context.Context, qs []lang.Query) ([]*lang.Ref, 
 			}
 		}
 	}
-	j.coverageFindings(cts, files)
-	j.overridesFindings()
-	j.gatherDefaults()
+	coverageRules{j}.coverageFindings(cts, files)
+	overrideRules{j}.overridesFindings()
+	j.dflt.gather()
 	trace("judged in %v: %d findings", time.Since(t0), len(j.out))
 	return append(early, j.out...), nil
 }
 
 // candidates greps the head state for the words and parses the matching
 // files, with the seed files (targets' own files) always included.
-func (a *analyzer) candidates(ctx context.Context, words map[string]bool, ts []*target) ([]*pfile, error) {
+func (ix *index) candidates(ctx context.Context, words map[string]bool, ts []*target) ([]*pfile, error) {
 	wl := make([]string, 0, len(words))
 	for w := range words {
 		if w != "" {
@@ -415,7 +443,7 @@ func (a *analyzer) candidates(ctx context.Context, words map[string]bool, ts []*
 		}
 	}
 	sort.Strings(wl)
-	use, err := a.ix.Search(ctx, wl)
+	use, err := ix.Search(ctx, wl)
 	if err != nil {
 		return nil, err
 	}
@@ -424,13 +452,13 @@ func (a *analyzer) candidates(ctx context.Context, words map[string]bool, ts []*
 		seen[p] = true
 	}
 	for _, t := range ts {
-		if !seen[t.path] && a.ix.mods.files[t.path] {
+		if !seen[t.path] && ix.mods.files[t.path] {
 			seen[t.path] = true
 			use = append(use, t.path)
 		}
 	}
 	sort.Strings(use)
-	return a.ix.Parse(ctx, use)
+	return ix.Parse(ctx, use)
 }
 
 func mergeFiles(a, b []*pfile) []*pfile {

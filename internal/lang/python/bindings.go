@@ -15,27 +15,12 @@ func (b *builder) block(s *scope, n *treesit.Node) {
 	}
 }
 
+// stmt binds the names statement st declares in scope s and walks its
+// expressions and nested blocks.
 func (b *builder) stmt(s *scope, st *treesit.Node) {
 	switch st.Kind {
 	case "decorated_definition":
-		def := st.Child("definition")
-		if def == nil {
-			return
-		}
-		var decos []*treesit.Node
-		for _, k := range st.Kids {
-			if k.Kind == "decorator" {
-				if e := k.NamedKids(); len(e) > 0 {
-					decos = append(decos, e[0])
-				}
-			}
-		}
-		switch def.Kind {
-		case "function_definition":
-			b.funcDef(s, def, st, decos)
-		case "class_definition":
-			b.classDef(s, def, st, decos)
-		}
+		b.decorated(s, st)
 	case "function_definition":
 		b.funcDef(s, st, st, nil)
 	case "class_definition":
@@ -45,41 +30,9 @@ func (b *builder) stmt(s *scope, st *treesit.Node) {
 			b.expr(s, e, st)
 		}
 	case "import_statement":
-		for _, k := range st.Children("name") {
-			switch k.Kind {
-			case "dotted_name":
-				full := b.text(k)
-				first, _, _ := strings.Cut(full, ".")
-				// import a.b binds a; a.b is then reached as a submodule
-				s.bind(&binding{kind: bImport, name: first, at: k, module: first, stmt: st})
-			case "aliased_import":
-				al := k.Child("alias")
-				if al != nil {
-					s.bind(&binding{kind: bImport, name: b.text(al), at: al, module: b.text(k.Child("name")), stmt: st})
-				}
-			}
-		}
+		b.importStmt(s, st)
 	case "import_from_statement", "future_import_statement":
-		mod := b.text(st.Child("module_name"))
-		if st.Kind == "future_import_statement" {
-			mod = "__future__"
-		}
-		if st.FirstOf("wildcard_import") != nil {
-			if s.kind == scModule {
-				b.f.stars = append(b.f.stars, st)
-			}
-			return
-		}
-		for _, k := range st.Children("name") {
-			switch k.Kind {
-			case "dotted_name":
-				s.bind(&binding{kind: bFrom, name: b.text(k), at: k, module: mod, member: b.text(k), stmt: st})
-			case "aliased_import":
-				if al := k.Child("alias"); al != nil {
-					s.bind(&binding{kind: bFrom, name: b.text(al), at: al, module: mod, member: b.text(k.Child("name")), stmt: st})
-				}
-			}
-		}
+		b.importFrom(s, st)
 	case "global_statement", "nonlocal_statement":
 		m := &s.globals
 		if st.Kind == "nonlocal_statement" {
@@ -98,79 +51,17 @@ func (b *builder) stmt(s *scope, st *treesit.Node) {
 		b.expr(s, st.Child("right"), st)
 		b.blocks(s, st)
 	case "with_statement":
-		for _, cl := range st.Kids {
-			if cl.Kind != "with_clause" {
-				continue
-			}
-			for _, it := range cl.Kids {
-				if it.Kind != "with_item" {
-					continue
-				}
-				v := it.Child("value")
-				if v != nil && v.Kind == "as_pattern" {
-					vs := v.NamedKids()
-					for _, al := range v.Kids {
-						if al.Field != "alias" {
-							continue
-						}
-						// with cm as x: x is what cm.__enter__ returns
-						if id := al.NamedKids(); len(id) == 1 && id[0].Kind == "identifier" && len(vs) > 0 {
-							s.bind(&binding{kind: bWith, name: b.text(id[0]), at: id[0], value: vs[0], stmt: st, async: st.HasToken("async")})
-						} else {
-							b.targets(s, al, st, nil, nil)
-						}
-					}
-					if len(vs) > 0 {
-						b.expr(s, vs[0], st)
-					}
-				} else {
-					b.expr(s, v, st)
-				}
-			}
-		}
+		b.withStmt(s, st)
 		b.blocks(s, st)
 	case "try_statement":
-		for _, k := range st.Kids {
-			if k.Kind == "except_clause" || k.Kind == "except_group_clause" {
-				for _, e := range k.NamedKids() {
-					if e.Kind == "as_pattern" {
-						for _, al := range e.Kids {
-							if al.Field == "alias" {
-								b.targets(s, al, k, nil, nil)
-							}
-						}
-					}
-				}
-			}
-		}
+		b.exceptAliases(s, st)
 		b.blocks(s, st)
 	case "match_statement":
 		b.expr(s, st.Child("subject"), st)
-		treesit.Walk(st, func(n *treesit.Node) bool {
-			if n.Kind == "case_pattern" || n.Kind == "as_pattern" || n.Kind == "keyword_pattern" {
-				treesit.Walk(n, func(m *treesit.Node) bool {
-					if m.Kind == "identifier" && m.Parent != nil && (m.Parent.Kind == "case_pattern" || m.Field == "alias" || m.Parent.Kind == "splat_pattern") {
-						s.bind(&binding{kind: bOther, name: b.text(m), at: m, stmt: st})
-					}
-					return true
-				})
-			}
-			return true
-		})
+		b.casePatterns(s, st)
 		b.blocks(s, st)
 	case "type_alias_statement":
-		if l := st.Child("left"); l != nil {
-			id := l
-			if id.Kind == "type" && len(id.NamedKids()) > 0 {
-				id = id.NamedKids()[0]
-			}
-			if id.Kind == "generic_type" {
-				id = id.NamedKids()[0]
-			}
-			if id.Kind == "identifier" {
-				s.bind(&binding{kind: bAssign, name: b.text(id), at: id, value: st.Child("right"), stmt: st})
-			}
-		}
+		b.typeAlias(s, st)
 	case "if_statement", "while_statement", "elif_clause", "else_clause", "finally_clause", "block", "except_clause", "case_clause":
 		for _, k := range st.Kids {
 			if k.Field == "condition" {
@@ -181,6 +72,160 @@ func (b *builder) stmt(s *scope, st *treesit.Node) {
 	case "return_statement", "delete_statement", "raise_statement", "assert_statement":
 		for _, e := range st.NamedKids() {
 			b.expr(s, e, st)
+		}
+	}
+}
+
+// decorated binds a decorated function or class definition, passing on
+// its decorator expressions.
+func (b *builder) decorated(s *scope, st *treesit.Node) {
+	def := st.Child("definition")
+	if def == nil {
+		return
+	}
+	var decos []*treesit.Node
+	for _, k := range st.Kids {
+		if k.Kind == "decorator" {
+			if e := k.NamedKids(); len(e) > 0 {
+				decos = append(decos, e[0])
+			}
+		}
+	}
+	switch def.Kind {
+	case "function_definition":
+		b.funcDef(s, def, st, decos)
+	case "class_definition":
+		b.classDef(s, def, st, decos)
+	}
+}
+
+// importStmt binds the names an import statement declares: the first
+// component of import a.b, or the alias of import a.b as c.
+func (b *builder) importStmt(s *scope, st *treesit.Node) {
+	for _, k := range st.Children("name") {
+		switch k.Kind {
+		case "dotted_name":
+			full := b.text(k)
+			first, _, _ := strings.Cut(full, ".")
+			// import a.b binds a; a.b is then reached as a submodule
+			s.bind(&binding{kind: bImport, name: first, at: k, module: first, stmt: st})
+		case "aliased_import":
+			al := k.Child("alias")
+			if al != nil {
+				s.bind(&binding{kind: bImport, name: b.text(al), at: al, module: b.text(k.Child("name")), stmt: st})
+			}
+		}
+	}
+}
+
+// importFrom binds the names a from-import declares, each under its alias
+// if it has one; a module-level star import is recorded on the file
+// (stars), as what it binds is only known from the imported module.
+func (b *builder) importFrom(s *scope, st *treesit.Node) {
+	mod := b.text(st.Child("module_name"))
+	if st.Kind == "future_import_statement" {
+		mod = "__future__"
+	}
+	if st.FirstOf("wildcard_import") != nil {
+		if s.kind == scModule {
+			b.f.stars = append(b.f.stars, st)
+		}
+		return
+	}
+	for _, k := range st.Children("name") {
+		switch k.Kind {
+		case "dotted_name":
+			s.bind(&binding{kind: bFrom, name: b.text(k), at: k, module: mod, member: b.text(k), stmt: st})
+		case "aliased_import":
+			if al := k.Child("alias"); al != nil {
+				s.bind(&binding{kind: bFrom, name: b.text(al), at: al, module: mod, member: b.text(k.Child("name")), stmt: st})
+			}
+		}
+	}
+}
+
+// withStmt binds the targets of a with statement's items (with cm as x)
+// and walks their context expressions.
+func (b *builder) withStmt(s *scope, st *treesit.Node) {
+	for _, cl := range st.Kids {
+		if cl.Kind != "with_clause" {
+			continue
+		}
+		for _, it := range cl.Kids {
+			if it.Kind != "with_item" {
+				continue
+			}
+			v := it.Child("value")
+			if v != nil && v.Kind == "as_pattern" {
+				vs := v.NamedKids()
+				for _, al := range v.Kids {
+					if al.Field != "alias" {
+						continue
+					}
+					// with cm as x: x is what cm.__enter__ returns
+					if id := al.NamedKids(); len(id) == 1 && id[0].Kind == "identifier" && len(vs) > 0 {
+						s.bind(&binding{kind: bWith, name: b.text(id[0]), at: id[0], value: vs[0], stmt: st, async: st.HasToken("async")})
+					} else {
+						b.targets(s, al, st, nil, nil)
+					}
+				}
+				if len(vs) > 0 {
+					b.expr(s, vs[0], st)
+				}
+			} else {
+				b.expr(s, v, st)
+			}
+		}
+	}
+}
+
+// exceptAliases binds the names of a try statement's except clauses
+// (except E as e).
+func (b *builder) exceptAliases(s *scope, st *treesit.Node) {
+	for _, k := range st.Kids {
+		if k.Kind == "except_clause" || k.Kind == "except_group_clause" {
+			for _, e := range k.NamedKids() {
+				if e.Kind == "as_pattern" {
+					for _, al := range e.Kids {
+						if al.Field == "alias" {
+							b.targets(s, al, k, nil, nil)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// casePatterns binds the capture names of a match statement's case
+// patterns (case Point(x=px), case [a, *rest], case _ as y).
+func (b *builder) casePatterns(s *scope, st *treesit.Node) {
+	treesit.Walk(st, func(n *treesit.Node) bool {
+		if n.Kind == "case_pattern" || n.Kind == "as_pattern" || n.Kind == "keyword_pattern" {
+			treesit.Walk(n, func(m *treesit.Node) bool {
+				if m.Kind == "identifier" && m.Parent != nil && (m.Parent.Kind == "case_pattern" || m.Field == "alias" || m.Parent.Kind == "splat_pattern") {
+					s.bind(&binding{kind: bOther, name: b.text(m), at: m, stmt: st})
+				}
+				return true
+			})
+		}
+		return true
+	})
+}
+
+// typeAlias binds the name a type statement declares (type T[X] = ...)
+// to its right-hand side.
+func (b *builder) typeAlias(s *scope, st *treesit.Node) {
+	if l := st.Child("left"); l != nil {
+		id := l
+		if id.Kind == "type" && len(id.NamedKids()) > 0 {
+			id = id.NamedKids()[0]
+		}
+		if id.Kind == "generic_type" {
+			id = id.NamedKids()[0]
+		}
+		if id.Kind == "identifier" {
+			s.bind(&binding{kind: bAssign, name: b.text(id), at: id, value: st.Child("right"), stmt: st})
 		}
 	}
 }

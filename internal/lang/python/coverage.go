@@ -86,9 +86,14 @@ func (ct *coverTarget) names() string {
 	return strings.Join(ns, ", ")
 }
 
+// coverageRules report the functions written to cover every attribute
+// of a class that gained some (coverageFindings): they judge through the
+// judge they extend, whose resolver and findings they share.
+type coverageRules struct{ *judge }
+
 // coverageFindings finds, in the candidate files, the functions that
 // read every old attribute of a class that gained some through one value.
-func (j *judge) coverageFindings(cts []*coverTarget, files []*pfile) {
+func (j coverageRules) coverageFindings(cts []*coverTarget, files []*pfile) {
 	for _, f := range files {
 		for _, fn := range f.funcs {
 			for _, ct := range cts {
@@ -102,7 +107,7 @@ func (j *judge) coverageFindings(cts []*coverTarget, files []*pfile) {
 
 // coveringHolder is the name of the value of fn through which it reads
 // every old attribute of ct's class and none of the added ones, or "".
-func (j *judge) coveringHolder(fn *funcInfo, ct *coverTarget) string {
+func (j coverageRules) coveringHolder(fn *funcInfo, ct *coverTarget) string {
 	body := fn.node.Child("body")
 	if body == nil {
 		return ""
@@ -161,7 +166,7 @@ next:
 	return ""
 }
 
-func (j *judge) emitCoverage(f *pfile, fn *funcInfo, ct *coverTarget, holder string) {
+func (j coverageRules) emitCoverage(f *pfile, fn *funcInfo, ct *coverTarget, holder string) {
 	at := fn.node.Child("name")
 	if at == nil {
 		return

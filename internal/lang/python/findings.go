@@ -98,15 +98,12 @@ func (j *judge) emit(t *target, x *ref, v verdict) {
 	if v.v == model.Inconsistent || v.v == model.MayBeImpacted && v.prec == model.PrecisionSyntax && t.ch.Label == model.MMS && t.nd != nil && t.nd.fn != nil && !j.opaque(t.nd.fn) {
 		// a warning of a call whose arguments moved to other parameters
 		// (reordered) is fixed by moving them back
-		f.Fix = j.fixFor(t, x, at)
+		f.Fix = fixFor(j.a.env.Defaults, t, x, at)
 	}
 	// the core keeps one finding per line (the strongest, fixes merged)
 	j.out = append(j.out, f)
-	if j.defaultOnly[x] && v.v == model.MayBeImpacted {
-		if j.defaults == nil {
-			j.defaults = map[*model.Change][]*lang.Ref{}
-		}
-		j.defaults[t.ch] = append(j.defaults[t.ch], f)
+	if v.v == model.MayBeImpacted {
+		j.dflt.add(x, t.ch, f)
 	}
 	if f.Follow = j.followOf[x]; f.Follow == nil && v.v != model.Consistent {
 		f.Follow = j.follow(t, x, v)
@@ -172,7 +169,7 @@ func (j *judge) follow(t *target, x *ref, v verdict) *lang.Follow {
 		return nil // a recursive call: the function is the change itself
 	}
 	threads := t.ch.Derived || v.v == model.Inconsistent && len(addedParams(t, true)) > 0 || v.v == model.MayFollow && len(addedParams(t, false)) > 0
-	if !j.forwards(fn, x) {
+	if !forwards(fn, x) {
 		if !threads {
 			return nil
 		}
@@ -202,7 +199,7 @@ func (j *judge) follow(t *target, x *ref, v verdict) *lang.Follow {
 
 // forwards reports whether every argument of the call is one of fn's own
 // parameters (fn wraps the called function).
-func (j *judge) forwards(fn *funcInfo, x *ref) bool {
+func forwards(fn *funcInfo, x *ref) bool {
 	params := map[string]bool{}
 	for i, p := range fn.params {
 		if i == 0 && fn.cls != nil {

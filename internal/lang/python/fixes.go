@@ -29,21 +29,22 @@ import (
 // argument list, and the whole list on one line (a multi-line call is
 // left to the model rather than reflowed).
 
-// fixFor returns the mechanical fix of a site, or nil.
-func (j *judge) fixFor(t *target, x *ref, at *treesit.Node) *model.Fix {
+// fixFor returns the mechanical fix of a site, or nil; defaults are the
+// developer's expressions for added parameters (param_defaults).
+func fixFor(defaults map[string]string, t *target, x *ref, at *treesit.Node) *model.Fix {
 	if t.ch == nil || t.ch.Derived {
 		return nil
 	}
 	switch {
 	case t.deleted && t.ch.Renamed():
-		return j.renameFix(t, x, at)
+		return renameFix(t, x, at)
 	case t.ch.Label == model.MMS && x.call != nil && x.call.Kind == "call" && t.od != nil && t.nd != nil && t.od.fn != nil && t.nd.fn != nil:
-		return j.argsFix(t, x)
+		return argsFix(defaults, t, x)
 	}
 	return nil
 }
 
-func (j *judge) renameFix(t *target, x *ref, at *treesit.Node) *model.Fix {
+func renameFix(t *target, x *ref, at *treesit.Node) *model.Fix {
 	oldName, newName := t.ch.Old.Name, t.ch.New.Name
 	switch x.kind {
 	case rName, rAttr, rImport, rOverride, rClassAttr:
@@ -59,82 +60,42 @@ func (j *judge) renameFix(t *target, x *ref, at *treesit.Node) *model.Fix {
 	}
 }
 
-func (j *judge) argsFix(t *target, x *ref) *model.Fix {
+// argsFix rewrites a call's argument list for the new signature when
+// that is mechanical: each argument kept for the parameter it bound to
+// (renamed in place, when its type did not change), dropped with its
+// parameter, a configured default passed for a new required one, in the
+// new order.
+func argsFix(defaults map[string]string, t *target, x *ref) *model.Fix {
 	of, nf := t.od.fn, t.nd.fn
 	if of.property || nf.property || of.async != nf.async {
 		return nil
 	}
-	bound := j.boundCall(t, x)
+	bound := boundCall(t, x)
 	ops, nps := paramsFor(of, bound), paramsFor(nf, bound)
 	argsN := x.call.Child("arguments")
 	if argsN == nil || argsN.Kind != "argument_list" || argsN.Line != argsN.EndLine || strings.Contains(argsN.Text(), "#") {
 		return nil
 	}
-	// the arguments, by the old parameter they bound to
-	var posVals []string
-	kwVals := map[string]string{}
-	var kwOrder []string
-	for _, k := range argsN.NamedKids() {
-		switch k.Kind {
-		case "list_splat", "parenthesized_list_splat", "dictionary_splat", "comment":
-			return nil
-		case "keyword_argument":
-			name := k.Child("name").Text()
-			kwVals[name] = k.Child("value").Text()
-			kwOrder = append(kwOrder, name)
-		default:
-			if len(kwOrder) > 0 {
-				return nil // not valid Python; leave it
-			}
-			posVals = append(posVals, k.Text())
-		}
+	posVals, kwVals, kwOrder, ok := argumentTexts(argsN)
+	if !ok {
+		return nil
 	}
 	a := argsOf(x.call)
 	ob := bind(ops, a, shortName(t))
 	if ob.err != "" {
 		return nil
 	}
-	oldVal := map[string]string{} // old parameter -> argument source
-	byOld := map[string]param{}
-	for _, p := range ops {
-		byOld[p.name] = p
-	}
-	for name, i := range ob.positional {
-		oldVal[name] = posVals[i]
-	}
-	if len(ob.positional) != len(posVals) {
-		return nil // *args absorbed some
-	}
-	for _, k := range kwOrder {
-		if _, ok := byOld[k]; !ok || byOld[k].kind == varKw {
-			return nil // **kwargs absorbed it
-		}
-		oldVal[k] = kwVals[k]
+	oldVal, ok := argsByOldParam(ops, ob, posVals, kwVals, kwOrder)
+	if !ok {
+		return nil
 	}
 	inNew := map[string]bool{}
 	for _, p := range nps {
 		inNew[p.name] = true
 	}
-	inOld := map[string]bool{}
-	for _, p := range ops {
-		inOld[p.name] = true
-	}
-	// a parameter renamed in place keeps its argument, when its type did
-	// not change with its name: a value written for the old type is not
-	// determined to fit the new one (settings: dict -> config: int), and
-	// dropping it for the new parameter's default would change what the
-	// call does, so neither is mechanical
-	from := map[string]string{} // new name -> old name
-	for i := 0; i < len(ops) && i < len(nps); i++ {
-		if ops[i].kind == nps[i].kind && ops[i].name != nps[i].name && !inNew[ops[i].name] && !inOld[nps[i].name] {
-			if ops[i].annot != nps[i].annot {
-				if _, passed := oldVal[ops[i].name]; passed {
-					return nil
-				}
-				continue
-			}
-			from[nps[i].name] = ops[i].name
-		}
+	from, ok := renamedInPlace(ops, nps, oldVal, inNew)
+	if !ok {
+		return nil
 	}
 	var out []string
 	positional := true // still writing positional arguments
@@ -158,7 +119,7 @@ func (j *judge) argsFix(t *target, x *ref) *model.Fix {
 				positional = false // later arguments must name their parameter
 				continue
 			}
-			expr, ok := j.a.env.Defaults[p.name]
+			expr, ok := defaults[p.name]
 			if !ok {
 				return nil
 			}
@@ -186,7 +147,7 @@ func (j *judge) argsFix(t *target, x *ref) *model.Fix {
 		}
 	}
 	for _, n := range added {
-		what = append(what, "pass "+n+"="+j.a.env.Defaults[n])
+		what = append(what, "pass "+n+"="+defaults[n])
 	}
 	if len(what) == 0 {
 		what = append(what, "follow the new parameter order")
@@ -195,6 +156,83 @@ func (j *judge) argsFix(t *target, x *ref) *model.Fix {
 		Description: "call " + shortName(t) + ": " + strings.Join(what, ", "),
 		Edits:       []model.TextEdit{editOf(x.f, argsN, text)},
 	}
+}
+
+// argumentTexts returns the source of a call's arguments: the positional
+// ones in order, and the keyword ones by name with their order. It
+// reports false for a list it does not rewrite: one with a splat or a
+// comment, or a positional argument after a keyword one (not valid
+// Python).
+func argumentTexts(argsN *treesit.Node) (posVals []string, kwVals map[string]string, kwOrder []string, ok bool) {
+	kwVals = map[string]string{}
+	for _, k := range argsN.NamedKids() {
+		switch k.Kind {
+		case "list_splat", "parenthesized_list_splat", "dictionary_splat", "comment":
+			return nil, nil, nil, false
+		case "keyword_argument":
+			name := k.Child("name").Text()
+			kwVals[name] = k.Child("value").Text()
+			kwOrder = append(kwOrder, name)
+		default:
+			if len(kwOrder) > 0 {
+				return nil, nil, nil, false // not valid Python; leave it
+			}
+			posVals = append(posVals, k.Text())
+		}
+	}
+	return posVals, kwVals, kwOrder, true
+}
+
+// argsByOldParam maps each old parameter the call passed to its
+// argument's source, from the call's binding to the old parameters (ob).
+// It reports false when *args or **kwargs absorbed an argument, which no
+// rewrite can place.
+func argsByOldParam(ops []param, ob bindResult, posVals []string, kwVals map[string]string, kwOrder []string) (map[string]string, bool) {
+	oldVal := map[string]string{} // old parameter -> argument source
+	byOld := map[string]param{}
+	for _, p := range ops {
+		byOld[p.name] = p
+	}
+	for name, i := range ob.positional {
+		oldVal[name] = posVals[i]
+	}
+	if len(ob.positional) != len(posVals) {
+		return nil, false // *args absorbed some
+	}
+	for _, k := range kwOrder {
+		if _, ok := byOld[k]; !ok || byOld[k].kind == varKw {
+			return nil, false // **kwargs absorbed it
+		}
+		oldVal[k] = kwVals[k]
+	}
+	return oldVal, true
+}
+
+// renamedInPlace returns the parameters renamed in place (new name -> old
+// name), whose arguments are kept. A parameter renamed in place keeps its
+// argument, when its type did not change with its name: a value written
+// for the old type is not determined to fit the new one (settings: dict
+// -> config: int), and dropping it for the new parameter's default would
+// change what the call does, so neither is mechanical: it reports false
+// when the call passed such a parameter.
+func renamedInPlace(ops, nps []param, oldVal map[string]string, inNew map[string]bool) (map[string]string, bool) {
+	inOld := map[string]bool{}
+	for _, p := range ops {
+		inOld[p.name] = true
+	}
+	from := map[string]string{} // new name -> old name
+	for i := 0; i < len(ops) && i < len(nps); i++ {
+		if ops[i].kind == nps[i].kind && ops[i].name != nps[i].name && !inNew[ops[i].name] && !inOld[nps[i].name] {
+			if ops[i].annot != nps[i].annot {
+				if _, passed := oldVal[ops[i].name]; passed {
+					return nil, false
+				}
+				continue
+			}
+			from[nps[i].name] = ops[i].name
+		}
+	}
+	return from, true
 }
 
 func renamedTo(from map[string]string, old string) bool {

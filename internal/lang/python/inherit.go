@@ -11,10 +11,16 @@ import (
 	"github.com/ripple-dev/ripple/internal/model"
 )
 
+// ctorRules judge the calls of a class whose constructor changed: its
+// instantiations, those of subclasses that inherit the constructor, and
+// super().__init__(...) calls. They judge through the judge they extend,
+// whose references, targets and findings they share.
+type ctorRules struct{ *judge }
+
 // ctorVerdict judges a reference against a constructor target: a call of
 // the class (or of a subclass that inherits the constructor, or cls(...)
 // in a classmethod), and super().__init__(...) / Base.__init__(self, ...).
-func (j *judge) ctorVerdict(t *target, x *ref) (verdict, bool) {
+func (j ctorRules) ctorVerdict(t *target, x *ref) (verdict, bool) {
 	if x.call == nil || x.call.Kind != "call" || x.kind != rName && x.kind != rAttr {
 		return verdict{}, false
 	}
@@ -58,7 +64,7 @@ func calleeText(x *ref) string { return x.n.Text() }
 
 // ctorVerdictFor judges a call that instantiates class C against a
 // constructor target.
-func (j *judge) ctorVerdictFor(t *target, x *ref, C *classInfo) (verdict, bool) {
+func (j ctorRules) ctorVerdictFor(t *target, x *ref, C *classInfo) (verdict, bool) {
 	T := t.cls
 	ct := j.r.constructor(C)
 	mro := j.r.mro(C).list
@@ -128,7 +134,7 @@ func (j *judge) ctorVerdictFor(t *target, x *ref, C *classInfo) (verdict, bool) 
 			return verdict{model.InstantiatedBy, model.Inconsistent, fmt.Sprintf("the call of %s binds, but %s (%s)", C.qual, broken, details), model.PrecisionSyntax, ""}, true
 		}
 		if moved != "" {
-			j.markDefault(x, moved)
+			j.dflt.mark(x, moved)
 			return verdict{model.InstantiatedBy, model.MayBeImpacted, fmt.Sprintf("the call of %s still binds, but %s", C.qual, moved), model.PrecisionSyntax, ""}, true
 		}
 	}
@@ -146,7 +152,7 @@ func (j *judge) ctorVerdictFor(t *target, x *ref, C *classInfo) (verdict, bool) 
 			return verdict{model.InstantiatedBy, model.Inconsistent, fmt.Sprintf("the call of %s binds, but %s (%s)", C.qual, broken, details), model.PrecisionSyntax, ""}, true
 		}
 		if moved != "" {
-			j.markDefault(x, moved)
+			j.dflt.mark(x, moved)
 			return verdict{model.InstantiatedBy, model.MayBeImpacted, fmt.Sprintf("the call of %s still binds, but %s", C.qual, moved), model.PrecisionSyntax, ""}, true
 		}
 	}
@@ -155,14 +161,14 @@ func (j *judge) ctorVerdictFor(t *target, x *ref, C *classInfo) (verdict, bool) 
 
 // oldClasses are the base-state declarations of the classes whose
 // fields changed, by file and qualified name.
-func (j *judge) oldClasses() map[string]*classInfo {
+func (j ctorRules) oldClasses() map[string]*classInfo {
 	if j.olds == nil {
 		j.olds = map[string]*classInfo{}
 		for _, t := range j.targets {
 			if t.kind != tCtor || t.cls == nil {
 				continue
 			}
-			if old := j.oldFields(t); old != nil {
+			if old := oldFields(t); old != nil {
 				j.olds[t.cls.file.path+"\x00"+t.cls.qual] = old
 			}
 		}
@@ -173,7 +179,7 @@ func (j *judge) oldClasses() map[string]*classInfo {
 // oldFields is a constructor target's class with its base-state fields:
 // the base-state declaration a change carries, or the head class without
 // the fields the change added. nil when neither is known.
-func (j *judge) oldFields(t *target) *classInfo {
+func oldFields(t *target) *classInfo {
 	if t.oldCls != nil {
 		return t.oldCls
 	}
@@ -192,7 +198,7 @@ func (j *judge) oldFields(t *target) *classInfo {
 
 // initCallVerdict judges super().__init__(...) and Base.__init__(self,
 // ...).
-func (j *judge) initCallVerdict(t *target, x *ref) (verdict, bool) {
+func (j ctorRules) initCallVerdict(t *target, x *ref) (verdict, bool) {
 	j.r.resolveRef(x)
 	h := x.hit
 	if x.recv.k != vSuper && x.recv.k != vClass || h.fn == nil || h.owner == nil {
@@ -249,16 +255,22 @@ func (j *judge) initCallVerdict(t *target, x *ref) (verdict, bool) {
 			return verdict{model.CalledBy, model.Inconsistent, fmt.Sprintf("the call of %s binds, but %s (%s)", name, broken, details), model.PrecisionSyntax, ""}, true
 		}
 		if moved != "" {
-			j.markDefault(x, moved)
+			j.dflt.mark(x, moved)
 			return verdict{model.CalledBy, model.MayBeImpacted, fmt.Sprintf("the call of %s still binds, but %s", name, moved), model.PrecisionSyntax, ""}, true
 		}
 	}
 	return verdict{model.CalledBy, model.Consistent, fmt.Sprintf("the call binds to the new signature of %s", name), model.PrecisionSyntax, ""}, true
 }
 
+// overrideRules judge the overrides of a changed method or class
+// attribute, and the overrides that must follow a changed base
+// (overridesFindings). They judge through the judge they extend, whose
+// references, targets and findings they share.
+type overrideRules struct{ *judge }
+
 // overrideVerdict judges a method of a subclass with the name of a
 // changed or deleted method of a base class.
-func (j *judge) overrideVerdict(t *target, x *ref) (verdict, bool) {
+func (j overrideRules) overrideVerdict(t *target, x *ref) (verdict, bool) {
 	E := x.fn.cls
 	if E == nil || t.cls == nil || sameClass(E, t.cls) || E.methods[x.fn.name] != x.fn || !j.r.isSubclass(E, t.cls) {
 		return verdict{}, false
@@ -330,7 +342,7 @@ func (j *judge) overrideVerdict(t *target, x *ref) (verdict, bool) {
 // setting no longer reaches the base (inconsistent, as an override of a
 // renamed method is); deleted, it may be dead or may have to go (may be
 // impacted, as an override of a deleted method).
-func (j *judge) attrOverrideVerdict(t *target, x *ref) (verdict, bool) {
+func (j overrideRules) attrOverrideVerdict(t *target, x *ref) (verdict, bool) {
 	E := x.acls
 	if !t.deleted || E == nil || t.cls == nil || sameClass(E, t.cls) || !j.r.isSubclass(E, t.cls) {
 		return verdict{}, false
@@ -401,7 +413,7 @@ func mirrors(a, b []param) bool {
 
 // followOverride makes the derived change of an override that must
 // follow its base: its own callers are walked next.
-func (j *judge) followOverride(t *target, x *ref, sig *funcInfo) {
+func (j overrideRules) followOverride(t *target, x *ref, sig *funcInfo) {
 	if f := j.followMethod(t, x.fn, sig, "must follow "); f != nil {
 		j.followOf[x] = f
 	}
@@ -410,14 +422,14 @@ func (j *judge) followOverride(t *target, x *ref, sig *funcInfo) {
 // followMethod is the derived change of a method that must take the
 // signature sig (an override following its base, a base following an
 // override's new signature), once per method.
-func (j *judge) followBase(t *target, bm *funcInfo, added bool) *lang.Follow {
+func (j overrideRules) followBase(t *target, bm *funcInfo, added bool) *lang.Follow {
 	if added {
 		return nil // the new override's callers are judged directly
 	}
 	return j.followMethod(t, bm, t.nd.fn, "may have to follow ")
 }
 
-func (j *judge) followMethod(t *target, fn, sig *funcInfo, how string) *lang.Follow {
+func (j overrideRules) followMethod(t *target, fn, sig *funcInfo, how string) *lang.Follow {
 	if j.wrapped[fn] {
 		return nil
 	}
@@ -506,7 +518,7 @@ func (j *judge) allVerdict(t *target, x *ref) (verdict, bool) {
 // base method it overrides when the new signature no longer accepts the
 // calls the base's contract allows (Overrides): callers through the base
 // break, and the fix may belong to either side.
-func (j *judge) overridesFindings() {
+func (j overrideRules) overridesFindings() {
 	for _, t := range j.targets {
 		if t.kind != tSymbol || t.ch.Derived || !t.member || t.cls == nil || t.nd == nil || t.nd.fn == nil {
 			continue
@@ -579,7 +591,7 @@ func sameFunc(a, b *funcInfo) bool {
 // pulledUp reports whether a deleted (not renamed) member of a class is
 // still provided to it, unchanged, by a base class: the class answers
 // the name as before, whatever the receiver.
-func (j *judge) pulledUp(t *target) bool {
+func (j overrideRules) pulledUp(t *target) bool {
 	if !t.member || t.cls == nil || t.ch.Renamed() {
 		return false
 	}

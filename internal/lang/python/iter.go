@@ -125,7 +125,7 @@ func (r *resolver) annotOf(e *treesit.Node, s *scope) (*treesit.Node, *scope) {
 	}
 	switch e.Kind {
 	case "identifier":
-		bs, sc := r.lookup(s, e.Text())
+		bs, sc := lookup(s, e.Text())
 		if len(bs) != 1 {
 			return nil, nil
 		}
@@ -267,7 +267,7 @@ func (r *resolver) elemResult(a *treesit.Node, sc *scope, idx int) value {
 
 // isBuiltin reports a name that is not bound in the file: the builtin.
 func (r *resolver) isBuiltin(s *scope, name string) bool {
-	bs, sc := r.lookup(s, name)
+	bs, sc := lookup(s, name)
 	return bs == nil && builtins[name] && len(sc.file.stars) == 0
 }
 

@@ -6,6 +6,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/ripple-dev/ripple/internal/gitio"
 	"github.com/ripple-dev/ripple/internal/lang"
@@ -24,6 +25,21 @@ import (
 // now is an error. A module replaced by a package of the same name (or
 // the reverse) still resolves, and is left to its declarations.
 
+// moduleSeeds finds the importers of the modules the change removed
+// (moduleFindings): it reads the index and the environment's trees, and
+// keeps what it found once per check (the removed modules, the base
+// state's modules, the modules whose importers were reported).
+type moduleSeeds struct {
+	env *lang.Env
+	ix  *index
+	// the modules the change removed, and those whose importers were
+	// reported
+	goneOnce sync.Once
+	gone     []goneModule
+	baseMods *modules
+	modDone  map[string]bool
+}
+
 // goneModule is a Python file of the base state that the head lacks.
 type goneModule struct {
 	path    string // base path
@@ -33,14 +49,14 @@ type goneModule struct {
 
 // goneModules lists the Python files the change deleted or renamed, once
 // per check; the base state's module map is read only when there are
-// some (a.baseMods).
-func (a *analyzer) goneModules(ctx context.Context) []goneModule {
-	a.goneOnce.Do(func() {
+// some (ms.baseMods).
+func (ms *moduleSeeds) goneModules(ctx context.Context) []goneModule {
+	ms.goneOnce.Do(func() {
 		renamed := map[string]string{} // base path -> head path
 		var paths []string
-		for _, fc := range a.env.Changed {
+		for _, fc := range ms.env.Changed {
 			p := fc.OldPath
-			if p == "" || !(strings.HasSuffix(p, ".py") || strings.HasSuffix(p, ".pyi")) || a.ix.mods.files[p] {
+			if p == "" || !(strings.HasSuffix(p, ".py") || strings.HasSuffix(p, ".pyi")) || ms.ix.mods.files[p] {
 				continue
 			}
 			switch fc.Status {
@@ -56,42 +72,42 @@ func (a *analyzer) goneModules(ctx context.Context) []goneModule {
 			return
 		}
 		sort.Strings(paths)
-		base := a.baseModules(ctx)
+		base := ms.baseModules(ctx)
 		if base == nil {
 			return
 		}
-		a.baseMods = base
+		ms.baseMods = base
 		for _, p := range paths {
 			g := goneModule{path: p, name: base.moduleName(p)}
-			if np := renamed[p]; np != "" && a.ix.mods.files[np] {
-				g.movedTo = a.ix.mods.moduleName(np)
+			if np := renamed[p]; np != "" && ms.ix.mods.files[np] {
+				g.movedTo = ms.ix.mods.moduleName(np)
 			}
-			a.gone = append(a.gone, g)
+			ms.gone = append(ms.gone, g)
 		}
 	})
-	return a.gone
+	return ms.gone
 }
 
 // baseModules is the module map of the base state, or nil when the base
 // cannot be listed.
-func (a *analyzer) baseModules(ctx context.Context) *modules {
-	if a.env.Base == nil {
+func (ms *moduleSeeds) baseModules(ctx context.Context) *modules {
+	if ms.env.Base == nil {
 		return nil
 	}
-	paths, err := a.env.Base.List(ctx, "*.py", "*.pyi")
+	paths, err := ms.env.Base.List(ctx, "*.py", "*.pyi")
 	if err != nil {
-		a.env.Diag(model.Diagnostic{Message: "deleted Python modules not checked: listing the base state: " + err.Error()})
+		ms.env.Diag(model.Diagnostic{Message: "deleted Python modules not checked: listing the base state: " + err.Error()})
 		return nil
 	}
 	m := newModules(paths)
-	m.deps = a.ix.mods.deps
+	m.deps = ms.ix.mods.deps
 	return m
 }
 
 // moduleFindings reports the imports of the modules the change removed
 // among the changes' files; each module once per check.
-func (a *analyzer) moduleFindings(ctx context.Context, changes []*model.Change) ([]*lang.Ref, error) {
-	gone := a.goneModules(ctx)
+func (ms *moduleSeeds) moduleFindings(ctx context.Context, changes []*model.Change) ([]*lang.Ref, error) {
+	gone := ms.goneModules(ctx)
 	if len(gone) == 0 {
 		return nil, nil
 	}
@@ -104,21 +120,21 @@ func (a *analyzer) moduleFindings(ctx context.Context, changes []*model.Change) 
 	var mine []goneModule
 	words := map[string]bool{}
 	for _, g := range gone {
-		if byPath[g.path] == nil || a.modDone[g.path] {
+		if byPath[g.path] == nil || ms.modDone[g.path] {
 			continue
 		}
-		a.modDone[g.path] = true
+		ms.modDone[g.path] = true
 		mine = append(mine, g)
 		words[lastPart(g.name)] = true
 	}
 	if len(mine) == 0 {
 		return nil, nil
 	}
-	files, err := a.candidates(ctx, words, nil)
+	files, err := ms.ix.candidates(ctx, words, nil)
 	if err != nil {
 		return nil, err
 	}
-	base := a.baseMods
+	base := ms.baseMods
 	removed := map[string]goneModule{}
 	for _, g := range mine {
 		removed[g.path] = g
@@ -126,7 +142,7 @@ func (a *analyzer) moduleFindings(ctx context.Context, changes []*model.Change) 
 	var out []*lang.Ref
 	for _, f := range files {
 		for _, b := range importBindings(f) {
-			for _, g := range a.brokenImport(base, f, b, removed) {
+			for _, g := range ms.brokenImport(base, f, b, removed) {
 				c := byPath[g.path]
 				msg := fmt.Sprintf("imports %s, which this change deletes", g.name)
 				if g.movedTo != "" {
@@ -173,8 +189,8 @@ func importBindings(f *pfile) []*binding {
 
 // brokenImport returns the removed modules an import reached at the base
 // that it no longer reaches at the head.
-func (a *analyzer) brokenImport(base *modules, f *pfile, b *binding, removed map[string]goneModule) []goneModule {
-	head := a.ix.mods
+func (ms *moduleSeeds) brokenImport(base *modules, f *pfile, b *binding, removed map[string]goneModule) []goneModule {
+	head := ms.ix.mods
 	var out []goneModule
 	hit := func(p string) bool {
 		g, ok := removed[p]
@@ -217,7 +233,7 @@ func (a *analyzer) brokenImport(base *modules, f *pfile, b *binding, removed map
 		}
 		// from pkg import mod: the member was a submodule that is gone
 		if b.member != "" && b.member != "*" {
-			if sb := base.submodule(pb, b.member); sb != "" && head.submodule(ph, b.member) == "" && !a.definesName(ph, b.member) {
+			if sb := base.submodule(pb, b.member); sb != "" && head.submodule(ph, b.member) == "" && !ms.definesName(ph, b.member) {
 				hit(sb)
 			}
 		}
@@ -227,7 +243,7 @@ func (a *analyzer) brokenImport(base *modules, f *pfile, b *binding, removed map
 
 // definesName reports whether the module file p binds name at its top
 // level (a package's __init__ re-exporting what a submodule held).
-func (a *analyzer) definesName(p, name string) bool {
-	f := a.ix.file(p)
+func (ms *moduleSeeds) definesName(p, name string) bool {
+	f := ms.ix.file(p)
 	return f != nil && len(f.top.names[name]) > 0
 }

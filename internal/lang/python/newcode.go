@@ -444,7 +444,7 @@ func (a *analyzer) exactCallee(f *pfile, s *scope, e *treesit.Node, depth int) (
 	switch e.Kind {
 	case "identifier":
 		name := e.Text()
-		bs, sc := a.r.lookup(s, name)
+		bs, sc := lookup(s, name)
 		if len(bs) != 1 || sc == nil {
 			return nil, nil
 		}
@@ -513,7 +513,7 @@ func (a *analyzer) exactModule(f *pfile, s *scope, e *treesit.Node, depth int) *
 	}
 	switch e.Kind {
 	case "identifier":
-		bs, sc := a.r.lookup(s, e.Text())
+		bs, sc := lookup(s, e.Text())
 		if len(bs) != 1 || sc == nil || rebound(sc.file, e.Text()) {
 			return nil
 		}

@@ -74,12 +74,12 @@ func (j *judge) starImports(f *pfile, p string) bool {
 // name, or through importlib: a chain through any other call
 // (base64.b64encode(raw).decode) holds what that function returned, not
 // a module of the repository.
-func (j *judge) importedRoot(x *ref) bool {
+func importedRoot(x *ref) bool {
 	root := receiverRoot(x.n.Child("object"))
 	if root == nil || !moduleChain(x.n.Child("object")) {
 		return false
 	}
-	bs, _ := j.r.lookup(x.s, root.Text())
+	bs, _ := lookup(x.s, root.Text())
 	for _, b := range bs {
 		if b.kind == bImport || b.kind == bFrom {
 			return true

@@ -20,7 +20,7 @@ type sym struct {
 // nameSyms resolves a name used in scope s to the declarations it may
 // denote (several when a scope binds it more than once).
 func (r *resolver) nameSyms(s *scope, name string) []sym {
-	bs, sc := r.lookup(s, name)
+	bs, sc := lookup(s, name)
 	if bs == nil {
 		return r.moduleSyms(sc.file, name, false)
 	}

@@ -119,7 +119,7 @@ func (r *resolver) module(spec, from string) value {
 // the scope itself, enclosing function scopes (class scopes are skipped
 // from inside functions), the module. nil with the module scope means
 // the name is not bound in the file.
-func (r *resolver) lookup(s *scope, name string) ([]*binding, *scope) {
+func lookup(s *scope, name string) ([]*binding, *scope) {
 	first := true
 	for sc := s; sc != nil; sc = sc.parent {
 		if sc.kind == scClass && !first {
@@ -139,7 +139,7 @@ func (r *resolver) lookup(s *scope, name string) ([]*binding, *scope) {
 
 // nameValue evaluates a name in scope s.
 func (r *resolver) nameValue(s *scope, name string) value {
-	bs, sc := r.lookup(s, name)
+	bs, sc := lookup(s, name)
 	if bs == nil {
 		return r.moduleMember(sc.file, name, false)
 	}

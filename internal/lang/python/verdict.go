@@ -24,10 +24,9 @@ type judge struct {
 	wrapped  map[*funcInfo]bool
 	reach    map[string]bool
 	olds     map[string]*classInfo // oldClasses
-	// defaultOnly: calls whose only impact is relying on a changed
-	// default; defaults: their findings, by change (gatherDefaults)
-	defaultOnly map[*ref]bool
-	defaults    map[*model.Change][]*lang.Ref
+	// dflt: the calls whose only impact is relying on a changed default,
+	// and their findings (defaults.go)
+	dflt defaultCalls
 	// files are the candidate files of the round (overrides of a target
 	// in subclasses are among them: they name it)
 	files []*pfile
@@ -73,17 +72,21 @@ func (j *judge) judgeRef(x *ref) {
 		}
 	}
 	for _, t := range j.ctors {
-		if v, ok := j.ctorVerdict(t, x); ok {
+		if v, ok := (ctorRules{j}).ctorVerdict(t, x); ok {
 			j.emit(t, x, v)
 		}
 	}
 }
 
+// verdictFor judges reference x of target t: the override, fixture and
+// class-attribute references by their own rules, the others by how they
+// match t and by the kind of t's change. It reports false when x is no
+// dependent of t's change.
 func (j *judge) verdictFor(t *target, x *ref) (verdict, bool) {
 	switch x.kind {
 	case rOverride:
 		if t.member && t.dkind == model.KindMethod {
-			return j.overrideVerdict(t, x)
+			return overrideRules{j}.overrideVerdict(t, x)
 		}
 		return verdict{}, false
 	case rFixture:
@@ -93,7 +96,7 @@ func (j *judge) verdictFor(t *target, x *ref) (verdict, bool) {
 		return verdict{}, false
 	case rClassAttr:
 		if t.member && t.dkind == model.KindField {
-			return j.attrOverrideVerdict(t, x)
+			return overrideRules{j}.attrOverrideVerdict(t, x)
 		}
 		return verdict{}, false
 	}
@@ -122,64 +125,19 @@ func (j *judge) verdictFor(t *target, x *ref) (verdict, bool) {
 		}
 		prec = model.PrecisionName
 	}
-	rel := j.relation(t, x)
+	rel := relation(t, x)
 	name := shortName(t)
 	switch {
 	case t.ch.Derived:
-		if how != mDirect || x.call == nil {
-			return verdict{}, false
-		}
-		if base := t.nd.followsOf(); base != nil && x.call.Kind == "call" && t.nd.fn != nil {
-			// the override must take its base's new signature: a call that
-			// binds to it now and not to that signature breaks with it
-			bound := j.boundCall(t, x)
-			args := argsOf(x.call)
-			cur := bind(paramsFor(t.nd.fn, bound), args, name)
-			next := bind(paramsFor(base, bound), args, name)
-			if cur.err == "" && next.err != "" {
-				return verdict{rel, model.Inconsistent, fmt.Sprintf("calls %s, which %s %s; then the call %s", t.display(), mustOrMay(t.ch), t.ch.Cause.Block().Display, next.err), prec, ""}, true
-			}
-		}
-		return verdict{rel, model.MayFollow, fmt.Sprintf("calls %s, which %s %s", t.display(), mustOrMayChange(t.ch), t.ch.Cause.Block().Display), prec, ""}, true
+		return derivedVerdict(t, x, how, rel, prec)
 	case t.deleted:
 		return j.deletedVerdict(t, x, how, rel, prec)
 	}
 	switch t.ch.Label {
 	case model.MMS:
-		if how != mDirect && how != mName || t.od == nil || t.nd == nil || t.od.fn == nil || t.nd.fn == nil {
-			return verdict{}, false
-		}
-		if x.call != nil {
-			return j.callVerdict(t, x, how, rel, prec)
-		}
-		if how == mName || x.kind == rImport || x.kind == rString {
-			return verdict{}, false
-		}
-		if attrOfFunction(x.n) && j.plainFunction(t.od.fn, t.nd.fn) {
-			// view.__name__ = name, view.view_class: the function object's
-			// attributes, whatever its signature
-			return verdict{}, false
-		}
-		if arity(callParams(t.od.fn)) != arity(callParams(t.nd.fn)) || t.od.fn.property != t.nd.fn.property || t.od.fn.async != t.nd.fn.async {
-			return verdict{rel, model.MayBeImpacted, fmt.Sprintf("uses %s as a value; its signature changed: %s", name, strings.Join(t.ch.Details, "; ")), prec, ""}, true
-		}
+		return j.signatureVerdict(t, x, how, rel, prec)
 	case model.AM:
-		// a method added to a class whose base defines it: calls through
-		// the class now reach the new method
-		if how != mDirect || x.call == nil || x.call.Kind != "call" || t.nd == nil || t.nd.fn == nil || j.baseMethod(t) == nil {
-			return verdict{}, false
-		}
-		bm := j.baseMethod(t)
-		bound := j.boundCall(t, x)
-		args := argsOf(x.call)
-		res := bind(paramsFor(t.nd.fn, bound), args, name)
-		if res.err != "" && bind(paramsFor(bm, bound), args, name).err == "" {
-			return verdict{rel, model.Inconsistent, fmt.Sprintf("the call now reaches %s (added, overriding %s), and %s", name, bm.qual, res.err), prec, ""}, true
-		}
-		if res.err == "" && bind(paramsFor(bm, bound), args, name).err == "" && extendsBase(t.nd.fn, bm, res.defaulted) {
-			return verdict{rel, model.Consistent, fmt.Sprintf("the call now reaches %s (added), which passes it on to %s unchanged and adds only what parameters the call leaves to their defaults ask for", name, bm.qual), prec, ""}, true
-		}
-		return verdict{rel, model.MayBeImpacted, fmt.Sprintf("the call now reaches %s (added) instead of %s", name, bm.qual), prec, ""}, true
+		return j.addedOverrideVerdict(t, x, how, rel, prec)
 	case model.MMB:
 		if how != mDirect || x.kind == rImport || x.kind == rString {
 			return verdict{}, false
@@ -200,6 +158,79 @@ func (j *judge) verdictFor(t *target, x *ref) (verdict, bool) {
 		}
 	}
 	return verdict{}, false
+}
+
+// derivedVerdict judges a direct call of a declaration that may have to
+// follow another's change (a derived change): it may follow, and it
+// breaks when it binds to the override's signature now and not to the
+// new signature of the base it must take.
+func derivedVerdict(t *target, x *ref, how matchHow, rel model.Relation, prec model.Precision) (verdict, bool) {
+	if how != mDirect || x.call == nil {
+		return verdict{}, false
+	}
+	name := shortName(t)
+	if base := t.nd.followsOf(); base != nil && x.call.Kind == "call" && t.nd.fn != nil {
+		// the override must take its base's new signature: a call that
+		// binds to it now and not to that signature breaks with it
+		bound := boundCall(t, x)
+		args := argsOf(x.call)
+		cur := bind(paramsFor(t.nd.fn, bound), args, name)
+		next := bind(paramsFor(base, bound), args, name)
+		if cur.err == "" && next.err != "" {
+			return verdict{rel, model.Inconsistent, fmt.Sprintf("calls %s, which %s %s; then the call %s", t.display(), mustOrMay(t.ch), t.ch.Cause.Block().Display, next.err), prec, ""}, true
+		}
+	}
+	return verdict{rel, model.MayFollow, fmt.Sprintf("calls %s, which %s %s", t.display(), mustOrMayChange(t.ch), t.ch.Cause.Block().Display), prec, ""}, true
+}
+
+// signatureVerdict judges a use of a function whose signature changed
+// (MMS): a call by how it binds (callVerdict), and a use as a value only
+// when what a caller of the value can see changed (arity, property,
+// async).
+func (j *judge) signatureVerdict(t *target, x *ref, how matchHow, rel model.Relation, prec model.Precision) (verdict, bool) {
+	if how != mDirect && how != mName || t.od == nil || t.nd == nil || t.od.fn == nil || t.nd.fn == nil {
+		return verdict{}, false
+	}
+	if x.call != nil {
+		return j.callVerdict(t, x, how, rel, prec)
+	}
+	if how == mName || x.kind == rImport || x.kind == rString {
+		return verdict{}, false
+	}
+	if attrOfFunction(x.n) && j.plainFunction(t.od.fn, t.nd.fn) {
+		// view.__name__ = name, view.view_class: the function object's
+		// attributes, whatever its signature
+		return verdict{}, false
+	}
+	if arity(callParams(t.od.fn)) != arity(callParams(t.nd.fn)) || t.od.fn.property != t.nd.fn.property || t.od.fn.async != t.nd.fn.async {
+		return verdict{rel, model.MayBeImpacted, fmt.Sprintf("uses %s as a value; its signature changed: %s", shortName(t), strings.Join(t.ch.Details, "; ")), prec, ""}, true
+	}
+	return verdict{}, false
+}
+
+// addedOverrideVerdict judges a call that now reaches a method added to
+// a class whose base defines it (AM): it breaks when it binds to the
+// base's method and not the new one, is consistent when the new one only
+// passes it on and adds defaulted parameters, and may be impacted
+// otherwise.
+func (j *judge) addedOverrideVerdict(t *target, x *ref, how matchHow, rel model.Relation, prec model.Precision) (verdict, bool) {
+	// a method added to a class whose base defines it: calls through
+	// the class now reach the new method
+	if how != mDirect || x.call == nil || x.call.Kind != "call" || t.nd == nil || t.nd.fn == nil || j.baseMethod(t) == nil {
+		return verdict{}, false
+	}
+	name := shortName(t)
+	bm := j.baseMethod(t)
+	bound := boundCall(t, x)
+	args := argsOf(x.call)
+	res := bind(paramsFor(t.nd.fn, bound), args, name)
+	if res.err != "" && bind(paramsFor(bm, bound), args, name).err == "" {
+		return verdict{rel, model.Inconsistent, fmt.Sprintf("the call now reaches %s (added, overriding %s), and %s", name, bm.qual, res.err), prec, ""}, true
+	}
+	if res.err == "" && bind(paramsFor(bm, bound), args, name).err == "" && extendsBase(t.nd.fn, bm, res.defaulted) {
+		return verdict{rel, model.Consistent, fmt.Sprintf("the call now reaches %s (added), which passes it on to %s unchanged and adds only what parameters the call leaves to their defaults ask for", name, bm.qual), prec, ""}, true
+	}
+	return verdict{rel, model.MayBeImpacted, fmt.Sprintf("the call now reaches %s (added) instead of %s", name, bm.qual), prec, ""}, true
 }
 
 // instanceCall decides whether a call of a value reaches a __call__
@@ -263,7 +294,7 @@ func (j *judge) match(t *target, x *ref) matchHow {
 				return mMissing // the name came through `from module import *`
 			}
 		}
-		if x.kind == rAttr && x.recv.k == vUnknown && t.qual == t.name && j.importedRoot(x) {
+		if x.kind == rAttr && x.recv.k == vUnknown && t.qual == t.name && importedRoot(x) {
 			return mName
 		}
 		if x.kind == rString && x.recv.k == vUnknown && t.deleted && strings.Contains(x.n.Text(), ".") {
@@ -428,7 +459,7 @@ func (j *judge) deletedVerdict(t *target, x *ref, how matchHow, rel model.Relati
 		}
 		return verdict{rel, model.MayBeImpacted, fmt.Sprintf("%s %s; %s %s (%s)", verb, t.name, t.display(), what, why), prec, ""}, true
 	case mName:
-		if j.pulledUp(t) {
+		if (overrideRules{j}).pulledUp(t) {
 			// were the receiver the class, it would reach the same code
 			return verdict{}, false
 		}
@@ -490,7 +521,7 @@ func (j *judge) subclassDefines(t *target, c *classInfo) bool {
 // callVerdict checks a call of a function whose signature changed.
 func (j *judge) callVerdict(t *target, x *ref, how matchHow, rel model.Relation, prec model.Precision) (verdict, bool) {
 	of, nf := t.od.fn, t.nd.fn
-	bound := j.boundCall(t, x)
+	bound := boundCall(t, x)
 	ops, nps := paramsFor(of, bound), paramsFor(nf, bound)
 	args := argsOf(x.call)
 	name := shortName(t)
@@ -559,7 +590,7 @@ func (j *judge) callVerdict(t *target, x *ref, how matchHow, rel model.Relation,
 		return verdict{rel, model.Inconsistent, fmt.Sprintf("the call of %s binds, but %s (%s)", name, broken, details), prec, ""}, true
 	}
 	if moved != "" {
-		j.markDefault(x, moved)
+		j.dflt.mark(x, moved)
 		return verdict{rel, model.MayBeImpacted, fmt.Sprintf("the call of %s still binds, but %s", name, moved), prec, ""}, true
 	}
 	if opt := addedParams(t, false); len(opt) > 0 && !passes(args, nps, opt) {
@@ -627,7 +658,7 @@ func passes(a callArgs, ps []param, names []string) bool {
 
 // boundCall reports whether a call of a method target passes self or cls
 // implicitly.
-func (j *judge) boundCall(t *target, x *ref) bool {
+func boundCall(t *target, x *ref) bool {
 	if !t.member {
 		return false
 	}
@@ -695,7 +726,7 @@ func isStore(n *treesit.Node) bool {
 }
 
 // relation is how a reference depends on its target.
-func (j *judge) relation(t *target, x *ref) model.Relation {
+func relation(t *target, x *ref) model.Relation {
 	if x.kind == rImport {
 		return model.ImportedBy
 	}

@@ -34,7 +34,7 @@ type analyzer struct {
 	// declaration passes it on, the function declarations by node
 	followed map[followKey]bool
 	modes    map[*model.Block]string
-	byNode   map[*tsfile]map[*treesit.Node]*declData
+	byNode   declNodeIndex
 	inherits map[*model.Change]bool // stillInherited, by change (keyof.go)
 }
 
@@ -60,7 +60,7 @@ func newAnalyzer(ctx context.Context, fe *Frontend, env *lang.Env) (*analyzer, e
 	for _, p := range all {
 		a.files[p] = true
 	}
-	a.startTSC()
+	tscTier{a}.startTSC()
 	return a, nil
 }
 
@@ -241,14 +241,14 @@ func (a *analyzer) Answer(ctx context.Context, qs []lang.Query) ([]*lang.Ref, er
 	return lang.Keep(qs, refs), nil
 }
 
+// impacted judges the targets (the first 500) in the files that hold
+// their words, searched for together, adding the targets the judges
+// find on the way (followUps), and then settles the unsure sites with
+// tsc.
 func (a *analyzer) impacted(ctx context.Context, ts []*target) ([]*lang.Ref, error) {
 	var out []*lang.Ref
 	var sites []*tscSite
 	seenSub := map[string]bool{}
-	type compKey struct {
-		ch         *model.Change
-		path, comp string
-	}
 	seenComp := map[compKey]bool{}
 	tstart := time.Now()
 	var found [][]string // the files holding each target's words
@@ -285,65 +285,91 @@ func (a *analyzer) impacted(ctx context.Context, ts []*target) ([]*lang.Ref, err
 			if declOnly(f.path) {
 				continue
 			}
-			j := &judge{a: a, t: t, f: f}
+			j := &judge{a: a, t: t, f: f, fx: &fixer{a: a, t: t, f: f}}
 			j.run()
 			if why := mayRemain; why != "" {
-				for _, r := range j.out {
-					switch {
-					case strings.HasSuffix(why, "as before") && r.Verdict != model.Consistent:
-						r.Verdict, r.Message = model.Consistent, why
-					case r.Verdict == model.Inconsistent:
-						r.Verdict = model.MayBeImpacted
-						r.Message += "; but " + why
-					}
-				}
+				mayRemainCaveat(j.out, why)
 			}
 			out = append(out, j.out...)
 			for k, r := range j.out {
 				sites = append(sites, &tscSite{ref: r, t: t, f: f, n: j.at[k]})
 			}
-			// the interfaces extending (or aliasing) the member's
-			// container: their users are the member's users too
-			var fresh []string
-			for _, sub := range j.subIfaces {
-				k := f.path + "\x00" + sub + "\x00" + t.name
-				if !seenSub[k] {
-					seenSub[k] = true
-					fresh = append(fresh, sub)
-				}
-			}
-			if len(fresh) > 0 {
-				st := *t
-				st.container, st.alts, st.path, st.sub = fresh[0], fresh[1:], f.path, true
-				ts = append(ts, &st)
-			}
-			for _, c := range j.comps {
-				k := compKey{t.ch, f.path, c.name}
-				if !seenComp[k] {
-					seenComp[k] = true
-					st := *t
-					st.comp, st.compExact, st.path, st.alts = c.name, c.exact, f.path, nil
-					ts = append(ts, &st)
-				}
-			}
-			for _, sub := range j.subs {
-				// a subclass inheriting a changed constructor: its
-				// instantiations bind to it
-				st := *t
-				st.container, st.path, st.sub = sub, f.path, true
-				ts = append(ts, &st)
-			}
+			ts = append(ts, followUps(j, seenSub, seenComp)...)
 		}
 		trace("target %s: %d files, %d parsed in %v, judged in %v (%d more parsed)", t.name, len(paths), n1-n0, t2.Sub(t1), time.Since(t2), a.c.Count()-n1)
 	}
 	trace("impacted: %d targets, %d files parsed, %v", len(ts), a.c.Count(), time.Since(tstart))
-	a.typecheck(ctx, sites)
+	tscTier{a}.typecheck(ctx, sites)
 	for _, r := range out {
 		if r.Verdict == model.Consistent {
 			r.Follow = nil // tsc found the call consistent: nothing follows from it
 		}
 	}
 	return out, nil
+}
+
+// mayRemainCaveat tempers the verdicts of refs when the member may remain
+// (why, memberMayRemain): consistent when it is there as before, else an
+// inconsistency becomes a warning that says why.
+func mayRemainCaveat(refs []*lang.Ref, why string) {
+	for _, r := range refs {
+		switch {
+		case strings.HasSuffix(why, "as before") && r.Verdict != model.Consistent:
+			r.Verdict, r.Message = model.Consistent, why
+		case r.Verdict == model.Inconsistent:
+			r.Verdict = model.MayBeImpacted
+			r.Message += "; but " + why
+		}
+	}
+}
+
+// compKey is a component whose props a target's container types, in one
+// file, for one change: each is judged as a target once.
+type compKey struct {
+	ch         *model.Change
+	path, comp string
+}
+
+// followUps are the targets judge j found in its file beyond its own:
+// the interfaces extending (or aliasing) the member's container, the
+// components whose props it types, and the subclasses inheriting a
+// changed constructor; seenSub and seenComp keep each from being made
+// twice.
+func followUps(j *judge, seenSub map[string]bool, seenComp map[compKey]bool) []*target {
+	t, f := j.t, j.f
+	var ts []*target
+	// the interfaces extending (or aliasing) the member's
+	// container: their users are the member's users too
+	var fresh []string
+	for _, sub := range j.subIfaces {
+		k := f.path + "\x00" + sub + "\x00" + t.name
+		if !seenSub[k] {
+			seenSub[k] = true
+			fresh = append(fresh, sub)
+		}
+	}
+	if len(fresh) > 0 {
+		st := *t
+		st.container, st.alts, st.path, st.sub = fresh[0], fresh[1:], f.path, true
+		ts = append(ts, &st)
+	}
+	for _, c := range j.comps {
+		k := compKey{t.ch, f.path, c.name}
+		if !seenComp[k] {
+			seenComp[k] = true
+			st := *t
+			st.comp, st.compExact, st.path, st.alts = c.name, c.exact, f.path, nil
+			ts = append(ts, &st)
+		}
+	}
+	for _, sub := range j.subs {
+		// a subclass inheriting a changed constructor: its
+		// instantiations bind to it
+		st := *t
+		st.container, st.path, st.sub = sub, f.path, true
+		ts = append(ts, &st)
+	}
+	return ts
 }
 
 // searchWords are the words a file using a target must hold.

@@ -105,7 +105,7 @@ func (j *judge) destructuredMember(typedExpr func(*treesit.Node) bool, typedAnn 
 			}
 			j.emit(entry, model.UsedBy, model.Inconsistent, model.PrecisionSyntax,
 				fmt.Sprintf("destructures %s from a %s, which %s", t.name, t.container, j.what()))
-			j.withFix(j.renameKey(entry))
+			j.withFix(j.fx.renameKey(entry))
 		case tCall, tIMethod:
 			for _, c := range calls {
 				j.call(c.Child("function"), c, rel, model.PrecisionSyntax, false)

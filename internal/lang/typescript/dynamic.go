@@ -18,9 +18,15 @@ import (
 // them with types). An import whose value goes elsewhere (a lazy
 // component, a registry) is a note at the import.
 
+// dynamicRules are the judge's rules for dynamic imports (import() and
+// require() of the target's module) and the uses of what they bind. They
+// judge through the judge they extend, whose target, file and findings
+// they share.
+type dynamicRules struct{ *judge }
+
 // dynamicImports judges the dynamic imports of the file whose module may
 // pass on the target's declaration (exps: its export names).
-func (j *judge) dynamicImports(exps []string) {
+func (j dynamicRules) dynamicImports(exps []string) {
 	t := j.t
 	if len(exps) == 0 || t.kind != tGone && t.kind != tCall {
 		return
@@ -60,7 +66,7 @@ func (j *judge) dynamicImports(exps []string) {
 // dynamicUses finds the uses of the target through the value of one
 // dynamic import; false when that value is not bound where they could
 // be followed.
-func (j *judge) dynamicUses(imp *treesit.Node, spec string, exps []string) bool {
+func (j dynamicRules) dynamicUses(imp *treesit.Node, spec string, exps []string) bool {
 	v := imp
 	for v.Parent != nil && (v.Parent.Kind == "await_expression" || v.Parent.Kind == "parenthesized_expression") {
 		v = v.Parent
@@ -149,7 +155,7 @@ func firstBound(pat *treesit.Node) string {
 
 // namespaceUses reports ns.name for the target's export names, where ns
 // is bound by decl.
-func (j *judge) namespaceUses(scope *treesit.Node, ns string, decl *treesit.Node, spec string, exps []string) {
+func (j dynamicRules) namespaceUses(scope *treesit.Node, ns string, decl *treesit.Node, spec string, exps []string) {
 	if scope == nil || decl == nil {
 		return
 	}
@@ -167,7 +173,7 @@ func (j *judge) namespaceUses(scope *treesit.Node, ns string, decl *treesit.Node
 
 // patternUses reports the uses of the names an object pattern binds from
 // the target's export names.
-func (j *judge) patternUses(pat, scope, decl *treesit.Node, spec string, exps []string) {
+func (j dynamicRules) patternUses(pat, scope, decl *treesit.Node, spec string, exps []string) {
 	if scope == nil || decl == nil {
 		return
 	}
@@ -201,7 +207,7 @@ func (j *judge) patternUses(pat, scope, decl *treesit.Node, spec string, exps []
 
 // dynamicUse judges one use of the target through a dynamic import: as
 // a static use would be, but a warning at most.
-func (j *judge) dynamicUse(n *treesit.Node, spec string) {
+func (j dynamicRules) dynamicUse(n *treesit.Node, spec string) {
 	t := j.t
 	k, call := refKindOf(n)
 	start := len(j.out)

@@ -48,11 +48,23 @@ func (j *judge) withFix(f *model.Fix) {
 	j.out[len(j.out)-1].Fix = f
 }
 
+// fixer makes the mechanical fixes of one target's sites in one file:
+// the edits the seed alone decides (see above). It reads the target, the
+// file and the parameter defaults (param_defaults); the judge attaches
+// its fixes to the findings (withFix).
+type fixer struct {
+	a *analyzer
+	t *target
+	f *tsfile
+	// canRename caches renameUses
+	canRename *bool
+}
+
 // renaming returns the old and new names of a renamed target whose
 // sites may be fixed.
-func (j *judge) renaming() (oldName, newName string, ok bool) {
-	c := j.t.ch
-	if c == nil || c.Derived || !c.Renamed() || j.t.kind != tGone {
+func (fx *fixer) renaming() (oldName, newName string, ok bool) {
+	c := fx.t.ch
+	if c == nil || c.Derived || !c.Renamed() || fx.t.kind != tGone {
 		return "", "", false
 	}
 	oldName, newName = c.Old.Name, c.New.Name
@@ -76,8 +88,8 @@ func isIdent(s string) bool {
 }
 
 // edit is the fix replacing node n's source with text.
-func (j *judge) edit(desc string, n *treesit.Node, text string) *model.Fix {
-	return &model.Fix{Description: desc, Edits: []model.TextEdit{editOf(j.f, n, text)}}
+func (fx *fixer) edit(desc string, n *treesit.Node, text string) *model.Fix {
+	return &model.Fix{Description: desc, Edits: []model.TextEdit{editOf(fx.f, n, text)}}
 }
 
 // editOf replaces node n's source in file f with text.
@@ -87,26 +99,26 @@ func editOf(f *tsfile, n *treesit.Node, text string) model.TextEdit {
 
 // renameAt renames a member at a node holding its old name (a property
 // of a member expression, an attribute, a key).
-func (j *judge) renameAt(n *treesit.Node) *model.Fix {
-	o, nw, ok := j.renaming()
+func (fx *fixer) renameAt(n *treesit.Node) *model.Fix {
+	o, nw, ok := fx.renaming()
 	if !ok || n == nil || n.Text() != o {
 		return nil
 	}
-	return j.edit(fmt.Sprintf("rename %s to %s", o, nw), n, nw)
+	return fx.edit(fmt.Sprintf("rename %s to %s", o, nw), n, nw)
 }
 
 // renameKey renames a member where a literal or a pattern names it as a
 // key: a shorthand `{ old }` keeps its value or local under the new key.
-func (j *judge) renameKey(k *treesit.Node) *model.Fix {
-	o, nw, ok := j.renaming()
+func (fx *fixer) renameKey(k *treesit.Node) *model.Fix {
+	o, nw, ok := fx.renaming()
 	if !ok || k == nil || k.Text() != o {
 		return nil
 	}
 	switch k.Kind {
 	case "shorthand_property_identifier", "shorthand_property_identifier_pattern":
-		return j.edit(fmt.Sprintf("rename %s to %s", o, nw), k, nw+": "+o)
+		return fx.edit(fmt.Sprintf("rename %s to %s", o, nw), k, nw+": "+o)
 	case "property_identifier":
-		return j.edit(fmt.Sprintf("rename %s to %s", o, nw), k, nw)
+		return fx.edit(fmt.Sprintf("rename %s to %s", o, nw), k, nw)
 	}
 	return nil
 }
@@ -137,24 +149,24 @@ func literalKey(o *treesit.Node, name string) *treesit.Node {
 // the old name can take the new one in this file: the file binds no
 // other declaration to it, and no scope around a use declares it.
 // Computed once per judge.
-func (j *judge) renameUses() bool {
-	if j.canRename != nil {
-		return *j.canRename
+func (fx *fixer) renameUses() bool {
+	if fx.canRename != nil {
+		return *fx.canRename
 	}
 	ok := false
-	defer func() { j.canRename = &ok }()
-	o, nw, can := j.renaming()
+	defer func() { fx.canRename = &ok }()
+	o, nw, can := fx.renaming()
 	if !can {
 		return false
 	}
-	if j.f.path != j.t.path && (j.f.declares(nw) || j.f.imports[nw] != nil) {
+	if fx.f.path != fx.t.path && (fx.f.declares(nw) || fx.f.imports[nw] != nil) {
 		return false
 	}
-	if b := j.f.imports[o]; b != nil && b.name != o {
+	if b := fx.f.imports[o]; b != nil && b.name != o {
 		return false // the old name binds something else (`import { x as old }`)
 	}
-	if j.f.path != j.t.path {
-		for _, local := range j.f.exports {
+	if fx.f.path != fx.t.path {
+		for _, local := range fx.f.exports {
 			if local == o {
 				return false // `export { old }`: the file's own export keeps the name
 			}
@@ -162,7 +174,7 @@ func (j *judge) renameUses() bool {
 	}
 	ok = true
 	locals := map[string]bool{o: true}
-	j.refs(locals, nil, nil, func(ref *treesit.Node) {
+	fx.f.refs(locals, nil, nil, func(ref *treesit.Node) {
 		if shadowed(ref, nw) {
 			ok = false
 		}
@@ -173,13 +185,13 @@ func (j *judge) renameUses() bool {
 // useFix renames a use of a renamed top-level declaration: a name
 // bound under the old name, or ns.old through a namespace import. An
 // element's opening tag takes its closing tag along.
-func (j *judge) useFix(ref *treesit.Node) *model.Fix {
-	f := j.useFixAt(ref)
+func (fx *fixer) useFix(ref *treesit.Node) *model.Fix {
+	f := fx.useFixAt(ref)
 	if f == nil || ref.Parent.KindOr() != "jsx_opening_element" {
 		return f
 	}
 	if cl := ref.Parent.Parent.Child("close_tag"); cl != nil {
-		c := j.useFixAt(cl.Child("name"))
+		c := fx.useFixAt(cl.Child("name"))
 		if c == nil || c.Edits[0].NewText != f.Edits[0].NewText {
 			return nil // the tags would disagree
 		}
@@ -188,8 +200,8 @@ func (j *judge) useFix(ref *treesit.Node) *model.Fix {
 	return f
 }
 
-func (j *judge) useFixAt(ref *treesit.Node) *model.Fix {
-	o, nw, ok := j.renaming()
+func (fx *fixer) useFixAt(ref *treesit.Node) *model.Fix {
+	o, nw, ok := fx.renaming()
 	if !ok || ref == nil {
 		return nil
 	}
@@ -197,19 +209,19 @@ func (j *judge) useFixAt(ref *treesit.Node) *model.Fix {
 	switch ref.Kind {
 	case "member_expression":
 		if p := ref.Child("property"); p.Text() == o {
-			return j.edit(desc, p, nw)
+			return fx.edit(desc, p, nw)
 		}
 	case "nested_type_identifier":
 		if p := ref.Child("name"); p.Text() == o {
-			return j.edit(desc, p, nw)
+			return fx.edit(desc, p, nw)
 		}
 	case "identifier", "type_identifier":
-		if ref.Text() == o && j.renameUses() {
-			return j.edit(desc, ref, nw)
+		if ref.Text() == o && fx.renameUses() {
+			return fx.edit(desc, ref, nw)
 		}
 	case "shorthand_property_identifier":
-		if ref.Text() == o && j.renameUses() {
-			return j.edit(desc, ref, o+": "+nw)
+		if ref.Text() == o && fx.renameUses() {
+			return fx.edit(desc, ref, o+": "+nw)
 		}
 	}
 	return nil
@@ -219,8 +231,8 @@ func (j *judge) useFixAt(ref *treesit.Node) *model.Fix {
 // }`, `import { old as x }`) or a require pattern (`const { old } =
 // require()`, `{ old: x }`). Without an alias, the local keeps the old
 // name (`{ new as old }`) when the uses cannot take the new one.
-func (j *judge) importFix(b *binding) *model.Fix {
-	o, nw, ok := j.renaming()
+func (fx *fixer) importFix(b *binding) *model.Fix {
+	o, nw, ok := fx.renaming()
 	if !ok || b.name != o {
 		return nil
 	}
@@ -232,18 +244,18 @@ func (j *judge) importFix(b *binding) *model.Fix {
 		if name == nil || name.Text() != o {
 			return nil
 		}
-		if n.Child("alias") != nil || j.renameUses() {
-			return j.edit(desc, name, nw)
+		if n.Child("alias") != nil || fx.renameUses() {
+			return fx.edit(desc, name, nw)
 		}
-		return j.edit(desc, name, nw+" as "+o)
+		return fx.edit(desc, name, nw+" as "+o)
 	case "shorthand_property_identifier_pattern":
-		if j.renameUses() {
-			return j.edit(desc, n, nw)
+		if fx.renameUses() {
+			return fx.edit(desc, n, nw)
 		}
-		return j.edit(desc, n, nw+": "+o)
+		return fx.edit(desc, n, nw+": "+o)
 	case "pair_pattern":
 		if key := n.Child("key"); key.KindOr() == "property_identifier" && key.Text() == o {
-			return j.edit(desc, key, nw)
+			return fx.edit(desc, key, nw)
 		}
 	}
 	return nil
@@ -251,8 +263,8 @@ func (j *judge) importFix(b *binding) *model.Fix {
 
 // reexportFix renames the old name in `export { old } from` (and `export
 // { old as x } from`, which keeps its export name).
-func (j *judge) reexportFix(r *reexport) *model.Fix {
-	o, nw, ok := j.renaming()
+func (fx *fixer) reexportFix(r *reexport) *model.Fix {
+	o, nw, ok := fx.renaming()
 	if !ok || r.name != o || r.node.Kind != "export_specifier" {
 		return nil
 	}
@@ -260,14 +272,14 @@ func (j *judge) reexportFix(r *reexport) *model.Fix {
 	if name.Text() != o {
 		return nil
 	}
-	return j.edit(fmt.Sprintf("rename %s to %s", o, nw), name, nw)
+	return fx.edit(fmt.Sprintf("rename %s to %s", o, nw), name, nw)
 }
 
 // argsFix rebuilds the argument list of a call (or new, or super) that
 // bound to the target's old parameter list for the new one; nil when
 // that is not certain.
-func (j *judge) argsFix(call *treesit.Node) *model.Fix {
-	t := j.t
+func (fx *fixer) argsFix(call *treesit.Node) *model.Fix {
+	t := fx.t
 	if t.ch == nil || t.ch.Derived || t.od == nil || t.nd == nil || t.od.fn == nil || t.nd.fn == nil {
 		return nil
 	}
@@ -312,7 +324,7 @@ func (j *judge) argsFix(call *treesit.Node) *model.Fix {
 		if p.optional {
 			continue
 		}
-		expr, ok := j.a.env.Defaults[p.name]
+		expr, ok := fx.a.env.Defaults[p.name]
 		if !ok || !isIdent(p.name) {
 			return nil // an added required parameter with no given value
 		}
@@ -348,5 +360,5 @@ func (j *judge) argsFix(call *treesit.Node) *model.Fix {
 	if t.d.kind == dCtor {
 		name = t.container
 	}
-	return j.edit("call "+name+": "+strings.Join(what, ", "), list, text)
+	return fx.edit("call "+name+": "+strings.Join(what, ", "), list, text)
 }

@@ -65,7 +65,7 @@ func (j *judge) spreadForward(at, call *treesit.Node, rel model.Relation, prec m
 	if !spread {
 		return
 	}
-	_, d, inner := j.a.enclosingDecl(j.f, call)
+	_, d, inner := j.a.byNode.enclosingDecl(j.f, call)
 	if d == nil || d.fn == nil || !forwardsParams(call, d, inner) {
 		return
 	}
@@ -107,7 +107,7 @@ func (j *judge) follow(call *treesit.Node, r *lang.Ref) *lang.Follow {
 	if l := t.ch.Label; l != model.MMS && l != model.MCC {
 		return nil
 	}
-	fnNode, d, inner := j.a.enclosingDecl(j.f, call)
+	fnNode, d, inner := j.a.byNode.enclosingDecl(j.f, call)
 	if d == nil || d.fn == nil {
 		return nil
 	}
@@ -140,7 +140,7 @@ func (j *judge) follow(call *treesit.Node, r *lang.Ref) *lang.Follow {
 		j.a.followed = map[followKey]bool{}
 	}
 	j.a.followed[k] = true
-	decl := j.a.declOf(j.f, d)
+	decl := declOf(j.f, d)
 	if decl == nil {
 		return nil
 	}
@@ -176,8 +176,8 @@ func paramsText(s *sig) string {
 // enclosingDecl returns the innermost function-like declaration of f
 // around n (its node and data), looking through anonymous functions
 // (callbacks), whose parameters it returns in inner.
-func (a *analyzer) enclosingDecl(f *tsfile, n *treesit.Node) (*treesit.Node, *declData, map[string]bool) {
-	byNode := a.declNodes(f)
+func (dn *declNodeIndex) enclosingDecl(f *tsfile, n *treesit.Node) (*treesit.Node, *declData, map[string]bool) {
+	byNode := dn.declNodes(f)
 	inner := map[string]bool{}
 	for p := n.Parent; p != nil; p = p.Parent {
 		if !functionLike(p.Kind) && p.Kind != "method_definition" {
@@ -193,10 +193,14 @@ func (a *analyzer) enclosingDecl(f *tsfile, n *treesit.Node) (*treesit.Node, *de
 	return nil, nil, nil
 }
 
+// declNodeIndex maps, per file, the nodes of its function-like
+// declarations to their data (declNodes), built on first use.
+type declNodeIndex map[*tsfile]map[*treesit.Node]*declData
+
 // declNodes maps the nodes of a file's function-like declarations to
 // their data, once per file.
-func (a *analyzer) declNodes(f *tsfile) map[*treesit.Node]*declData {
-	if m, ok := a.byNode[f]; ok {
+func (dn *declNodeIndex) declNodes(f *tsfile) map[*treesit.Node]*declData {
+	if m, ok := (*dn)[f]; ok {
 		return m
 	}
 	m := map[*treesit.Node]*declData{}
@@ -205,15 +209,15 @@ func (a *analyzer) declNodes(f *tsfile) map[*treesit.Node]*declData {
 			m[d.node] = d
 		}
 	}
-	if a.byNode == nil {
-		a.byNode = map[*tsfile]map[*treesit.Node]*declData{}
+	if *dn == nil {
+		*dn = map[*tsfile]map[*treesit.Node]*declData{}
 	}
-	a.byNode[f] = m
+	(*dn)[f] = m
 	return m
 }
 
 // declOf returns the declaration (head state) holding d.
-func (a *analyzer) declOf(f *tsfile, d *declData) *lang.Decl {
+func declOf(f *tsfile, d *declData) *lang.Decl {
 	for _, x := range decls(f) {
 		xd := x.Data.(*declData)
 		if xd == d || xd.node == d.node {

@@ -60,9 +60,16 @@ var componentTypes = map[string]int{
 // argument (React's props helpers, Readonly).
 var propsWrappers = map[string]bool{"PropsWithChildren": true, "PropsWithoutRef": true, "PropsWithRef": true, "Readonly": true}
 
+// jsxRules are the judge's rules for React components: which of the
+// file's components take the target's container as props (components),
+// and the JSX elements and inline calls that render them (jsxElements,
+// element, inlineElement). They judge through the judge they extend,
+// whose target, file and findings they share.
+type jsxRules struct{ *judge }
+
 // components finds the file's top-level components typed by one of the
 // local names of the target's container.
-func (j *judge) components(locals map[string]bool) []component {
+func (j jsxRules) components(locals map[string]bool) []component {
 	var out []component
 	for _, st := range j.f.t.Root.Kids {
 		if st.Bad {
@@ -131,11 +138,11 @@ func (j *judge) components(locals map[string]bool) []component {
 
 // componentValue reads a component from a value (a function, a wrapper
 // call) and the annotation of the variable holding it.
-func (j *judge) componentValue(v, ann *treesit.Node, locals map[string]bool) (component, bool) {
+func (j jsxRules) componentValue(v, ann *treesit.Node, locals map[string]bool) (component, bool) {
 	if ann != nil {
 		typ := strings.TrimSpace(strings.TrimPrefix(treesit.Compact(ann), ":"))
 		if head, args := splitGeneric(typ); head != "" {
-			if i, ok := componentTypes[lastSegment(head)]; ok && j.reactName(head) && i < len(args) {
+			if i, ok := componentTypes[lastSegment(head)]; ok && j.f.reactName(head) && i < len(args) {
 				found, exact := j.propsType(args[i], locals)
 				if !found {
 					return component{}, false
@@ -160,7 +167,7 @@ func (j *judge) componentValue(v, ann *treesit.Node, locals map[string]bool) (co
 		case v.Kind == "call_expression":
 			callee := v.Child("function")
 			idx, ok := wrapperProps[lastSegment(callee.Text())]
-			if !ok || !j.reactName(callee.Text()) {
+			if !ok || !j.f.reactName(callee.Text()) {
 				return component{}, false
 			}
 			if ta := v.Child("type_arguments"); ta != nil {
@@ -186,7 +193,7 @@ func (j *judge) componentValue(v, ann *treesit.Node, locals map[string]bool) (co
 }
 
 // classComponent reads `class C extends React.Component<Props, State>`.
-func (j *judge) classComponent(c *treesit.Node, locals map[string]bool) (component, bool) {
+func (j jsxRules) classComponent(c *treesit.Node, locals map[string]bool) (component, bool) {
 	var ext *treesit.Node
 	treesit.Walk(c, func(n *treesit.Node) bool {
 		if n.Kind == "class_body" {
@@ -201,7 +208,7 @@ func (j *judge) classComponent(c *treesit.Node, locals map[string]bool) (compone
 		return component{}, false
 	}
 	base := ext.Child("value").Text()
-	if s := lastSegment(base); s != "Component" && s != "PureComponent" || !j.reactName(base) {
+	if s := lastSegment(base); s != "Component" && s != "PureComponent" || !j.f.reactName(base) {
 		return component{}, false
 	}
 	ta := ext.Child("type_arguments")
@@ -219,11 +226,11 @@ func (j *judge) classComponent(c *treesit.Node, locals map[string]bool) (compone
 // reactName reports whether a (possibly qualified) name of React's API
 // is one: qualified (React.FC), or imported rather than declared in the
 // file.
-func (j *judge) reactName(name string) bool {
+func (f *tsfile) reactName(name string) bool {
 	if strings.Contains(name, ".") {
 		return true
 	}
-	return j.f.imports[name] != nil && !j.f.declares(name)
+	return f.imports[name] != nil && !f.declares(name)
 }
 
 // propsType reports whether a type expression is the target's container
@@ -231,7 +238,7 @@ func (j *judge) reactName(name string) bool {
 // intersections with object types that do not redeclare the member);
 // exact is false when an intersection has a part the analysis cannot
 // read.
-func (j *judge) propsType(typ string, locals map[string]bool) (found, exact bool) {
+func (j jsxRules) propsType(typ string, locals map[string]bool) (found, exact bool) {
 	exact = true
 	for _, p := range splitTop(typ, '&') {
 		p = unwrapProps(strings.TrimSpace(p))
@@ -240,7 +247,7 @@ func (j *judge) propsType(typ string, locals map[string]bool) (found, exact bool
 			if typeLiteralDeclares(p, j.t.name) {
 				return false, false // the component declares the member itself
 			}
-		case j.aliases(p, locals):
+		case subtypeRules{j.judge}.aliases(p, locals):
 			found = true
 		default:
 			exact = false
@@ -303,7 +310,7 @@ func firstParam(fn *treesit.Node) *treesit.Node {
 
 // jsxElements judges the elements of a component (target.comp) in the
 // file: their attributes against the container's changed member.
-func (j *judge) jsxElements() {
+func (j jsxRules) jsxElements() {
 	t := j.t
 	locals, nss := j.bindings(t.comp)
 	if len(locals) == 0 && len(nss) == 0 {
@@ -331,7 +338,7 @@ func (j *judge) jsxElements() {
 }
 
 // element judges one element's attributes.
-func (j *judge) element(el *treesit.Node, tag string) {
+func (j jsxRules) element(el *treesit.Node, tag string) {
 	t := j.t
 	var attr *treesit.Node
 	spread := false
@@ -370,7 +377,7 @@ func (j *judge) element(el *treesit.Node, tag string) {
 		}
 		j.emit(attr, rel, v, model.PrecisionSyntax, msg)
 		if v == model.Inconsistent {
-			j.withFix(j.renameAt(attr))
+			j.withFix(j.fx.renameAt(attr))
 		}
 	case t.kind == tRetyped && attr != nil && attr != el:
 		j.emit(attr, rel, model.MayBeImpacted, model.PrecisionSyntax,
@@ -401,7 +408,7 @@ func hasChildren(el *treesit.Node) bool {
 // componentProps judges, inside a component, the reads of a removed or
 // retyped member from its props: keys of a destructuring parameter,
 // props.x, this.props.x, and `const {x} = props`.
-func (j *judge) componentProps(c component) {
+func (j jsxRules) componentProps(c component) {
 	t := j.t
 	if t.kind != tGone && t.kind != tRetyped || c.fn == nil {
 		return
@@ -420,7 +427,7 @@ func (j *judge) componentProps(c component) {
 		}
 		j.emit(at, model.UsedBy, v, model.PrecisionSyntax, msg)
 		if v == model.Inconsistent {
-			j.withFix(j.renameKey(key))
+			j.withFix(j.fx.renameKey(key))
 		}
 	}
 	props := "" // the parameter's name, when it is one identifier

@@ -117,7 +117,7 @@ func objectTypeOf(n *treesit.Node, depth int) *treesit.Node {
 
 // inlineElement judges an element of a component whose inline props
 // type changed (the target's old and new declarations).
-func (j *judge) inlineElement(el *treesit.Node) {
+func (j jsxRules) inlineElement(el *treesit.Node) {
 	om, ok := inlineProps(j.t.od)
 	if !ok {
 		return

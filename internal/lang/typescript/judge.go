@@ -25,8 +25,8 @@ type judge struct {
 	// comps are the file's components whose props are an interface
 	// member's container (jsx.go)
 	comps []component
-	// canRename caches renameUses (fixes.go)
-	canRename *bool
+	// fx makes the mechanical fixes of the judge's sites (fixes.go)
+	fx *fixer
 	// ctr caches containerImport's bindings of the member's class
 	ctr map[string]bool
 }
@@ -35,19 +35,19 @@ func (j *judge) run() {
 	t := j.t
 	switch {
 	case t.comp != "":
-		j.jsxElements()
+		jsxRules{j}.jsxElements()
 	case !t.member:
 		locals, nss := j.bindings(t.name)
 		j.topLevel(locals, nss)
-		j.dynamicImports(j.exportNames(t.name))
+		dynamicRules{j}.dynamicImports(j.exportNames(t.name))
 	case t.d.kind == dCtor:
-		j.ctor()
+		memberRules{j}.ctor()
 	case t.d.kind == dEnumMember:
-		j.enumMember()
+		memberRules{j}.enumMember()
 	case t.d.kind == dIMember:
-		j.ifaceMember()
+		memberRules{j}.ifaceMember()
 	default:
-		j.classMember()
+		memberRules{j}.classMember()
 	}
 }
 
@@ -124,7 +124,7 @@ func (j *judge) bindings(name string) (locals map[string]bool, nss map[string]bo
 			}
 			j.emit(b.node, model.ImportedBy, model.Inconsistent, model.PrecisionSyntax,
 				fmt.Sprintf("imports %s from %s, which no longer exports it (%s %s)", what, b.spec, t.display(), j.what()))
-			j.withFix(j.importFix(b))
+			j.withFix(j.fx.importFix(b))
 		}
 	}
 	if gone {
@@ -139,7 +139,7 @@ func (j *judge) bindings(name string) (locals map[string]bool, nss map[string]bo
 			if _, last, ok := j.a.exportOf(mod, r.name, 0); !ok && j.lost(mod, last) {
 				j.emit(r.node, model.ImportedBy, model.Inconsistent, model.PrecisionSyntax,
 					fmt.Sprintf("re-exports %s from %s, which no longer exports it (%s %s)", r.name, r.spec, t.display(), j.what()))
-				j.withFix(j.reexportFix(r))
+				j.withFix(j.fx.reexportFix(r))
 			}
 		}
 	}
@@ -196,11 +196,11 @@ func mustOrMay(c *model.Change) string {
 }
 
 // refs walks the file for uses of the local names and of ns.name.
-func (j *judge) refs(locals, nss map[string]bool, exps []string, visit func(ref *treesit.Node)) {
+func (f *tsfile) refs(locals, nss map[string]bool, exps []string, visit func(ref *treesit.Node)) {
 	if len(locals) == 0 && len(nss) == 0 {
 		return
 	}
-	treesit.Walk(j.f.t.Root, func(n *treesit.Node) bool {
+	treesit.Walk(f.t.Root, func(n *treesit.Node) bool {
 		if n.Bad {
 			return false
 		}
@@ -208,7 +208,7 @@ func (j *judge) refs(locals, nss map[string]bool, exps []string, visit func(ref 
 		case "import_statement":
 			return false
 		case "identifier", "type_identifier", "shorthand_property_identifier":
-			if !locals[n.Text()] || j.declaration(n) || shadowed(n, n.Text()) {
+			if !locals[n.Text()] || declaration(n) || shadowed(n, n.Text()) {
 				return true
 			}
 			if p := n.Parent; p != nil && (p.Kind == "member_expression" && n.Field == "property" || p.Kind == "export_specifier" || p.Kind == "nested_type_identifier" && n.Field != "module") {
@@ -249,7 +249,7 @@ func intrinsicTag(n *treesit.Node) bool {
 
 // declaration reports an identifier that is the name a declaration
 // declares (not a use).
-func (j *judge) declaration(n *treesit.Node) bool {
+func declaration(n *treesit.Node) bool {
 	p := n.Parent
 	if p == nil || n.Field != "name" {
 		return false
@@ -303,7 +303,7 @@ func refKindOf(n *treesit.Node) (refKind, *treesit.Node) {
 func (j *judge) topLevel(locals, nss map[string]bool) {
 	t := j.t
 	exps := j.exportNames(t.name)
-	j.refs(locals, nss, exps, func(ref *treesit.Node) {
+	j.f.refs(locals, nss, exps, func(ref *treesit.Node) {
 		k, call := refKindOf(ref)
 		switch t.kind {
 		case tGone:
@@ -312,13 +312,13 @@ func (j *judge) topLevel(locals, nss map[string]bool) {
 			}
 			rel, verb := goneRel(t, k)
 			j.emit(ref, rel, model.Inconsistent, model.PrecisionSyntax, fmt.Sprintf("%s %s, which %s", verb, ref.Text(), j.what()))
-			j.withFix(j.useFix(ref))
+			j.withFix(j.fx.useFix(ref))
 		case tCall:
 			switch k {
 			case rCall, rNew:
 				j.call(ref, call, model.CalledBy, model.PrecisionSyntax, false)
 			case rJSX:
-				j.inlineElement(call) // an element of a component (jsxinline.go)
+				jsxRules{j}.inlineElement(call) // an element of a component (jsxinline.go)
 			case rValue:
 				if commonJSExport(ref) || ref.Parent.KindOr() == "jsx_closing_element" {
 					return
@@ -473,7 +473,7 @@ func (j *judge) bindCall(at, call *treesit.Node, rel model.Relation, prec model.
 		}
 		if !isJS(t.path) {
 			j.emit(at, rel, model.Inconsistent, prec, fmt.Sprintf("the call %s (%s)", newErr, details))
-			j.withFix(j.argsFix(call))
+			j.withFix(j.fx.argsFix(call))
 			return
 		}
 		// JavaScript does not check the count: a missing argument is
@@ -482,7 +482,7 @@ func (j *judge) bindCall(at, call *treesit.Node, rel model.Relation, prec model.
 		// another parameter are proof.
 		if bad, _ := shiftedArgs(as, od.fn, nd.fn); len(bad) == 0 || touched {
 			j.emit(at, rel, model.MayBeImpacted, prec, fmt.Sprintf("the call %s (%s); JavaScript does not check argument counts, so whether %s copes is up to its body", newErr, details, name))
-			j.withFix(j.argsFix(call))
+			j.withFix(j.fx.argsFix(call))
 			return
 		}
 	} else if oldErr != "" {
@@ -506,7 +506,7 @@ func (j *judge) bindCall(at, call *treesit.Node, rel model.Relation, prec model.
 	switch {
 	case len(bad) > 0:
 		j.emit(at, rel, model.Inconsistent, prec, fmt.Sprintf("the call of %s binds, but %s (%s)", name, strings.Join(bad, "; "), details))
-		j.withFix(j.argsFix(call))
+		j.withFix(j.fx.argsFix(call))
 	case len(gaps) > 0 && !touched:
 		// tsc's excess-property and missing-member checks on a literal
 		// written where the parameter's inline type is

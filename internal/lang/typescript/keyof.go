@@ -112,7 +112,7 @@ func (j *judge) stillInherited() bool {
 // recordOfKeys reads the annotation of a literal written for a record
 // keyed by the target container's keys: whether it is one, whether its
 // keys are optional (Partial), and the other parts of its key union.
-func (j *judge) recordOfKeys(ann string, locals map[string]bool) (ok, partial bool, others []string) {
+func (f *tsfile) recordOfKeys(ann string, locals map[string]bool) (ok, partial bool, others []string) {
 	t := strings.TrimSpace(ann)
 	for depth := 0; depth < 3; depth++ {
 		head, args := splitGeneric(t)
@@ -131,7 +131,7 @@ func (j *judge) recordOfKeys(ann string, locals map[string]bool) (ok, partial bo
 				return false, false, nil
 			}
 			found := false
-			for _, k := range j.keyParts(args[0], 0) {
+			for _, k := range f.keyParts(args[0], 0) {
 				if strings.HasPrefix(k, "keyof ") && locals[typeName(strings.TrimPrefix(k, "keyof "))] {
 					found = true
 				} else {
@@ -147,7 +147,7 @@ func (j *judge) recordOfKeys(ann string, locals map[string]bool) (ok, partial bo
 
 // keyParts splits a key type into its union parts, through the type
 // aliases the file declares.
-func (j *judge) keyParts(k string, depth int) []string {
+func (f *tsfile) keyParts(k string, depth int) []string {
 	var out []string
 	for _, p := range splitTop(k, '|') {
 		p = strings.TrimSpace(p)
@@ -155,8 +155,8 @@ func (j *judge) keyParts(k string, depth int) []string {
 			continue
 		}
 		if depth < 4 && !strings.ContainsAny(p, " '\"<") {
-			if v := j.aliasValue(p); v != "" {
-				out = append(out, j.keyParts(v, depth+1)...)
+			if v := f.aliasValue(p); v != "" {
+				out = append(out, f.keyParts(v, depth+1)...)
 				continue
 			}
 		}
@@ -166,8 +166,8 @@ func (j *judge) keyParts(k string, depth int) []string {
 }
 
 // aliasValue is the value of a type alias the file declares, "".
-func (j *judge) aliasValue(name string) string {
-	for _, st := range j.f.t.Root.Kids {
+func (f *tsfile) aliasValue(name string) string {
+	for _, st := range f.t.Root.Kids {
 		x := st
 		if x.Kind == "export_statement" {
 			if d := x.Child("declaration"); d != nil {
@@ -221,7 +221,7 @@ func literalAnnotation(o *treesit.Node) string {
 
 // recordLiteral judges an object literal written for a record keyed by
 // the container's keys (recordOfKeys).
-func (j *judge) recordLiteral(o *treesit.Node, ann string, partial bool, others []string) {
+func (j literalRules) recordLiteral(o *treesit.Node, ann string, partial bool, others []string) {
 	t := j.t
 	has, spread := objectKey(o, t.name)
 	switch {
@@ -250,7 +250,7 @@ func (j *judge) recordLiteral(o *treesit.Node, ann string, partial bool, others 
 		}
 		j.emit(o, model.InstantiatedBy, v, model.PrecisionSyntax, msg)
 		if v == model.Inconsistent {
-			j.withFix(j.renameKey(literalKey(o, t.name)))
+			j.withFix(j.fx.renameKey(literalKey(o, t.name)))
 		}
 	case t.kind == tAdded && !has && !partial && !spread:
 		j.emit(o, model.InstantiatedBy, model.Inconsistent, model.PrecisionSyntax,

@@ -101,9 +101,17 @@ func ownMembers(owner *treesit.Node) []string {
 	return out
 }
 
+// literalRules judge the object literals written for the target's
+// container without naming it: asserted with as (assertionGap), typed
+// through a generic (genericLiteral) or a record of keys (recordLiteral),
+// or the value of a property of another literal's type (nestedType).
+// They judge through the judge they extend, whose target, file and
+// findings they share.
+type literalRules struct{ *judge }
+
 // genericLiteral judges an object literal written in a generic context
 // naming the target's container (genericContext).
-func (j *judge) genericLiteral(o *treesit.Node) {
+func (j literalRules) genericLiteral(o *treesit.Node) {
 	t := j.t
 	has, spread := objectKey(o, t.name)
 	switch {
@@ -138,7 +146,7 @@ func (j *judge) genericLiteral(o *treesit.Node) {
 // extends others is not known whole): a required member the literal
 // lacks, and a key it writes that the container lacks ("" when none).
 // ok is false when the literal spreads or the container is not known.
-func (j *judge) assertionGap(o *treesit.Node) (lacks, excess string, ok bool) {
+func (j literalRules) assertionGap(o *treesit.Node) (lacks, excess string, ok bool) {
 	t := j.t
 	owner := t.d.owner()
 	if owner == nil || owner.FirstOf("extends_type_clause") != nil {

@@ -8,15 +8,23 @@ import (
 	"github.com/ripple-dev/ripple/internal/model"
 )
 
+// memberRules judge the uses of a changed member of a class, enum or
+// interface: calls and reads through receivers the syntax resolves to the
+// container (receiver, containerImport), overrides, instantiations of a
+// changed constructor (ctor), enum members, and the users of an
+// interface member (ifaceMember, ifaceUsers). They judge through the
+// judge they extend, whose target, file and findings they share.
+type memberRules struct{ *judge }
+
 // ctor judges `new C(...)`, `super(...)` in subclasses of C and `new D()`
 // of subclasses that inherit C's constructor, against the new
 // constructor.
-func (j *judge) ctor() {
+func (j memberRules) ctor() {
 	t := j.t
 	locals, nss := j.bindings(t.container)
 	exps := j.exportNames(t.container)
 	seen := map[*treesit.Node]bool{}
-	j.refs(locals, nss, exps, func(ref *treesit.Node) {
+	j.f.refs(locals, nss, exps, func(ref *treesit.Node) {
 		k, call := refKindOf(ref)
 		switch k {
 		case rNew:
@@ -59,7 +67,7 @@ func (j *judge) ctor() {
 // receiver that is not a module namespace (an object holding the class,
 // `ky.HTTPError`): by name only, a warning when the call bound to the
 // old constructor and does not bind to the new one.
-func (j *judge) newByName(seen map[*treesit.Node]bool) {
+func (j memberRules) newByName(seen map[*treesit.Node]bool) {
 	t := j.t
 	treesit.Walk(j.f.t.Root, func(n *treesit.Node) bool {
 		if n.Bad {
@@ -89,7 +97,7 @@ func (j *judge) newByName(seen map[*treesit.Node]bool) {
 // containerImport classifies a name the file imports: the target's class
 // (bound under that name, an alias or through re-exports), another
 // module's declaration, or unknown when its module does not resolve.
-func (j *judge) containerImport(name string) recv {
+func (j memberRules) containerImport(name string) recv {
 	b := j.f.imports[name]
 	if b == nil {
 		return recvUnknown
@@ -116,11 +124,11 @@ const (
 	recvOther
 )
 
-func (j *judge) receiver(obj *treesit.Node) recv {
+func (j memberRules) receiver(obj *treesit.Node) recv {
 	t := j.t
 	obj = treesit.Unparen(obj)
 	if obj.Kind == "super" {
-		if c := enclosingClass(obj); c != nil && j.extends(c, t.container) {
+		if c := enclosingClass(obj); c != nil && j.f.extends(c, t.container) {
 			return recvTarget
 		}
 		return recvUnknown
@@ -139,7 +147,7 @@ func (j *judge) receiver(obj *treesit.Node) recv {
 				return recvTarget
 			}
 			if of := j.a.file(o.path); of != nil {
-				if c := of.classes[o.local]; c != nil && !j.extendsAny(c) && classMember(c, t.name) != nil {
+				if c := of.classes[o.local]; c != nil && !extendsAny(c) && classMember(c, t.name) != nil {
 					return recvOther
 				}
 			}
@@ -161,7 +169,7 @@ func (j *judge) receiver(obj *treesit.Node) recv {
 		return recvUnknown
 	}
 	if c := j.f.classes[name]; c != nil {
-		if j.extends(c, t.container) {
+		if j.f.extends(c, t.container) {
 			if classMember(c, t.name) != nil {
 				return recvOther // the subclass overrides it
 			}
@@ -180,7 +188,7 @@ func (j *judge) receiver(obj *treesit.Node) recv {
 
 // extends reports whether class c derives from a class named base
 // (through classes of the same file).
-func (j *judge) extends(c *treesit.Node, base string) bool {
+func (f *tsfile) extends(c *treesit.Node, base string) bool {
 	for depth := 0; c != nil && depth < 8; depth++ {
 		if className(c) == base {
 			return true
@@ -191,7 +199,7 @@ func (j *judge) extends(c *treesit.Node, base string) bool {
 			if b == base {
 				return true
 			}
-			if x := j.f.classes[b]; x != nil && x != c {
+			if x := f.classes[b]; x != nil && x != c {
 				next = x
 			}
 		}
@@ -201,7 +209,7 @@ func (j *judge) extends(c *treesit.Node, base string) bool {
 }
 
 // classMember judges the uses of a class method or property.
-func (j *judge) classMember() {
+func (j memberRules) classMember() {
 	t := j.t
 	j.overrides()
 	treesit.Walk(j.f.t.Root, func(n *treesit.Node) bool {
@@ -245,7 +253,7 @@ func (j *judge) classMember() {
 				return true
 			}
 			j.emit(n, rel, model.Inconsistent, model.PrecisionSyntax, fmt.Sprintf("%s %s, which %s", verb, t.name, j.what()))
-			j.withFix(j.renameAt(prop))
+			j.withFix(j.fx.renameAt(prop))
 		}
 		return true
 	})
@@ -261,7 +269,7 @@ func (j *judge) classMember() {
 // callRel is the relation of a call of the target: its callers, or, for
 // a property (a field holding a function: msw's startHandler), its users,
 // the relation a field's changes are followed by.
-func (j *judge) callRel() model.Relation {
+func (j memberRules) callRel() model.Relation {
 	if l := j.t.ch.Label; l == model.DF || l == model.MF {
 		return model.UsedBy
 	}
@@ -271,7 +279,7 @@ func (j *judge) callRel() model.Relation {
 // inherited says why a deleted member may still be provided: a base
 // class of the head state declares it (followed through imports), or a
 // base outside the repository may. "" when nothing provides it.
-func (j *judge) inherited() string {
+func (j memberRules) inherited() string {
 	f := j.a.file(j.t.path)
 	if f == nil {
 		return ""
@@ -336,7 +344,7 @@ func (a *analyzer) classOf(f *tsfile, name string) (*tsfile, *treesit.Node) {
 // overrides reports the methods of subclasses in the file that override
 // a deleted method (they now override nothing) or keep the old signature
 // of a changed one.
-func (j *judge) overrides() {
+func (j memberRules) overrides() {
 	t := j.t
 	if t.d.kind != dMethod || t.d.static || t.d.private {
 		return
@@ -389,7 +397,7 @@ func isExtends(c *treesit.Node, h string) bool {
 }
 
 // enumMember judges E.member uses of an enum member that is gone.
-func (j *judge) enumMember() {
+func (j memberRules) enumMember() {
 	t := j.t
 	if t.kind != tGone {
 		return
@@ -407,7 +415,7 @@ func (j *judge) enumMember() {
 		}
 		if known {
 			j.emit(n, model.UsedBy, model.Inconsistent, model.PrecisionSyntax, fmt.Sprintf("uses %s.%s, which %s", t.container, t.name, j.what()))
-			j.withFix(j.renameAt(n.Child("property")))
+			j.withFix(j.fx.renameAt(n.Child("property")))
 		}
 		return true
 	})
@@ -417,11 +425,77 @@ func (j *judge) enumMember() {
 // that was added as required, made required, deleted or renamed: the
 // object literals typed with the interface, the classes implementing it,
 // and reads through values annotated with it.
-func (j *judge) ifaceMember() {
+func (j memberRules) ifaceMember() {
 	t := j.t
 	if j.stillInherited() {
 		return // a base declares it: it is still a member
 	}
+	u := j.ifaceUsersOf()
+	locals := u.locals
+	if len(locals) > 0 {
+		for _, s := range (subtypeRules{j.judge}).subtypes(locals) {
+			// a retyped member's users through sub-interfaces are
+			// warnings at most; following them costs a search and a walk
+			// per sub-interface (typeorm's BaseDataSourceOptions has
+			// twenty): only redeclarations are reported (subtypes)
+			if t.kind != tRetyped {
+				j.subIfaces = append(j.subIfaces, s.name)
+			}
+		}
+	}
+	// components whose props it types: their elements are judged as
+	// targets of their own (jsx.go)
+	if len(locals) > 0 {
+		jsx := jsxRules{j.judge}
+		for _, c := range jsx.components(locals) {
+			jsx.componentProps(c)
+			j.comps = append(j.comps, c)
+		}
+	}
+	treesit.Walk(j.f.t.Root, func(n *treesit.Node) bool {
+		if n.Bad {
+			return false
+		}
+		switch n.Kind {
+		case "class_declaration", "abstract_class_declaration", "class":
+			u.class(n)
+		case "object":
+			u.literal(n)
+		case "member_expression":
+			u.read(n)
+		}
+		return true
+	})
+	if t.kind == tGone || t.kind == tIMethod {
+		j.destructuredMember(func(v *treesit.Node) bool {
+			typ := exprType(v)
+			return locals[typ] || typ == "" && j.resultIsTarget(v)
+		}, func(ann string) bool { return locals[typeName(ann)] }, model.UsedBy, func() string { return "" })
+	}
+}
+
+// ifaceUsers holds the names under which one file sees the interface
+// whose member changed, so that the judgements of its classes, literals
+// and member reads (class, literal, read) share them without threading
+// three maps through each.
+type ifaceUsers struct {
+	j memberRules
+	// locals are the file's names for the interface and its alternatives.
+	locals map[string]bool
+	// qualified are ns.Name spellings through a namespace import
+	// (price.Item).
+	qualified map[string]bool
+	// named says the file names the interface at all: a file that does
+	// not may still read members of a value a repository function returns
+	// as one (resultIsTarget), or hold literals written for it as a
+	// property of another's (nestedType).
+	named bool
+}
+
+// ifaceUsersOf gathers the file's names for the target's container and
+// its alternatives, plain and namespace-qualified.
+func (j memberRules) ifaceUsersOf() *ifaceUsers {
+	t := j.t
 	locals, nss := j.bindings(t.container)
 	for _, alt := range t.alts {
 		more, moreNss := j.bindings(alt)
@@ -443,171 +517,163 @@ func (j *judge) ifaceMember() {
 			}
 		}
 	}
-	if len(locals) > 0 {
-		for _, s := range j.subtypes(locals) {
-			// a retyped member's users through sub-interfaces are
-			// warnings at most; following them costs a search and a walk
-			// per sub-interface (typeorm's BaseDataSourceOptions has
-			// twenty): only redeclarations are reported (subtypes)
-			if t.kind != tRetyped {
-				j.subIfaces = append(j.subIfaces, s.name)
+	return &ifaceUsers{j: j, locals: locals, qualified: qualified, named: len(locals) > 0}
+}
+
+// class judges a class that implements the interface: it must add an
+// added member, its own declaration of a retyped member may no longer
+// fit, and its implementation of a changed method is judged as one.
+func (u *ifaceUsers) class(n *treesit.Node) {
+	j, t := u.j, u.j.t
+	if t.kind != tAdded && t.kind != tRetyped && t.kind != tIMethod || !implements(n, u.locals) {
+		return
+	}
+	if t.kind == tIMethod {
+		j.implementation(n)
+		return
+	}
+	if t.kind == tRetyped {
+		if m := classMember(n, t.name); m != nil {
+			at := m.Child("name")
+			if at == nil {
+				at = m
 			}
+			j.emit(at, model.EmbeddedBy, model.MayBeImpacted, model.PrecisionSyntax,
+				fmt.Sprintf("implements %s.%s, whose type changed: %s", t.container, t.name, strings.Join(t.ch.Details, "; ")))
+		}
+		return
+	}
+	if classMember(n, t.name) == nil && !extendsAny(n) {
+		// interface members are fields to the core (AF, DF, MF),
+		// methods included: their relations are EmbeddedBy and
+		// InstantiatedBy (what a class that lacks one must add)
+		rel := model.EmbeddedBy
+		at := n.Child("name")
+		if at == nil {
+			at = n
+		}
+		j.emit(at, rel, model.Inconsistent, model.PrecisionSyntax,
+			fmt.Sprintf("implements %s but lacks %s, which %s", t.container, t.name, j.addedWhat()))
+	}
+}
+
+// literal judges an object literal typed with the interface (or a
+// sub-interface, or a property of the container's type): whether it
+// writes the changed member decides what it must add or drop. Literals
+// typed only through a record or a generic are handed to their own rules.
+func (u *ifaceUsers) literal(n *treesit.Node) {
+	j, t := u.j, u.j.t
+	lr := literalRules{j.judge}
+	lq := qualifiedLiteralType(n) // the container, or a sub-interface of it
+	lt := unqualified(lq)
+	typed := u.qualified[lq] || lq == lt && u.locals[lt] // other.Item is not the local Item
+	if lt == "" {
+		if o, ok := lr.nestedType(n); ok && o.path == t.path && (o.local == t.container || contains(t.alts, o.local)) {
+			lt, typed = o.local, true // a property's value, of the container's type
 		}
 	}
-	// components whose props it types: their elements are judged as
-	// targets of their own (jsx.go)
-	if len(locals) > 0 {
-		for _, c := range j.components(locals) {
-			j.componentProps(c)
-			j.comps = append(j.comps, c)
+	if !typed {
+		if ann := literalAnnotation(n); u.named && ann != "" {
+			if ok, partial, others := j.f.recordOfKeys(ann, u.locals); ok {
+				lr.recordLiteral(n, ann, partial, others)
+				return
+			}
 		}
+		if u.named && literalType(n) == "" && genericContext(n, u.locals) {
+			lr.genericLiteral(n)
+		}
+		return
 	}
-	// a file that does not name the interface may still read members of
-	// a value a repository function returns as one (resultIsTarget)
-	// a file that does not name it may still hold literals written for it
-	// as a property of another's (nestedType)
-	named := len(locals) > 0
-	treesit.Walk(j.f.t.Root, func(n *treesit.Node) bool {
-		if n.Bad {
-			return false
+	has, spread := objectKey(n, t.name)
+	rel := model.InstantiatedBy
+	if asserted(n) && (t.kind == tAdded || t.kind == tGone) {
+		// `{...} as T` compiles when either type is assignable to
+		// the other (trpc 492bacf3b9's `({}) as Output` fixtures,
+		// playwright's `{} as RecorderBackend`): it breaks only
+		// when the literal lacks a required member of T and
+		// writes a key T lacks
+		if lacks, excess, ok := lr.assertionGap(n); ok && lacks != "" && excess != "" {
+			what := j.what()
+			if t.kind == tAdded {
+				what = j.addedWhat()
+			}
+			j.emit(n, rel, model.Inconsistent, model.PrecisionSyntax,
+				fmt.Sprintf("asserts an object literal as %s, which it no longer overlaps: it lacks %s and writes %s (%s %s)", lt, lacks, excess, t.display(), what))
 		}
-		switch n.Kind {
-		case "class_declaration", "abstract_class_declaration", "class":
-			if t.kind != tAdded && t.kind != tRetyped && t.kind != tIMethod || !j.implements(n, locals) {
-				return true
-			}
-			if t.kind == tIMethod {
-				j.implementation(n)
-				return true
-			}
-			if t.kind == tRetyped {
-				if m := classMember(n, t.name); m != nil {
-					at := m.Child("name")
-					if at == nil {
-						at = m
-					}
-					j.emit(at, model.EmbeddedBy, model.MayBeImpacted, model.PrecisionSyntax,
-						fmt.Sprintf("implements %s.%s, whose type changed: %s", t.container, t.name, strings.Join(t.ch.Details, "; ")))
-				}
-				return true
-			}
-			if classMember(n, t.name) == nil && !j.extendsAny(n) {
-				// interface members are fields to the core (AF, DF, MF),
-				// methods included: their relations are EmbeddedBy and
-				// InstantiatedBy (what a class that lacks one must add)
-				rel := model.EmbeddedBy
-				at := n.Child("name")
-				if at == nil {
-					at = n
-				}
-				j.emit(at, rel, model.Inconsistent, model.PrecisionSyntax,
-					fmt.Sprintf("implements %s but lacks %s, which %s", t.container, t.name, j.addedWhat()))
-			}
-		case "object":
-			lq := qualifiedLiteralType(n) // the container, or a sub-interface of it
-			lt := unqualified(lq)
-			typed := qualified[lq] || lq == lt && locals[lt] // other.Item is not the local Item
-			if lt == "" {
-				if o, ok := j.nestedType(n); ok && o.path == t.path && (o.local == t.container || contains(t.alts, o.local)) {
-					lt, typed = o.local, true // a property's value, of the container's type
-				}
-			}
-			if !typed {
-				if ann := literalAnnotation(n); named && ann != "" {
-					if ok, partial, others := j.recordOfKeys(ann, locals); ok {
-						j.recordLiteral(n, ann, partial, others)
-						return true
-					}
-				}
-				if named && literalType(n) == "" && genericContext(n, locals) {
-					j.genericLiteral(n)
-				}
-				return true
-			}
-			has, spread := objectKey(n, t.name)
-			rel := model.InstantiatedBy
-			if asserted(n) && (t.kind == tAdded || t.kind == tGone) {
-				// `{...} as T` compiles when either type is assignable to
-				// the other (trpc 492bacf3b9's `({}) as Output` fixtures,
-				// playwright's `{} as RecorderBackend`): it breaks only
-				// when the literal lacks a required member of T and
-				// writes a key T lacks
-				if lacks, excess, ok := j.assertionGap(n); ok && lacks != "" && excess != "" {
-					what := j.what()
-					if t.kind == tAdded {
-						what = j.addedWhat()
-					}
-					j.emit(n, rel, model.Inconsistent, model.PrecisionSyntax,
-						fmt.Sprintf("asserts an object literal as %s, which it no longer overlaps: it lacks %s and writes %s (%s %s)", lt, lacks, excess, t.display(), what))
-				}
-				return true
-			}
-			switch {
-			case t.kind == tAdded && !has && spread:
-				j.emit(n, rel, model.MayBeImpacted, model.PrecisionSyntax,
-					fmt.Sprintf("builds a %s without %s (unless a spread provides it); %s %s", lt, t.name, t.display(), j.addedWhat()))
-			case t.kind == tAdded && !has:
-				j.emit(n, rel, model.Inconsistent, model.PrecisionSyntax,
-					fmt.Sprintf("builds a %s without %s, which %s", lt, t.name, j.addedWhat()))
-			case t.kind == tRetyped && has:
-				j.emit(n, rel, model.MayBeImpacted, model.PrecisionSyntax,
-					fmt.Sprintf("builds a %s with %s, whose type changed: %s", lt, t.name, strings.Join(t.ch.Details, "; ")))
-			case t.kind == tIMethod && has:
-				j.emit(n, rel, model.MayBeImpacted, model.PrecisionSyntax,
-					fmt.Sprintf("builds a %s with %s, whose signature changed: %s", lt, t.name, strings.Join(t.ch.Details, "; ")))
-			case t.kind == tGone && has:
-				j.emit(n, rel, model.Inconsistent, model.PrecisionSyntax,
-					fmt.Sprintf("builds a %s with %s, which %s%s", lt, t.name, j.what(), excessNote(t)))
-				j.withFix(j.renameKey(literalKey(n, t.name)))
-			}
-		case "member_expression":
-			if t.kind != tGone && t.kind != tRetyped && t.kind != tIMethod || n.Child("property").Text() != t.name {
-				return true
-			}
-			if t.kind == tIMethod {
-				k, call := refKindOf(n)
-				if k != rCall {
-					return true
-				}
-				// interface members are fields to the core: a call of one
-				// uses it (UsedBy)
-				if typ := exprType(n.Child("object")); locals[typ] || typ == "" && j.resultIsTarget(n.Child("object")) {
-					j.call(n, call, model.UsedBy, model.PrecisionSyntax, false)
-				} else if typ == "" && named {
-					j.call(n, call, model.UsedBy, model.PrecisionName, true)
-				}
-				return true
-			}
-			if t.kind == tRetyped {
-				if typ := exprType(n.Child("object")); locals[typ] || typ == "" && j.resultIsTarget(n.Child("object")) {
-					j.emit(n, model.UsedBy, model.MayBeImpacted, model.PrecisionSyntax,
-						fmt.Sprintf("uses %s of a %s, whose type changed: %s", t.name, t.container, strings.Join(t.ch.Details, "; ")))
-				}
-				return true
-			}
-			k, _ := refKindOf(n)
-			rel, verb := model.UsedBy, "uses"
-			if k == rCall {
-				verb = "calls"
-			}
-			if typ := exprType(n.Child("object")); locals[typ] || typ == "" && j.resultIsTarget(n.Child("object")) {
-				if typ == "" {
-					typ = t.container
-				}
-				j.emit(n, rel, model.Inconsistent, model.PrecisionSyntax, fmt.Sprintf("%s %s of a %s, which %s", verb, t.name, typ, j.what()))
-				j.withFix(j.renameAt(n.Child("property")))
-			} else if typ == "" && named {
-				j.emit(n, rel, model.MayBeImpacted, model.PrecisionName,
-					fmt.Sprintf("%s %s on a value whose type could not be resolved; %s %s", verb, t.name, t.display(), j.what()))
-			}
+		return
+	}
+	switch {
+	case t.kind == tAdded && !has && spread:
+		j.emit(n, rel, model.MayBeImpacted, model.PrecisionSyntax,
+			fmt.Sprintf("builds a %s without %s (unless a spread provides it); %s %s", lt, t.name, t.display(), j.addedWhat()))
+	case t.kind == tAdded && !has:
+		j.emit(n, rel, model.Inconsistent, model.PrecisionSyntax,
+			fmt.Sprintf("builds a %s without %s, which %s", lt, t.name, j.addedWhat()))
+	case t.kind == tRetyped && has:
+		j.emit(n, rel, model.MayBeImpacted, model.PrecisionSyntax,
+			fmt.Sprintf("builds a %s with %s, whose type changed: %s", lt, t.name, strings.Join(t.ch.Details, "; ")))
+	case t.kind == tIMethod && has:
+		j.emit(n, rel, model.MayBeImpacted, model.PrecisionSyntax,
+			fmt.Sprintf("builds a %s with %s, whose signature changed: %s", lt, t.name, strings.Join(t.ch.Details, "; ")))
+	case t.kind == tGone && has:
+		j.emit(n, rel, model.Inconsistent, model.PrecisionSyntax,
+			fmt.Sprintf("builds a %s with %s, which %s%s", lt, t.name, j.what(), excessNote(t)))
+		j.withFix(j.fx.renameKey(literalKey(n, t.name)))
+	}
+}
+
+// typed says a member read's object is a value of the interface: its
+// static type is one of the file's names, or, unresolved, it is the
+// result of a repository function that returns one.
+func (u *ifaceUsers) typed(obj *treesit.Node) (string, bool) {
+	typ := exprType(obj)
+	return typ, u.locals[typ] || typ == "" && u.j.resultIsTarget(obj)
+}
+
+// read judges x.member on a value of the interface: a read or call of a
+// gone member breaks, of a retyped one may, and a call of a changed
+// method is judged as a call. Unresolved values in a file that names the
+// interface are reported at name precision.
+func (u *ifaceUsers) read(n *treesit.Node) {
+	j, t := u.j, u.j.t
+	if t.kind != tGone && t.kind != tRetyped && t.kind != tIMethod || n.Child("property").Text() != t.name {
+		return
+	}
+	if t.kind == tIMethod {
+		k, call := refKindOf(n)
+		if k != rCall {
+			return
 		}
-		return true
-	})
-	if t.kind == tGone || t.kind == tIMethod {
-		j.destructuredMember(func(v *treesit.Node) bool {
-			typ := exprType(v)
-			return locals[typ] || typ == "" && j.resultIsTarget(v)
-		}, func(ann string) bool { return locals[typeName(ann)] }, model.UsedBy, func() string { return "" })
+		// interface members are fields to the core: a call of one
+		// uses it (UsedBy)
+		if typ, ok := u.typed(n.Child("object")); ok {
+			j.call(n, call, model.UsedBy, model.PrecisionSyntax, false)
+		} else if typ == "" && u.named {
+			j.call(n, call, model.UsedBy, model.PrecisionName, true)
+		}
+		return
+	}
+	if t.kind == tRetyped {
+		if _, ok := u.typed(n.Child("object")); ok {
+			j.emit(n, model.UsedBy, model.MayBeImpacted, model.PrecisionSyntax,
+				fmt.Sprintf("uses %s of a %s, whose type changed: %s", t.name, t.container, strings.Join(t.ch.Details, "; ")))
+		}
+		return
+	}
+	k, _ := refKindOf(n)
+	rel, verb := model.UsedBy, "uses"
+	if k == rCall {
+		verb = "calls"
+	}
+	if typ, ok := u.typed(n.Child("object")); ok {
+		if typ == "" {
+			typ = t.container
+		}
+		j.emit(n, rel, model.Inconsistent, model.PrecisionSyntax, fmt.Sprintf("%s %s of a %s, which %s", verb, t.name, typ, j.what()))
+		j.withFix(j.fx.renameAt(n.Child("property")))
+	} else if typ == "" && u.named {
+		j.emit(n, rel, model.MayBeImpacted, model.PrecisionName,
+			fmt.Sprintf("%s %s on a value whose type could not be resolved; %s %s", verb, t.name, t.display(), j.what()))
 	}
 }
 
@@ -615,7 +681,7 @@ func (j *judge) ifaceMember() {
 // changed its signature: its method must follow. TypeScript accepts a
 // method with fewer parameters than the interface's, so only one that
 // requires more than the new signature takes is an error.
-func (j *judge) implementation(c *treesit.Node) {
+func (j memberRules) implementation(c *treesit.Node) {
 	t := j.t
 	m := classMember(c, t.name)
 	if m == nil || m.Kind != "method_definition" || t.nd == nil || t.nd.fn == nil {
@@ -655,7 +721,7 @@ func (j *judge) addedWhat() string {
 
 // implements reports a class whose implements clause names one of the
 // local names.
-func (j *judge) implements(c *treesit.Node, locals map[string]bool) bool {
+func implements(c *treesit.Node, locals map[string]bool) bool {
 	found := false
 	treesit.Walk(c, func(n *treesit.Node) bool {
 		if n.Kind == "class_body" {
@@ -675,7 +741,7 @@ func (j *judge) implements(c *treesit.Node, locals map[string]bool) bool {
 
 // extendsAny reports a class with an extends clause (a base may provide
 // the member).
-func (j *judge) extendsAny(c *treesit.Node) bool {
+func extendsAny(c *treesit.Node) bool {
 	found := false
 	treesit.Walk(c, func(n *treesit.Node) bool {
 		if n.Kind == "class_body" {
@@ -691,7 +757,7 @@ func (j *judge) extendsAny(c *treesit.Node) bool {
 
 // resultIsTarget reports a value a repository function returns with the
 // target's container as its declared type.
-func (j *judge) resultIsTarget(obj *treesit.Node) bool {
+func (j memberRules) resultIsTarget(obj *treesit.Node) bool {
 	o, ok := j.resultOrigin(obj)
 	return ok && o.path == j.t.path && o.local == j.t.container
 }

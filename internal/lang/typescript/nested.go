@@ -17,7 +17,7 @@ import (
 // nestedType is the interface a nested object literal is written for,
 // found through the interfaces of the literals around it (declared in
 // the repository); ok is false when it is not known.
-func (j *judge) nestedType(o *treesit.Node) (origin, bool) {
+func (j literalRules) nestedType(o *treesit.Node) (origin, bool) {
 	f, iface, ok := j.nestedIface(o, 0)
 	if !ok {
 		return origin{}, false
@@ -28,7 +28,7 @@ func (j *judge) nestedType(o *treesit.Node) (origin, bool) {
 // nestedIface finds the file and the interface declaration an object
 // literal is written for: its own context (literalType) at the top, the
 // declared type of the property it is the value of below.
-func (j *judge) nestedIface(o *treesit.Node, depth int) (*tsfile, *treesit.Node, bool) {
+func (j literalRules) nestedIface(o *treesit.Node, depth int) (*tsfile, *treesit.Node, bool) {
 	if depth > 4 {
 		return nil, nil, false
 	}

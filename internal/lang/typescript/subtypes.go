@@ -36,11 +36,17 @@ type subtype struct {
 // its requiredness (Required makes optional ones required).
 var mappedKeep = map[string]bool{"Readonly": true, "Required": true, "NonNullable": true}
 
+// subtypeRules find the file's interfaces and type aliases that are the
+// target's container under another name, or extend it (subtypes), and
+// judge their redeclarations of the member. They work through the judge
+// they extend, whose target, file and findings they share.
+type subtypeRules struct{ *judge }
+
 // subtypes finds the top-level interfaces and type aliases of the file
 // that extend or alias one of the local names of the target's container
 // and do not declare the target's member themselves. A sub-interface
 // that redeclares a retyped member with its old type is reported.
-func (j *judge) subtypes(locals map[string]bool) []subtype {
+func (j subtypeRules) subtypes(locals map[string]bool) []subtype {
 	t := j.t
 	var out []subtype
 	for _, st := range j.f.t.Root.Kids {
@@ -62,7 +68,7 @@ func (j *judge) subtypes(locals map[string]bool) []subtype {
 					continue
 				}
 				for _, b := range k.NamedKids() {
-					if locals[typeName(b.Text())] && !j.userType(typeName(b.Text()), locals) {
+					if locals[typeName(b.Text())] && !j.f.userType(typeName(b.Text()), locals) {
 						ext = true
 					}
 				}
@@ -95,7 +101,7 @@ func (j *judge) subtypes(locals map[string]bool) []subtype {
 // the base lost, is a warning, and the member it declares becomes a
 // derived change (tentative: its own users are reached one rung lower,
 // literals written for the sub-interface writing it, reads through it).
-func (j *judge) redeclared(sub string, m *treesit.Node) {
+func (j subtypeRules) redeclared(sub string, m *treesit.Node) {
 	t := j.t
 	at := m.Child("name")
 	if at == nil {
@@ -126,7 +132,7 @@ func (j *judge) redeclared(sub string, m *treesit.Node) {
 	}
 	for _, d := range j.f.decls {
 		if d.node == m && d.kind == dIMember {
-			if decl := j.a.declOf(j.f, d); decl != nil {
+			if decl := declOf(j.f, d); decl != nil {
 				j.out[len(j.out)-1].Follow = &lang.Follow{Decl: decl, Label: label,
 					Details: []string{fmt.Sprintf("redeclares %s of %s, which %s", t.name, t.ch.Block().Container, j.change())}}
 			}
@@ -137,8 +143,8 @@ func (j *judge) redeclared(sub string, m *treesit.Node) {
 
 // userType reports a name the file declares or imports other than as
 // the target's container (a local Required shadows the standard one).
-func (j *judge) userType(name string, locals map[string]bool) bool {
-	return !locals[name] && (j.f.declares(name) || j.f.imports[name] != nil)
+func (f *tsfile) userType(name string, locals map[string]bool) bool {
+	return !locals[name] && (f.declares(name) || f.imports[name] != nil)
 }
 
 // aliases reports whether a type alias's value is the target's container
@@ -146,7 +152,7 @@ func (j *judge) userType(name string, locals map[string]bool) bool {
 // standard mapped type keeping its members (Readonly, Required), an Omit
 // that keeps the member, a Pick that picks it, or an intersection with
 // one of those whose other parts do not declare the member.
-func (j *judge) aliases(v string, locals map[string]bool) bool {
+func (j subtypeRules) aliases(v string, locals map[string]bool) bool {
 	t := j.t
 	parts := splitTop(v, '&')
 	found := false
@@ -167,7 +173,7 @@ func (j *judge) aliases(v string, locals map[string]bool) bool {
 
 // isContainer reports whether a type expression denotes the container
 // with the target's member (through the standard mapped types).
-func (j *judge) isContainer(p string, locals map[string]bool, depth int) bool {
+func (j subtypeRules) isContainer(p string, locals map[string]bool, depth int) bool {
 	p = strings.TrimSpace(p)
 	if depth > 4 || p == "" {
 		return false
@@ -180,7 +186,7 @@ func (j *judge) isContainer(p string, locals map[string]bool, depth int) bool {
 	if locals[head] {
 		return true
 	}
-	if j.userType(head, locals) || len(args) == 0 {
+	if j.f.userType(head, locals) || len(args) == 0 {
 		return false
 	}
 	switch {

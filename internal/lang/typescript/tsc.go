@@ -31,6 +31,14 @@ import (
 // the projects that compile the files holding the sites to settle, each
 // once (tsc.Compiler.Run; tscsettle.go judges the sites).
 
+// tscTier is the analyzer's type-precise tier (this file, tscbudget.go,
+// tscsettle.go): preparing tsc, deciding whether it fits the budget,
+// writing the head state, running it per project and settling the
+// sites. It shares the analyzer's environment, files and preparation,
+// so it extends the analyzer rather than copying them; the analyzer
+// starts it (startTSC) and hands it the unsure sites (typecheck).
+type tscTier struct{ *analyzer }
+
 // tscSite is a ref of the syntactic tier with the syntax it stands on.
 type tscSite struct {
 	ref *lang.Ref
@@ -56,7 +64,7 @@ func tsSource(p string) bool {
 // syntactic error is final (an argument count, a removed export), notes
 // are the farther frontier, and sites or declarations in JavaScript are
 // left to the syntax.
-func (a *analyzer) unsure(s *tscSite) bool {
+func (a tscTier) unsure(s *tscSite) bool {
 	r := s.ref
 	if !tsSource(r.Site.Path) || s.n == nil || r.Change.Derived {
 		return false
@@ -81,7 +89,7 @@ func (a *analyzer) unsure(s *tscSite) bool {
 
 // typecheck runs tsc on the projects of the unsure sites and settles
 // them.
-func (a *analyzer) typecheck(ctx context.Context, sites []*tscSite) {
+func (a tscTier) typecheck(ctx context.Context, sites []*tscSite) {
 	if a.env.Precision == config.PrecisionSyntax {
 		return
 	}
@@ -119,23 +127,8 @@ func (a *analyzer) typecheck(ctx context.Context, sites []*tscSite) {
 	var bytes int64
 	var files int
 	if auto {
-		// before anything costly: is tsc there, does it fit the budget,
-		// can it fit in a tenth of a full tsc at all (tscbudget.go)
-		if _, err := (&tsc.Compiler{NoInstall: true}).Locate(ctx); err != nil {
-			a.note("typescript-tsc", "typescript: types not checked, the syntax judged every site: "+err.Error())
-			return
-		}
-		t0 := time.Now()
-		bytes, files = a.closure(ctx, a.reader(ctx, ""), roots, 50000)
-		cost, left := tscCost(bytes), time.Until(deadline)
-		trace("the sites' files import %d files, %.1f MB: tsc would take about %v, %v of the budget left (estimated in %v)", files, float64(bytes)/(1<<20), cost.Round(100*time.Millisecond), left.Round(100*time.Millisecond), time.Since(t0))
-		if !deadline.IsZero() && cost > left {
-			a.note("typescript-budget", fmt.Sprintf("typescript: types not checked: tsc would take about %v on the %d files (%.1f MB) the %s import, more than the %v left of the time budget (raise budget, or use precision: types)",
-				cost.Round(time.Second), files, float64(bytes)/(1<<20), model.Plural(len(todo), "site's file", "sites' files"), left.Round(100*time.Millisecond)))
-			return
-		}
-		enough := 10 * (time.Since(a.started) + tscQuick(bytes))
-		if full, what, ok := a.repoFullCost(enough); ok && !a.fitsTenth(roots, bytes, full, what) {
+		var ok bool
+		if bytes, files, ok = a.affordable(ctx, todo, roots, deadline); !ok {
 			return
 		}
 	}
@@ -146,9 +139,8 @@ func (a *analyzer) typecheck(ctx context.Context, sites []*tscSite) {
 		a.note("typescript-budget", fmt.Sprintf("typescript: %s not type-checked: the time budget was spent (raise budget, or use precision: types)", model.Plural(len(todo), "site was", "sites were")))
 		return
 	}
-	compiler, bin, err := prep.tsc, prep.bin, prep.err
-	if err != nil {
-		a.note("typescript-tsc", "typescript: types not checked, the syntax judged every site: "+err.Error())
+	if prep.err != nil {
+		a.note("typescript-tsc", "typescript: types not checked, the syntax judged every site: "+prep.err.Error())
 		return
 	}
 	wt := prep.wt
@@ -179,35 +171,72 @@ func (a *analyzer) typecheck(ctx context.Context, sites []*tscSite) {
 			return
 		}
 	}
-	t0 = time.Now()
-	projects := prep.projects
-	if projects == nil || tree != wt {
+	prep.checkProjects(ctx, a, tree, root, todo)
+}
+
+// affordable decides, in auto precision and before anything costly,
+// whether tsc may run for the sites: it must be installed, fit the time
+// left of the budget, and be able to fit in a tenth of a full tsc at all
+// (tscbudget.go). It returns the size of the files the sites' files
+// import, which the later estimate reuses; when it reports false it has
+// noted why.
+func (a tscTier) affordable(ctx context.Context, todo []*tscSite, roots []string, deadline time.Time) (bytes int64, files int, ok bool) {
+	if _, err := (&tsc.Compiler{NoInstall: true}).Locate(ctx); err != nil {
+		a.note("typescript-tsc", "typescript: types not checked, the syntax judged every site: "+err.Error())
+		return 0, 0, false
+	}
+	t0 := time.Now()
+	bytes, files = a.closure(ctx, a.reader(ctx, ""), roots, 50000)
+	cost, left := tscCost(bytes), time.Until(deadline)
+	trace("the sites' files import %d files, %.1f MB: tsc would take about %v, %v of the budget left (estimated in %v)", files, float64(bytes)/(1<<20), cost.Round(100*time.Millisecond), left.Round(100*time.Millisecond), time.Since(t0))
+	if !deadline.IsZero() && cost > left {
+		a.note("typescript-budget", fmt.Sprintf("typescript: types not checked: tsc would take about %v on the %d files (%.1f MB) the %s import, more than the %v left of the time budget (raise budget, or use precision: types)",
+			cost.Round(time.Second), files, float64(bytes)/(1<<20), model.Plural(len(todo), "site's file", "sites' files"), left.Round(100*time.Millisecond)))
+		return bytes, files, false
+	}
+	enough := 10 * (time.Since(a.started) + tscQuick(bytes))
+	if full, what, ok := a.repoFullCost(enough); ok && !a.fitsTenth(roots, bytes, full, what) {
+		return bytes, files, false
+	}
+	return bytes, files, true
+}
+
+// checkProjects runs the prepared tsc once per project of the sites, in
+// tree (the head state; root is the scratch directory), and settles each
+// project's sites from its diagnostics. A run that fails stops the rest,
+// whose sites keep their syntactic verdict; a project whose imports did
+// not resolve is noted, as tsc is silent on what uses them.
+func (p *tscPrepared) checkProjects(ctx context.Context, a tscTier, tree, root string, todo []*tscSite) {
+	compiler, bin := p.tsc, p.bin
+	t0 := time.Now()
+	projects := p.projects
+	if projects == nil || tree != p.wt {
 		projects = tsc.NewProjects(bin, tree)
 	}
 	var order []*tsc.Project
 	byProject := map[*tsc.Project][]*tscSite{}
 	for _, s := range todo {
-		p := projects.For(ctx, filepath.Join(tree, filepath.FromSlash(s.ref.Site.Path)))
-		if byProject[p] == nil {
-			order = append(order, p)
+		proj := projects.For(ctx, filepath.Join(tree, filepath.FromSlash(s.ref.Site.Path)))
+		if byProject[proj] == nil {
+			order = append(order, proj)
 		}
-		byProject[p] = append(byProject[p], s)
+		byProject[proj] = append(byProject[proj], s)
 	}
 	trace("%s of %s found in %v (%d configurations read)", model.Plural(len(order), "project", "projects"), model.Plural(len(todo), "site", "sites"), time.Since(t0), projects.Ran)
 	paths := a.workspacePaths(tree)
 	var lacking []string
 	left := 0
-	for i, p := range order {
+	for i, proj := range order {
 		var roots []string
 		seen := map[string]bool{}
-		for _, s := range byProject[p] {
+		for _, s := range byProject[proj] {
 			f := filepath.Join(tree, filepath.FromSlash(s.ref.Site.Path))
 			if !seen[f] {
 				seen[f] = true
 				roots = append(roots, f)
 			}
 		}
-		run, err := compiler.Run(ctx, bin, tree, p, tsc.RunOptions{Roots: roots, Paths: paths, TempDir: root, Checkers: checkers()})
+		run, err := compiler.Run(ctx, bin, tree, proj, tsc.RunOptions{Roots: roots, Paths: paths, TempDir: root, Checkers: checkers()})
 		if err != nil {
 			for _, q := range order[i:] {
 				left += len(byProject[q])
@@ -222,9 +251,9 @@ func (a *analyzer) typecheck(ctx context.Context, sites []*tscSite) {
 		}
 		a.typed++
 		trace("%s: %d roots, %d diagnostics in %v", run.Cmd, run.Roots, len(run.Diagnostics), run.Took)
-		a.settleRun(run, tree, byProject[p])
+		a.settleRun(run, tree, byProject[proj])
 		if len(run.Unresolved) > 0 {
-			lacking = append(lacking, p.Name(tree)+" without "+someOf(run.Unresolved, 4))
+			lacking = append(lacking, proj.Name(tree)+" without "+someOf(run.Unresolved, 4))
 		}
 	}
 	if len(lacking) > 0 {
@@ -251,7 +280,7 @@ type tscPrepared struct {
 // TypeScript source changed. In auto tsc runs seldom (only where it fits
 // in a tenth of a full tsc), so it is prepared only once it is known to
 // fit: on two cores the preparation's processes would slow the syntax.
-func (a *analyzer) startTSC() {
+func (a tscTier) startTSC() {
 	if a.env.Precision != config.PrecisionTypes {
 		return
 	}
@@ -270,7 +299,7 @@ func (a *analyzer) startTSC() {
 }
 
 // tscPrep returns the preparation, made now when it was not started.
-func (a *analyzer) tscPrep() *tscPrepared {
+func (a tscTier) tscPrep() *tscPrepared {
 	if a.prep == nil {
 		a.prep = a.newPrep()
 		a.prep.run(a, nil)
@@ -278,11 +307,11 @@ func (a *analyzer) tscPrep() *tscPrepared {
 	return a.prep
 }
 
-func (a *analyzer) newPrep() *tscPrepared {
+func (a tscTier) newPrep() *tscPrepared {
 	return &tscPrepared{done: make(chan struct{}), tsc: &tsc.Compiler{NoInstall: a.env.Precision != config.PrecisionTypes}}
 }
 
-func (p *tscPrepared) run(a *analyzer, changed []string) {
+func (p *tscPrepared) run(a tscTier, changed []string) {
 	defer close(p.done)
 	t0 := time.Now()
 	ctx := a.ctx
@@ -343,7 +372,7 @@ func someOf(names []string, n int) string {
 // materialize writes the head state's TypeScript, JavaScript and JSON
 // files under dir, and links the work tree's node_modules directories
 // beside the package.json files that have them.
-func (a *analyzer) materialize(ctx context.Context, dir string) error {
+func (a tscTier) materialize(ctx context.Context, dir string) error {
 	list, err := a.env.Head.List(ctx, append(append([]string(nil), pathspecs...), "*.json")...)
 	if err != nil {
 		return err
@@ -404,7 +433,7 @@ func (a *analyzer) materialize(ctx context.Context, dir string) error {
 // untracked (a pre-push of the current branch, usually). tsc then runs
 // in it, with its node_modules as they are, and nothing is written.
 // "" otherwise.
-func (a *analyzer) workTreeAtHead(ctx context.Context) string {
+func (a tscTier) workTreeAtHead(ctx context.Context) string {
 	switch h := a.env.Head.(type) {
 	case *gitio.WorkTree:
 		return h.R.Top
@@ -424,7 +453,7 @@ func (a *analyzer) workTreeAtHead(ctx context.Context) string {
 
 // reader reads head-state files: from the work tree when it holds the
 // head state (wt), else from git.
-func (a *analyzer) reader(ctx context.Context, wt string) func([]string) map[string][]byte {
+func (a tscTier) reader(ctx context.Context, wt string) func([]string) map[string][]byte {
 	if wt == "" {
 		return func(ps []string) map[string][]byte {
 			m, _ := a.env.Head.ReadFiles(ctx, ps)
@@ -458,7 +487,7 @@ func workTop(t gitio.Tree) string {
 // sources, as compilerOptions.paths for tsc: a fresh checkout has no
 // node_modules to link them, and the head state's sources are what the
 // change is checked against.
-func (a *analyzer) workspacePaths(tree string) map[string][]string {
+func (a tscTier) workspacePaths(tree string) map[string][]string {
 	p := a.project()
 	out := map[string][]string{}
 	for name, w := range p.pkgs {

@@ -80,7 +80,7 @@ func identByte(c byte) bool {
 // closure returns the size in bytes and the number of the head-state
 // files the given files reach through their imports (themselves
 // included), at most maxFiles of them.
-func (a *analyzer) closure(ctx context.Context, read func([]string) map[string][]byte, roots []string, maxFiles int) (bytes int64, files int) {
+func (a tscTier) closure(ctx context.Context, read func([]string) map[string][]byte, roots []string, maxFiles int) (bytes int64, files int) {
 	seen := map[string]bool{}
 	level := []string{}
 	for _, r := range roots {
@@ -151,7 +151,7 @@ func tscFull(bytes int64) time.Duration {
 // sizes of their files when their projects are known (the work tree
 // holds the head state), else the repository's file count at the
 // average size of the files the sites import. what names it.
-func (a *analyzer) fullCost(ctx context.Context, prep *tscPrepared, todo []*tscSite, closureBytes int64, closureFiles int) (time.Duration, string) {
+func (a tscTier) fullCost(ctx context.Context, prep *tscPrepared, todo []*tscSite, closureBytes int64, closureFiles int) (time.Duration, string) {
 	if prep.projects != nil && prep.wt != "" {
 		seen := map[*tsc.Project]bool{}
 		files := map[string]bool{}
@@ -207,7 +207,7 @@ func (a *analyzer) fitsTenth(roots []string, bytes int64, full time.Duration, wh
 // holds it, summed until the bound reaches enough (a tenth of it would
 // hold what the check needs: more is not needed to decide). ok is false
 // without a work tree.
-func (a *analyzer) repoFullCost(enough time.Duration) (time.Duration, string, bool) {
+func (a tscTier) repoFullCost(enough time.Duration) (time.Duration, string, bool) {
 	top := workTop(a.env.Head)
 	if top == "" {
 		return 0, "", false

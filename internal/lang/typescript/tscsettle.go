@@ -28,7 +28,7 @@ import (
 //     its name alone may be such an any.
 
 // settleRun settles the sites of one project with its run.
-func (a *analyzer) settleRun(run *tsc.Run, tree string, sites []*tscSite) {
+func (a tscTier) settleRun(run *tsc.Run, tree string, sites []*tscSite) {
 	byFile := map[string][]tsc.Diagnostic{}
 	for _, d := range run.Diagnostics {
 		if d.Path == "" || d.Category != "error" {
@@ -43,7 +43,7 @@ func (a *analyzer) settleRun(run *tsc.Run, tree string, sites []*tscSite) {
 	}
 }
 
-func (a *analyzer) settle(s *tscSite, run *tsc.Run, tree string, diags []tsc.Diagnostic) {
+func (a tscTier) settle(s *tscSite, run *tsc.Run, tree string, diags []tsc.Diagnostic) {
 	r := s.ref
 	if run.Configured {
 		r.Missing = "a type check (tsc refused the configuration of " + run.Project.Name(tree) + ")"

@@ -113,12 +113,7 @@ func (t *Compiler) Run(ctx context.Context, bin, dir string, p *Project, o RunOp
 	}
 	sort.Strings(roots)
 	run.Roots = len(roots)
-	if _, set := opts["allowJs"]; !set && slices.ContainsFunc(roots, isJS) {
-		// a JavaScript file governed by no configuration that allows
-		// JavaScript (a repository without tsconfig.json): without
-		// allowJs tsc refuses the file (TS6504) and checks nothing
-		opts["allowJs"] = true
-	}
+	allowJS(opts, roots)
 	for attempt := 0; ; attempt++ {
 		b, err := json.MarshalIndent(map[string]any{"compilerOptions": opts, "files": roots}, "", " ")
 		if err != nil {
@@ -187,6 +182,16 @@ func (t *Compiler) Run(ctx context.Context, bin, dir string, p *Project, o RunOp
 	sort.Strings(run.Unresolved)
 	run.Took = time.Since(start)
 	return run, nil
+}
+
+// allowJS sets allowJs where a root is JavaScript and the project says
+// nothing of it: a JavaScript file governed by no configuration that
+// allows JavaScript (a repository without tsconfig.json) is refused by
+// tsc without it (TS6504), which then checks nothing.
+func allowJS(opts map[string]any, roots []string) {
+	if _, set := opts["allowJs"]; !set && slices.ContainsFunc(roots, isJS) {
+		opts["allowJs"] = true
+	}
 }
 
 // isJS reports a JavaScript source file.
@@ -451,8 +456,42 @@ func tscOptions(p *Project, extra map[string][]string) (opts map[string]any, dro
 	opts["noEmit"] = true
 	opts["skipLibCheck"] = true
 
-	// paths: absolute targets; a baseUrl becomes a "*" mapping (it was
-	// removed in TypeScript 7)
+	absolutePaths(p, opts, extra)
+	for _, k := range []string{"typeRoots", "rootDirs"} {
+		if l, ok := opts[k].([]any); ok {
+			var abs []any
+			for _, x := range l {
+				if s, ok := x.(string); ok {
+					abs = append(abs, filepath.Join(p.Dir, filepath.FromSlash(s)))
+				}
+			}
+			opts[k] = abs
+		}
+	}
+	// type libraries: those not installed would stop the whole check
+	// (tsc reports them and checks nothing)
+	if l, ok := opts["types"].([]any); ok {
+		var keep []any
+		for _, x := range l {
+			s, _ := x.(string)
+			if s != "" && typeLibraryFound(p.Dir, s, opts["typeRoots"]) {
+				keep = append(keep, s)
+			} else if s != "" {
+				dropped = append(dropped, "type library "+s)
+			}
+		}
+		if keep == nil {
+			keep = []any{}
+		}
+		opts["types"] = keep
+	}
+	return opts, dropped
+}
+
+// absolutePaths makes the project's paths mappings absolute, turns a
+// baseUrl into a "*" mapping (TypeScript 7 removed baseUrl) and adds the
+// extra mappings where the project has none of that pattern.
+func absolutePaths(p *Project, opts map[string]any, extra map[string][]string) {
 	pathsDir := p.pathsDir
 	if pathsDir == "" {
 		pathsDir = p.Dir
@@ -492,35 +531,6 @@ func tscOptions(p *Project, extra map[string][]string) (opts map[string]any, dro
 	} else {
 		delete(opts, "paths")
 	}
-	for _, k := range []string{"typeRoots", "rootDirs"} {
-		if l, ok := opts[k].([]any); ok {
-			var abs []any
-			for _, x := range l {
-				if s, ok := x.(string); ok {
-					abs = append(abs, filepath.Join(p.Dir, filepath.FromSlash(s)))
-				}
-			}
-			opts[k] = abs
-		}
-	}
-	// type libraries: those not installed would stop the whole check
-	// (tsc reports them and checks nothing)
-	if l, ok := opts["types"].([]any); ok {
-		var keep []any
-		for _, x := range l {
-			s, _ := x.(string)
-			if s != "" && typeLibraryFound(p.Dir, s, opts["typeRoots"]) {
-				keep = append(keep, s)
-			} else if s != "" {
-				dropped = append(dropped, "type library "+s)
-			}
-		}
-		if keep == nil {
-			keep = []any{}
-		}
-		opts["types"] = keep
-	}
-	return opts, dropped
 }
 
 // typeLibraryFound reports whether a compilerOptions.types entry
