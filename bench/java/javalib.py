@@ -76,8 +76,6 @@ def blob_sha1(data: bytes) -> str:
     return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
 
 
-
-
 class LRU(OrderedDict):
     def __init__(self, cap):
         super().__init__()
@@ -92,8 +90,6 @@ class LRU(OrderedDict):
         if len(self) > self.cap:
             self.popitem(last=False)
         return v
-
-
 
 
 def apply_replacements(parent_lines, new_lines_by_seed):
@@ -156,8 +152,6 @@ def line_mapper(seed_parent_ranges, seed_partial_ranges):
 
 
 # ------------------------------------------------------------ line diffs
-
-
 
 
 def parse_u0_hunk_header(line):
@@ -293,12 +287,6 @@ def sarif_doc(results, tool_name="baseline"):
             } for r in results],
         }],
     }
-
-
-
-
-def blob_sha1(data: bytes) -> str:
-    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
 
 
 # ------------------------------------------------------------------ parsing
@@ -1003,66 +991,6 @@ def partial_files(git: Git, case):
             raise RuntimeError("partial state of %s does not match the mined hash" % f)
         out[f] = (data, ranges)
     return out
-
-
-def sarif_results(doc):
-    """[(level, uri, line)] from a SARIF 2.1.0 document."""
-    out = []
-    for run in (doc or {}).get("runs", []) or []:
-        for r in run.get("results", []) or []:
-            level = r.get("level") or "warning"
-            if r.get("kind") not in (None, "fail"):
-                continue
-            locs = r.get("locations") or []
-            if not locs:
-                continue
-            pl = (locs[0] or {}).get("physicalLocation") or {}
-            uri = ((pl.get("artifactLocation") or {}).get("uri")) or ""
-            line = ((pl.get("region") or {}).get("startLine"))
-            try:
-                line = int(line) if line is not None else None
-            except (TypeError, ValueError):
-                line = None
-            out.append((level, uri, line))
-    return out
-
-
-def norm_uri(uri: str, root: str) -> str:
-    from urllib.parse import unquote, urlparse
-    if uri.startswith("file:"):
-        uri = unquote(urlparse(uri).path)
-    else:
-        uri = unquote(uri)
-    if os.path.isabs(uri):
-        for r in {root, os.path.realpath(root)}:
-            try:
-                rel = os.path.relpath(os.path.realpath(uri), os.path.realpath(r))
-            except ValueError:
-                continue
-            if not rel.startswith(".."):
-                return rel.replace(os.sep, "/")
-        return uri
-    while uri.startswith("./"):
-        uri = uri[2:]
-    return uri
-
-
-def sarif_doc(results, tool_name="baseline"):
-    return {
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {"name": tool_name, "rules": []}},
-            "results": [{
-                "ruleId": r.get("ruleId", "impact"),
-                "level": r["level"],
-                "message": {"text": r.get("message", "")},
-                "locations": [{"physicalLocation": {
-                    "artifactLocation": {"uri": r["file"]},
-                    "region": {"startLine": r["line"]}}}],
-            } for r in results],
-        }],
-    }
 
 
 def mirror_root():
