@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ripple-dev/ripple/internal/lang/typescript/tsc"
 )
 
 // TestTypeScriptModelEdit: a TypeScript caller that no mechanical fix
@@ -71,5 +73,65 @@ export function scale(x: number, factor: number): number {
 	if !rejected {
 		logPlan(t, res)
 		t.Errorf("function other: not rejected for its second declaration")
+	}
+}
+
+// needTSC skips a test when TypeScript 7's compiler cannot run here
+// (.ci/run installs it beforehand where it can).
+func needTSC(t *testing.T) {
+	t.Helper()
+	if _, err := (&tsc.Compiler{}).Locate(context.Background()); err != nil {
+		t.Skipf("TypeScript 7's compiler cannot run here: %v", err)
+	}
+}
+
+// TestTypeScriptDeclare: the developer's new code imports a function the
+// module it names does not export yet (TS2305) and calls a local helper
+// nobody wrote (TS2304). Both become obligations to declare them (the
+// TypeScript front-end is a lang.Declarer); the replies are added to the
+// right modules, and tsc proves the state.
+func TestTypeScriptDeclare(t *testing.T) {
+	needTSC(t)
+	repo, sc := setup(t, `
+-- old/src/lib.ts --
+export function scale(x: number): number {
+  return 2 * x;
+}
+-- old/src/use.ts --
+import { scale } from './lib';
+
+export function use(): number {
+  return scale(2);
+}
+-- new/src/use.ts --
+import { scale, clamp } from './lib';
+
+export function use(): number {
+  return clamp(scale(2)) + half(4);
+}
+`)
+	s := &scripted{t: t, answer: func(block, _ string, _ int) (int, string, time.Duration) {
+		switch block {
+		case "new clamp":
+			return 200, "```ts\nexport function clamp(x: number): number {\n  return Math.min(x, 100);\n}\n```", 0
+		case "new half":
+			return 200, "```ts\nfunction half(x: number): number {\n  return x / 2;\n}\n```", 0
+		}
+		t.Errorf("unexpected block %q", block)
+		return 500, "", 0
+	}}
+	res, err := Run(context.Background(), repo, Options{Base: sc.Base, Head: sc.Head, Model: modelFor(t, s, 5*time.Second, 0),
+		Oracle: &tsc.Compiler{}, Rounds: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Proven {
+		logPlan(t, res)
+		t.Fatalf("not proven: oracle %+v patch:\n%s", res.Oracle, res.Patch)
+	}
+	for _, want := range []string{"+++ b/src/lib.ts", "+export function clamp(x: number): number {", "+++ b/src/use.ts", "+function half(x: number): number {"} {
+		if !strings.Contains(res.Patch, want) {
+			t.Errorf("patch lacks %q:\n%s", want, res.Patch)
+		}
 	}
 }
