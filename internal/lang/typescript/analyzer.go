@@ -469,5 +469,14 @@ func (a *analyzer) memberMayRemain(t *target) string {
 			return fmt.Sprintf("%s is now %s, which may declare it", t.container, treesit.Compact(v))
 		}
 	}
+	// a base of the interface whose members the syntax cannot list (a
+	// mapped type, an intersection, a package's interface) may declare it
+	if of, n := a.ifaceNode(f, t.container); n != nil {
+		for _, b := range extendedTypes(n) {
+			if has, known := a.baseHas(of, b, t.name, 1); !has && !known {
+				return fmt.Sprintf("%s now extends %s, which may declare it", t.container, treesit.Compact(b))
+			}
+		}
+	}
 	return ""
 }

@@ -61,19 +61,88 @@ func (a *analyzer) ifaceHas(f *tsfile, name, member string, depth int) (has, kno
 		return true, true
 	}
 	known = true
-	for _, k := range n.NamedKids() {
-		if k.Kind != "extends_type_clause" {
-			continue
+	for _, b := range extendedTypes(n) {
+		h, ok := a.baseHas(of, b, member, depth+1)
+		if h {
+			return true, true
 		}
-		for _, b := range k.NamedKids() {
-			h, ok := a.ifaceHas(of, typeName(b.Text()), member, depth+1)
-			if h {
-				return true, true
-			}
-			known = known && ok
-		}
+		known = known && ok
 	}
 	return false, known
+}
+
+// extendedTypes are the types an interface declaration extends.
+func extendedTypes(n *treesit.Node) []*treesit.Node {
+	var out []*treesit.Node
+	for _, k := range n.NamedKids() {
+		if k.Kind == "extends_type_clause" {
+			out = append(out, k.NamedKids()...)
+		}
+	}
+	return out
+}
+
+// baseHas says whether the type an interface extends, written as b in
+// file f, has member: an interface of the repository (ifaceHas), or one
+// seen through the utility types that keep or pick its members
+// (Required, Partial, Readonly, NonNullable: every member; Pick and Omit
+// with literal keys: those picked, those not omitted). known is false
+// for any other type (a mapped or conditional type, an intersection, a
+// package's), whose members the syntax cannot list.
+func (a *analyzer) baseHas(f *tsfile, b *treesit.Node, member string, depth int) (has, known bool) {
+	if depth > 8 {
+		return false, false
+	}
+	if b.Kind != "generic_type" {
+		return a.ifaceHas(f, typeName(b.Text()), member, depth)
+	}
+	var args []*treesit.Node
+	if ta := b.Child("type_arguments"); ta != nil {
+		args = ta.NamedKids()
+	}
+	name := ""
+	if nm := b.Child("name"); nm != nil {
+		name = nm.Text()
+	}
+	switch {
+	case len(args) == 1 && (name == "Required" || name == "Partial" || name == "Readonly" || name == "NonNullable"):
+		return a.baseHas(f, args[0], member, depth+1)
+	case len(args) == 2 && (name == "Pick" || name == "Omit"):
+		keys, ok := literalKeys(args[1])
+		if !ok {
+			return false, false
+		}
+		if keys[member] != (name == "Pick") {
+			return false, true // not picked, or omitted
+		}
+		return a.baseHas(f, args[0], member, depth+1)
+	}
+	return false, false
+}
+
+// literalKeys reads a union of string literal types ('a' | "b"); ok is
+// false for anything else (keyof T, a type parameter).
+func literalKeys(n *treesit.Node) (map[string]bool, bool) {
+	keys := map[string]bool{}
+	var read func(x *treesit.Node) bool
+	read = func(x *treesit.Node) bool {
+		switch x.Kind {
+		case "union_type", "parenthesized_type":
+			for _, k := range x.NamedKids() {
+				if !read(k) {
+					return false
+				}
+			}
+			return true
+		case "literal_type":
+			if s := x.FirstOf("string"); s != nil {
+				keys[strings.Trim(s.Text(), `"'`)] = true
+				return true
+			}
+		}
+		return false
+	}
+	return keys, read(n)
 }
 
 // stillInherited reports a member deleted from an interface (not
@@ -90,14 +159,9 @@ func (j *judge) stillInherited() bool {
 	v := false
 	if f := j.a.file(t.path); f != nil {
 		if _, n := j.a.ifaceNode(f, c.Old.Container); n != nil {
-			for _, k := range n.NamedKids() {
-				if k.Kind != "extends_type_clause" {
-					continue
-				}
-				for _, b := range k.NamedKids() {
-					if h, _ := j.a.ifaceHas(f, typeName(b.Text()), t.name, 1); h {
-						v = true
-					}
+			for _, b := range extendedTypes(n) {
+				if h, _ := j.a.baseHas(f, b, t.name, 1); h {
+					v = true
 				}
 			}
 		}
