@@ -208,7 +208,7 @@ func (f *tsfile) refs(locals, nss map[string]bool, exps []string, visit func(ref
 		case "import_statement":
 			return false
 		case "identifier", "type_identifier", "shorthand_property_identifier":
-			if !locals[n.Text()] || declaration(n) || shadowed(n, n.Text()) {
+			if !locals[n.Text()] || declaration(n) || shadowed(n, n.Text()) || n.Kind == "type_identifier" && typeShadowed(n, n.Text()) {
 				return true
 			}
 			if p := n.Parent; p != nil && (p.Kind == "member_expression" && n.Field == "property" || p.Kind == "export_specifier" || p.Kind == "nested_type_identifier" && n.Field != "module") {

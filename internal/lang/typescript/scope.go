@@ -96,6 +96,41 @@ func shadowed(n *treesit.Node, name string) bool {
 	return false
 }
 
+// typeShadowed reports whether a type name at n is bound by a scope
+// inside the program: a type parameter of an enclosing declaration, or a
+// type a block or a namespace body declares (an interface moved into
+// namespace Hooks is what `extends CallbackOptions` inside Hooks names,
+// not the top-level one the change deleted).
+func typeShadowed(n *treesit.Node, name string) bool {
+	for p := n.Parent; p != nil && p.Kind != "program"; p = p.Parent {
+		if tp := p.Child("type_parameters"); tp != nil {
+			for _, k := range tp.NamedKids() {
+				if k.Kind == "type_parameter" && k.Child("name").Text() == name {
+					return true
+				}
+			}
+		}
+		if p.Kind != "statement_block" {
+			continue
+		}
+		for _, st := range p.Kids {
+			x := st
+			if x.Kind == "export_statement" {
+				if d := x.Child("declaration"); d != nil {
+					x = d
+				}
+			}
+			switch x.Kind {
+			case "interface_declaration", "type_alias_declaration", "class_declaration", "abstract_class_declaration", "enum_declaration":
+				if x.Child("name").Text() == name {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // lookup finds the declaration of a local name visible at n: a
 // parameter or a variable declarator.
 func lookup(n *treesit.Node, name string) *treesit.Node {
