@@ -15,6 +15,8 @@
 //   - TypeScript and JavaScript: internal/lang/typescript/tsc, tsc of
 //     TypeScript 7 on the projects that compile the change's files; the
 //     front-end's type-precise tier runs the same machinery.
+//   - Java: internal/lang/java/javac, javac on the modules holding the
+//     change's files and those depending on them.
 //
 // The tools installed with npm are pinned there and listed by the
 // registry (internal/languages, `hook tools`).
@@ -26,8 +28,11 @@
 // Only what the change introduced counts (baseline.go): the fix engine
 // runs the oracle on the base state too when the changed state fails,
 // and Relative excuses the diagnostics the base already had (matched by
-// tool, file and message, as a multiset). They are reported as
-// Preexisting, neither block proof nor become obligations.
+// tool, file, message and the text of their line first, then by tool,
+// file and message, as a multiset; and a diagnostic that shows the
+// checker lacked something, Diagnostic.Lacks, where the base lacked the
+// same). They are reported as Preexisting, neither block proof nor
+// become obligations. Each oracle fills Source (AddSources) and Lacks.
 //
 // All runs several oracles; each judges only its own language's files of
 // the change, so a mixed repository is judged by both.
