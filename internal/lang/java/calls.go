@@ -1,0 +1,280 @@
+package java
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/ripple-dev/ripple/internal/lang"
+	"github.com/ripple-dev/ripple/internal/lang/treesit"
+	"github.com/ripple-dev/ripple/internal/model"
+)
+
+// callSite is one call (or method reference) of a name.
+type callSite struct {
+	f     *jfile
+	n     *treesit.Node // the invocation or reference
+	at    *treesit.Node // the name written
+	nargs int           // -1 for a method reference
+	recv  rtype         // the receiver's type, or the implicit one
+	// bound: the receiver's type is the target's class or derives from
+	// it, so the call binds among its overloads
+	bound bool
+}
+
+// calls judges the calls and method references of a changed or deleted
+// method.
+func (a *analyzer) calls(ctx context.Context, t *target) ([]*lang.Ref, error) {
+	om, base := t.od.meth, t.cls
+	if om == nil || base == nil {
+		return nil, nil // the class went too: its own change reports its users
+	}
+	files, err := a.search(ctx, t.name)
+	if err != nil {
+		return nil, err
+	}
+	var out []*lang.Ref
+	for _, f := range files {
+		for _, cs := range a.callSites(f, t.name, base) {
+			if r := a.callVerdict(t, cs); r != nil {
+				out = append(out, r)
+			}
+		}
+	}
+	return out, nil
+}
+
+// callSites finds the calls of name in f and resolves their receivers
+// against the class base.
+func (a *analyzer) callSites(f *jfile, name string, base *jtype) []*callSite {
+	var out []*callSite
+	treesit.Walk(f.t.Root, func(n *treesit.Node) bool {
+		if n.Bad {
+			return false
+		}
+		var cs *callSite
+		switch n.Kind {
+		case "method_invocation":
+			if nm := n.Child("name"); nm.Text() == name {
+				cs = &callSite{f: f, n: n, at: nm, nargs: len(n.Child("arguments").NamedKids())}
+				if obj := n.Child("object"); obj != nil {
+					cs.recv = a.ix.typeOf(f, obj, 0)
+				} else {
+					cs.recv = a.implicitReceiver(f, n, name)
+				}
+			}
+		case "method_reference":
+			ks := n.NamedKids()
+			if len(ks) >= 2 && ks[len(ks)-1].Kind == "identifier" && ks[len(ks)-1].Text() == name {
+				cs = &callSite{f: f, n: n, at: ks[len(ks)-1], nargs: -1, recv: a.ix.typeOf(f, ks[0], 0)}
+			}
+		}
+		if cs != nil {
+			if cs.recv.state == outside {
+				return true // a method of a type the repository does not declare
+			}
+			cs.bound = cs.recv.state == known && a.ix.subtypeOf(cs.recv.t, base)
+			if cs.recv.state == unknown || cs.bound {
+				out = append(out, cs)
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// implicitReceiver is the type an unqualified call of name binds in: the
+// innermost enclosing type that has a method of that name, else the type
+// a static import names.
+func (a *analyzer) implicitReceiver(f *jfile, n *treesit.Node, name string) rtype {
+	scope, anon := enclosingType(f, n)
+	if anon != nil {
+		return rtype{why: "the call is inside an anonymous class, whose own methods are not read"}
+	}
+	open := false
+	for s := scope; s != nil; s = s.outer {
+		for _, x := range a.ix.ancestors(s) {
+			for _, m := range x.methods {
+				if !m.ctor && m.name == name {
+					return rtype{state: known, t: s}
+				}
+			}
+		}
+		open = open || a.ix.openAncestry(s)
+	}
+	for _, im := range f.imports {
+		if !im.static {
+			continue
+		}
+		owner := ""
+		switch {
+		case im.wildcard:
+			owner = im.name
+		case im.last() == name:
+			owner = strings.TrimSuffix(im.name, "."+name)
+		default:
+			continue
+		}
+		if t := a.ix.typeByFQN(owner, f); t != nil {
+			return rtype{state: known, t: t, static: true}
+		}
+	}
+	if open {
+		return rtype{why: "the enclosing class may inherit " + name + " from outside the repository"}
+	}
+	return rtype{state: outside}
+}
+
+// overloads are the head-state methods (or constructors) named name
+// that a receiver of type recv sees, nearest type first.
+func (a *analyzer) overloads(recv *jtype, name string, ctor bool) []*jmethod {
+	var out []*jmethod
+	types := []*jtype{recv}
+	if !ctor {
+		types = a.ix.ancestors(recv)
+	}
+	for _, x := range types {
+		for _, m := range x.methods {
+			if m.ctor == ctor && (ctor || m.name == name) {
+				out = append(out, m)
+			}
+		}
+	}
+	return out
+}
+
+// sameMethod reports whether two methods are the same declaration in one
+// state (by owner, name and parameter types).
+func sameMethod(x, y *jmethod) bool {
+	return x != nil && y != nil && x.owner.qual == y.owner.qual && x.owner.file.path == y.owner.file.path && x.name == y.name && sameTypes(x.params, y.params)
+}
+
+// callVerdict judges one call site of a method whose signature changed
+// or that was deleted: the verdict ladder of calls by arity.
+func (a *analyzer) callVerdict(t *target, cs *callSite) *lang.Ref {
+	om := t.od.meth
+	var nm *jmethod
+	if t.nd != nil && t.ch.Label == model.MMS {
+		nm = t.nd.meth
+	}
+	display := om.owner.qual + "." + om.name
+	if cs.nargs < 0 {
+		return a.refVerdict(t, cs, nm, display)
+	}
+	if !om.accepts(cs.nargs) {
+		if nm != nil && nm.accepts(cs.nargs) && cs.bound {
+			return a.ref(t, cs.f, cs.at, model.CalledBy, model.Consistent, model.PrecisionSyntax, "the call binds to the new signature of "+display, "")
+		}
+		return nil // a call of another overload, or one already broken
+	}
+	prec, missing := model.PrecisionSyntax, ""
+	if !cs.bound {
+		prec, missing = model.PrecisionName, cs.recv.why
+	}
+	var others []*jmethod
+	newFits := false
+	if cs.recv.state == known {
+		for _, m := range a.overloads(cs.recv.t, om.name, false) {
+			if !m.accepts(cs.nargs) {
+				continue
+			}
+			if sameMethod(m, nm) {
+				newFits = true
+			} else {
+				others = append(others, m)
+			}
+		}
+	} else if nm != nil {
+		newFits = nm.accepts(cs.nargs)
+	}
+	switch {
+	case newFits:
+		return a.ref(t, cs.f, cs.at, model.CalledBy, model.MayBeImpacted, prec, "calls "+display+", whose signature changed: "+t.details(), missing)
+	case len(others) > 0:
+		return a.ref(t, cs.f, cs.at, model.CalledBy, model.MayBeImpacted, prec,
+			fmt.Sprintf("calls %s with %s, which %s; the overload set is ambiguous: the call may now bind to %s", display, args(cs.nargs), a.what(t), methodDisplay(others[0])), missing)
+	}
+	msg := fmt.Sprintf("calls %s with %s, %s", display, args(cs.nargs), a.what(t))
+	if cs.bound && a.ix.openAncestry(cs.recv.t) {
+		return a.ref(t, cs.f, cs.at, model.CalledBy, model.MayBeImpacted, prec, msg, "the overloads of a supertype outside the repository")
+	}
+	return a.ref(t, cs.f, cs.at, model.CalledBy, model.Inconsistent, prec, msg, missing)
+}
+
+// what says what became of the target, after its name.
+func (a *analyzer) what(t *target) string {
+	if t.ch.Label != model.MMS {
+		return t.gone()
+	}
+	nm := t.nd.meth
+	return fmt.Sprintf("which now takes %s", arity(nm))
+}
+
+// args counts arguments.
+func args(n int) string {
+	if n == 1 {
+		return "1 argument"
+	}
+	return fmt.Sprintf("%d arguments", n)
+}
+
+func arity(m *jmethod) string {
+	if len(m.params) == 1 {
+		return "1 argument (" + m.params[0].typ + ")"
+	}
+	return fmt.Sprintf("%d arguments (%s)", len(m.params), strings.Join(paramTypes(m.params), ", "))
+}
+
+// refVerdict judges a method reference (Foo::bar) of a changed or
+// deleted method: which functional interface it is passed as is not
+// read, so a changed signature may be impacted; a deleted method that
+// no overload replaces is not there to refer to.
+func (a *analyzer) refVerdict(t *target, cs *callSite, nm *jmethod, display string) *lang.Ref {
+	prec, missing := model.PrecisionSyntax, ""
+	if !cs.bound {
+		prec, missing = model.PrecisionName, cs.recv.why
+	}
+	if nm != nil {
+		return a.ref(t, cs.f, cs.at, model.CalledBy, model.MayBeImpacted, prec,
+			"refers to "+display+" as a value ("+cs.n.Text()+"), whose signature changed: "+t.details()+"; the functional interface it is passed as may no longer fit", missing)
+	}
+	if cs.recv.state == known && len(a.overloads(cs.recv.t, t.od.meth.name, false)) > 0 {
+		return a.ref(t, cs.f, cs.at, model.CalledBy, model.MayBeImpacted, prec, "refers to "+display+", "+t.gone()+"; another overload of the name remains", missing)
+	}
+	return a.ref(t, cs.f, cs.at, model.CalledBy, model.Inconsistent, prec, "refers to "+display+", "+t.gone(), missing)
+}
+
+// staticImporters reports the static imports of a deleted method.
+func (a *analyzer) staticImporters(ctx context.Context, t *target) ([]*lang.Ref, error) {
+	owner := t.oldOwner
+	if owner == nil {
+		return nil, nil
+	}
+	files, err := a.search(ctx, t.name)
+	if err != nil {
+		return nil, err
+	}
+	var out []*lang.Ref
+	fqn := owner.fqn() + "." + t.name
+	for _, f := range files {
+		for _, im := range f.imports {
+			if !im.static || im.wildcard || im.name != fqn {
+				continue
+			}
+			if t.cls != nil && (len(a.overloads(t.cls, t.name, false)) > 0 || fieldNamed(t.cls, t.name)) {
+				continue // another member of the name is imported
+			}
+			out = append(out, a.ref(t, f, im.node, model.ImportedBy, model.Inconsistent, model.PrecisionSyntax, "imports "+fqn+", "+t.gone(), ""))
+		}
+	}
+	return out, nil
+}
+
+func fieldNamed(t *jtype, name string) bool {
+	for _, fd := range t.fields {
+		if fd.name == name {
+			return true
+		}
+	}
+	return false
+}
