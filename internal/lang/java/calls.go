@@ -16,6 +16,7 @@ type callSite struct {
 	n     *treesit.Node // the invocation or reference
 	at    *treesit.Node // the name written
 	nargs int           // -1 for a method reference
+	args  []*treesit.Node
 	recv  rtype         // the receiver's type, or the implicit one
 	// bound: the receiver's type is the target's class or derives from
 	// it, so the call binds among its overloads
@@ -56,7 +57,8 @@ func (a *analyzer) callSites(f *jfile, name string, base *jtype) []*callSite {
 		switch n.Kind {
 		case "method_invocation":
 			if nm := n.Child("name"); nm.Text() == name {
-				cs = &callSite{f: f, n: n, at: nm, nargs: len(n.Child("arguments").NamedKids())}
+				args := n.Child("arguments").NamedKids()
+				cs = &callSite{f: f, n: n, at: nm, nargs: len(args), args: args}
 				if obj := n.Child("object"); obj != nil {
 					cs.recv = a.ix.typeOf(f, obj, 0)
 				} else {
@@ -161,8 +163,8 @@ func (a *analyzer) callVerdict(t *target, cs *callSite) *lang.Ref {
 	if cs.nargs < 0 {
 		return a.refVerdict(t, cs, nm, display)
 	}
-	if !om.accepts(cs.nargs) {
-		if nm != nil && nm.accepts(cs.nargs) && cs.bound {
+	if !argsFit(om, cs.args) {
+		if nm != nil && argsFit(nm, cs.args) && cs.bound {
 			return a.ref(t, cs.f, cs.at, model.CalledBy, model.Consistent, model.PrecisionSyntax, "the call binds to the new signature of "+display, "")
 		}
 		return nil // a call of another overload, or one already broken
@@ -175,7 +177,7 @@ func (a *analyzer) callVerdict(t *target, cs *callSite) *lang.Ref {
 	newFits := false
 	if cs.recv.state == known {
 		for _, m := range a.overloads(cs.recv.t, om.name, false) {
-			if !m.accepts(cs.nargs) {
+			if !argsFit(m, cs.args) {
 				continue
 			}
 			if sameMethod(m, nm) {
@@ -185,7 +187,7 @@ func (a *analyzer) callVerdict(t *target, cs *callSite) *lang.Ref {
 			}
 		}
 	} else if nm != nil {
-		newFits = nm.accepts(cs.nargs)
+		newFits = argsFit(nm, cs.args)
 	}
 	switch {
 	case newFits:
