@@ -17,7 +17,7 @@ type callSite struct {
 	at    *treesit.Node // the name written
 	nargs int           // -1 for a method reference
 	args  []*treesit.Node
-	recv  rtype         // the receiver's type, or the implicit one
+	recv  rtype // the receiver's type, or the implicit one
 	// bound: the receiver's type is the target's class or derives from
 	// it, so the call binds among its overloads
 	bound bool

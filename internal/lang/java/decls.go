@@ -203,6 +203,9 @@ func methodDecl(f *jfile, m *jmethod) *lang.Decl {
 // methodDisplay names a method with its parameter types, so that the
 // overloads of one name are told apart: Calc.add(int, int).
 func methodDisplay(m *jmethod) string {
+	if m.ctor {
+		return m.owner.qual + "(" + joinTypes(m.params) + ")"
+	}
 	return m.owner.qual + "." + m.name + "(" + strings.Join(paramTypes(m.params), ", ") + ")"
 }
 
