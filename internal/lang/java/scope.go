@@ -130,8 +130,11 @@ func (ix *index) callType(f *jfile, n *treesit.Node, depth int) rtype {
 	var owner *jtype
 	if obj := n.Child("object"); obj != nil {
 		r := ix.typeOf(f, obj, depth+1)
-		if r.state != known {
-			return rtype{state: r.state, why: r.why}
+		switch r.state {
+		case outside:
+			return rtype{why: "the return type of " + name + ", a method of a type outside the repository, is not known"}
+		case unknown:
+			return r
 		}
 		owner = r.t
 	} else if owner, _ = enclosingType(f, n); owner == nil {
