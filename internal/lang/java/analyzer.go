@@ -65,7 +65,11 @@ func (a *analyzer) Answer(ctx context.Context, qs []lang.Query) ([]*lang.Ref, er
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, refs...)
+		for _, r := range refs {
+			if r != nil {
+				out = append(out, r)
+			}
+		}
 	}
 	return lang.Keep(qs, out), nil
 }
@@ -195,6 +199,9 @@ func (a *analyzer) methodQuery(ctx context.Context, q lang.Query, t *target) ([]
 
 // ref makes a finding's ref at node n of file f.
 func (a *analyzer) ref(t *target, f *jfile, n *treesit.Node, rel model.Relation, v model.Verdict, prec model.Precision, msg, missing string) *lang.Ref {
+	if n == nil {
+		return nil // a declaration the source does not write
+	}
 	site := model.Site{Path: f.path, Line: int(n.Line), Col: int(n.Col) + 1, Text: f.t.LineText(int(n.Line))}
 	if m := enclosingMember(n); m != nil {
 		site.Enclosing = memberDisplay(f, m)

@@ -190,6 +190,12 @@ func (a *analyzer) callVerdict(t *target, cs *callSite) *lang.Ref {
 		newFits = argsFit(nm, cs.args)
 	}
 	switch {
+	case newFits && cs.bound && cs.recv.static && !nm.has("static") && t.od.meth.has("static"):
+		return a.ref(t, cs.f, cs.at, model.CalledBy, model.Inconsistent, prec, "calls "+display+" on the class, but it is no longer static", missing)
+	case newFits && cs.bound && !a.accessible(nm, cs.f, cs.n) && a.accessible(t.od.meth, cs.f, cs.n):
+		return a.ref(t, cs.f, cs.at, model.CalledBy, model.Inconsistent, prec, "calls "+display+" from where it is no longer accessible: it became "+visibility(nm.mods), missing)
+	case newFits && cs.bound && accessOnly(t.od.meth, nm):
+		return a.ref(t, cs.f, cs.at, model.CalledBy, model.Consistent, prec, "calls "+display+" from where it is still accessible", "")
 	case newFits:
 		return a.ref(t, cs.f, cs.at, model.CalledBy, model.MayBeImpacted, prec, "calls "+display+", whose signature changed: "+t.details(), missing)
 	case len(others) > 0:
@@ -279,4 +285,60 @@ func fieldNamed(t *jtype, name string) bool {
 		}
 	}
 	return false
+}
+
+// topType is the top-level type that holds t.
+func topType(t *jtype) *jtype {
+	for t != nil && t.outer != nil {
+		t = t.outer
+	}
+	return t
+}
+
+// topLevel is the top-level type of f that holds n, nil outside any.
+func topLevel(f *jfile, n *treesit.Node) *jtype {
+	for p := n; p != nil; p = p.Parent {
+		if p.Parent != nil && p.Parent.Kind == "program" {
+			for _, t := range f.types {
+				if t.node == p {
+					return t
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// sameType compares types by their file and qualified name (two parses
+// of one file hold two copies of a type).
+func sameType(x, y *jtype) bool {
+	return x != nil && y != nil && x.file.path == y.file.path && x.qual == y.qual
+}
+
+// accessible reports whether code at n in f may call m, by its access
+// modifier.
+func (a *analyzer) accessible(m *jmethod, f *jfile, n *treesit.Node) bool {
+	switch visibility(m.mods) {
+	case "private":
+		return sameType(topLevel(f, n), topType(m.owner))
+	case "package-private":
+		return f.pkg == m.owner.file.pkg
+	case "protected":
+		if f.pkg == m.owner.file.pkg {
+			return true
+		}
+		for s, _ := enclosingType(f, n); s != nil; s = s.outer {
+			if owner := a.ix.typeByFQN(m.owner.fqn(), f); owner != nil && a.ix.subtypeOf(s, owner) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
+}
+
+// accessOnly reports two states of a method that differ only in access.
+func accessOnly(o, n *jmethod) bool {
+	return o != nil && n != nil && sameTypes(o.params, n.params) && o.ret == n.ret && o.tparams == n.tparams &&
+		strings.Join(o.throws, ",") == strings.Join(n.throws, ",") && o.has("static") == n.has("static") && o.has("abstract") == n.has("abstract")
 }

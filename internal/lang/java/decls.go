@@ -89,7 +89,9 @@ func typeSig(t *jtype) string {
 			parts = append(parts, m)
 		}
 	}
-	parts = append(parts, t.tparams)
+	if t.tparams != "" {
+		parts = append(parts, t.tparams)
+	}
 	if t.super != nil {
 		parts = append(parts, "extends "+typeText(t.super))
 	}

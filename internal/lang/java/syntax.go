@@ -203,12 +203,14 @@ func (f *jfile) typeDecl(n *treesit.Node, outer *jtype) {
 		t.qual = outer.qual + "." + name
 	}
 	t.mods, t.annots = modifiers(n.FirstOf("modifiers"))
-	if outer != nil && outer.kind == "interface" && !t.has("private") {
+	if outer != nil && (outer.kind == "interface" || outer.kind == "annotation") && !t.has("private") {
 		t.mods = addMod(t.mods, "public")
-		t.mods = addMod(t.mods, "static")
+	}
+	if outer != nil && (t.kind != "class" || outer.kind == "interface" || outer.kind == "annotation") {
+		t.mods = addMod(t.mods, "static") // implicitly static
 	}
 	if tp := n.Child("type_parameters"); tp != nil {
-		t.tparams = n.Tree.Tokens(tp, nil)
+		t.tparams = typeText(tp)
 	}
 	if sc := n.Child("superclass"); sc != nil {
 		if ks := sc.NamedKids(); len(ks) > 0 {
@@ -321,7 +323,7 @@ func (f *jfile) method(t *jtype, n *treesit.Node) *jmethod {
 		}
 	}
 	if tp := n.Child("type_parameters"); tp != nil {
-		m.tparams = n.Tree.Tokens(tp, nil)
+		m.tparams = typeText(tp)
 	}
 	if !m.ctor {
 		m.ret = typeText(n.Child("type"))
@@ -369,25 +371,39 @@ func params(n *treesit.Node) []param {
 }
 
 // typeText is a type's canonical text: its tokens, annotations dropped,
-// without spaces.
+// with a space only between two words (and after a comma).
 func typeText(n *treesit.Node) string {
 	if n == nil {
 		return ""
 	}
 	var sb strings.Builder
+	prevWord := false
 	treesit.Walk(n, func(k *treesit.Node) bool {
 		if k.Kind == "marker_annotation" || k.Kind == "annotation" || k.Kind == "comment" {
 			return false
 		}
 		if len(k.Kids) == 0 {
-			sb.WriteString(k.Text())
-			if k.Text() == "extends" || k.Text() == "super" {
+			tok := k.Text()
+			if tok == "" {
+				return true
+			}
+			word := isWordByte(tok[0])
+			if word && prevWord || tok == "&" {
 				sb.WriteByte(' ')
 			}
+			sb.WriteString(tok)
+			if tok == "," || tok == "&" {
+				sb.WriteByte(' ')
+			}
+			prevWord = isWordByte(tok[len(tok)-1]) || tok == "?"
 		}
 		return true
 	})
-	return strings.ReplaceAll(sb.String(), ",", ", ")
+	return sb.String()
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c > 127
 }
 
 // modifiers returns the keywords and the annotations of a modifiers node.
