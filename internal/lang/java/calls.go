@@ -34,9 +34,23 @@ func (a *analyzer) calls(ctx context.Context, t *target) ([]*lang.Ref, error) {
 	if err != nil {
 		return nil, err
 	}
+	// a receiver of unknown type is judged only where the class's name is
+	// written or needs not be (its package): elsewhere a value of it is
+	// typed through a declaration that names a subtype, or is not there
+	seeing, err := a.ix.Search(ctx, []string{base.name})
+	if err != nil {
+		return nil, err
+	}
+	sees := map[string]bool{}
+	for _, p := range seeing {
+		sees[p] = true
+	}
 	var out []*lang.Ref
 	for _, f := range files {
 		for _, cs := range a.callSites(f, t.name, base) {
+			if !cs.bound && !sees[f.path] && f.pkg != base.file.pkg {
+				continue
+			}
 			if r := a.callVerdict(t, cs); r != nil {
 				out = append(out, r)
 			}
