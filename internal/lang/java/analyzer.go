@@ -153,8 +153,11 @@ func (a *analyzer) answer(ctx context.Context, q lang.Query, t *target) ([]*lang
 	case d.field != nil:
 		return a.fieldQuery(ctx, q, t)
 	case d.typ != nil:
-		if t.ch.Label == model.DC {
+		switch t.ch.Label {
+		case model.DC:
 			return a.typeGone(ctx, t)
+		case model.MC:
+			return a.typeChanged(ctx, q, t)
 		}
 	}
 	return nil, nil
