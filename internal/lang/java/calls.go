@@ -104,41 +104,80 @@ func (a *analyzer) callSites(f *jfile, name string, base *jtype) []*callSite {
 // a static import names.
 func (a *analyzer) implicitReceiver(f *jfile, n *treesit.Node, name string) rtype {
 	scope, anon := enclosingType(f, n)
-	if anon != nil {
-		return rtype{why: "the call is inside an anonymous class, whose own methods are not read"}
-	}
 	open := false
+	if anon != nil {
+		// the anonymous class's own methods and its supertype's come first
+		at := anonymousType(f, anon)
+		for _, m := range at.methods {
+			if m.name == name {
+				return rtype{state: outside} // its own method
+			}
+		}
+		if st := a.ix.resolveType(f, at.outer, typeText(at.super)); st.state == known {
+			for _, x := range a.ix.ancestors(st.t) {
+				for _, m := range x.methods {
+					if !m.ctor && m.name == name {
+						return rtype{state: known, t: st.t}
+					}
+				}
+			}
+			open = a.ix.openAncestry(st.t)
+		} else {
+			open = true
+		}
+		scope = at.outer
+	}
 	for s := scope; s != nil; s = s.outer {
 		for _, x := range a.ix.ancestors(s) {
 			for _, m := range x.methods {
 				if !m.ctor && m.name == name {
+					if open {
+						return rtype{why: "the anonymous class's supertype, outside the repository, may declare " + name}
+					}
 					return rtype{state: known, t: s}
 				}
 			}
 		}
 		open = open || a.ix.openAncestry(s)
 	}
-	for _, im := range f.imports {
-		if !im.static {
-			continue
-		}
-		owner := ""
-		switch {
-		case im.wildcard:
-			owner = im.name
-		case im.last() == name:
-			owner = strings.TrimSuffix(im.name, "."+name)
-		default:
-			continue
-		}
-		if t := a.ix.typeByFQN(owner, f); t != nil {
-			return rtype{state: known, t: t, static: true}
-		}
+	if r, ok := a.staticImport(f, name); ok {
+		return r
 	}
 	if open {
 		return rtype{why: "the enclosing class may inherit " + name + " from outside the repository"}
 	}
 	return rtype{state: outside}
+}
+
+// staticImport is the type a static import of name binds it to: a
+// single static import first, then the on-demand ones of repository
+// types; ok is false when no static import may supply it.
+func (a *analyzer) staticImport(f *jfile, name string) (rtype, bool) {
+	for _, im := range f.imports {
+		if im.static && !im.wildcard && im.last() == name {
+			if t := a.ix.typeByFQN(strings.TrimSuffix(im.name, "."+name), f); t != nil {
+				return rtype{state: known, t: t, static: true}, true
+			}
+			return rtype{state: outside}, true
+		}
+	}
+	for _, im := range f.imports {
+		if im.static && im.wildcard {
+			if t := a.ix.typeByFQN(im.name, f); t != nil {
+				for _, m := range t.methods {
+					if m.name == name {
+						return rtype{state: known, t: t, static: true}, true
+					}
+				}
+				for _, fd := range t.fields {
+					if fd.name == name {
+						return rtype{state: known, t: t, static: true}, true
+					}
+				}
+			}
+		}
+	}
+	return rtype{}, false
 }
 
 // overloads are the head-state methods (or constructors) named name
@@ -332,17 +371,23 @@ func sameType(x, y *jtype) bool {
 // accessible reports whether code at n in f may call m, by its access
 // modifier.
 func (a *analyzer) accessible(m *jmethod, f *jfile, n *treesit.Node) bool {
-	switch visibility(m.mods) {
+	return a.accessibleMember(m.mods, m.owner, f, n)
+}
+
+// accessibleMember reports whether code at n in f may use a member with
+// modifiers mods of type owner.
+func (a *analyzer) accessibleMember(mods []string, owner *jtype, f *jfile, n *treesit.Node) bool {
+	switch visibility(mods) {
 	case "private":
-		return sameType(topLevel(f, n), topType(m.owner))
+		return sameType(topLevel(f, n), topType(owner))
 	case "package-private":
-		return f.pkg == m.owner.file.pkg
+		return f.pkg == owner.file.pkg
 	case "protected":
-		if f.pkg == m.owner.file.pkg {
+		if f.pkg == owner.file.pkg {
 			return true
 		}
 		for s, _ := enclosingType(f, n); s != nil; s = s.outer {
-			if owner := a.ix.typeByFQN(m.owner.fqn(), f); owner != nil && a.ix.subtypeOf(s, owner) {
+			if o := a.ix.typeByFQN(owner.fqn(), f); o != nil && a.ix.subtypeOf(s, o) {
 				return true
 			}
 		}

@@ -85,6 +85,10 @@ func (a *analyzer) ctorVerdict(t *target, s *ctorSite, heads []*jmethod, nm *jme
 		return nil
 	}
 	switch {
+	case byNew && t.ch.Label == model.MCC && !a.accessible(nm, s.f, s.at) && t.od != nil && a.accessible(t.od.meth, s.f, s.at):
+		return a.ref(t, s.f, s.at, s.rel, model.Inconsistent, model.PrecisionSyntax, s.how+" "+cls.qual+" from where its constructor is no longer accessible: it became "+visibility(nm.mods), "")
+	case byNew && t.ch.Label == model.MCC && t.od != nil && accessOnly(t.od.meth, nm):
+		return a.ref(t, s.f, s.at, s.rel, model.Consistent, model.PrecisionSyntax, s.how+" "+cls.qual+" from where its constructor is still accessible", "")
 	case byNew && t.ch.Label == model.MCC:
 		return a.ref(t, s.f, s.at, s.rel, model.MayBeImpacted, model.PrecisionSyntax, s.how+" "+cls.qual+", whose constructor's signature changed: "+t.details(), "")
 	case byNew || byOther:

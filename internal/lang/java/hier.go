@@ -85,17 +85,23 @@ func anonymousTypes(f *jfile) []*jtype {
 		if body == nil {
 			return true
 		}
-		scope, _ := enclosingType(f, n)
-		t := &jtype{file: f, name: "", qual: "anonymous " + typeText(n.Child("type")), kind: "class", node: n, outer: scope, super: n.Child("type")}
-		for _, m := range body.NamedKids() {
-			if m.Kind == "method_declaration" && !inErr(m) {
-				t.methods = append(t.methods, f.method(t, m))
-			}
-		}
-		out = append(out, t)
+		out = append(out, anonymousType(f, n))
 		return true
 	})
 	return out
+}
+
+// anonymousType reads one anonymous class (new T() {...}) as a type
+// whose supertype is T, with its methods.
+func anonymousType(f *jfile, n *treesit.Node) *jtype {
+	scope, _ := enclosingType(f, n)
+	t := &jtype{file: f, name: "", qual: "anonymous " + typeText(n.Child("type")), kind: "class", node: n, outer: scope, super: n.Child("type")}
+	for _, m := range n.FirstOf("class_body").NamedKids() {
+		if m.Kind == "method_declaration" && !inErr(m) {
+			t.methods = append(t.methods, f.method(t, m))
+		}
+	}
+	return t
 }
 
 // overriders judges the methods that override or implement a method

@@ -139,7 +139,7 @@ func (a *analyzer) fieldVerdict(t *target, f *jfile, n *treesit.Node, r rtype, d
 		verb = "writes"
 	}
 	if t.ch.Label == model.MF {
-		return a.ref(t, f, n, model.UsedBy, model.MayBeImpacted, prec, verb+" "+display+", whose "+t.details(), missing)
+		return a.fieldChanged(t, f, n, r, verb, display, prec, missing)
 	}
 	if r.state == known {
 		if fd, _ := a.ix.fieldOf(r.t, t.name); fd != nil {
@@ -235,4 +235,28 @@ func (a *analyzer) typeNames(t *target, f *jfile, old *jtype) []*lang.Ref {
 		return true
 	})
 	return out
+}
+
+// fieldChanged judges one use of a field whose declaration changed: an
+// access it no longer has, a write to a field that became final outside
+// its class are errors; a type or staticness changed may impact it; an
+// access widened or a final dropped does not.
+func (a *analyzer) fieldChanged(t *target, f *jfile, n *treesit.Node, r rtype, verb, display string, prec model.Precision, missing string) *lang.Ref {
+	of, nf := t.od.field, t.nd.field
+	if of == nil || nf == nil {
+		return a.ref(t, f, n, model.UsedBy, model.MayBeImpacted, prec, verb+" "+display+", whose "+t.details(), missing)
+	}
+	inClass := sameType(topLevel(f, n), topType(nf.owner))
+	switch {
+	case r.state == known && !a.accessibleMember(nf.mods, nf.owner, f, n) && a.accessibleMember(of.mods, of.owner, f, n):
+		return a.ref(t, f, n, model.UsedBy, model.Inconsistent, prec, verb+" "+display+" from where it is no longer accessible: it became "+visibility(nf.mods), missing)
+	case verb == "writes" && hasMod(nf.mods, "final") && !hasMod(of.mods, "final") && r.state == known && !inClass:
+		return a.ref(t, f, n, model.UsedBy, model.Inconsistent, prec, "writes "+display+", which became final", missing)
+	case of.typ != nf.typ || hasMod(of.mods, "static") != hasMod(nf.mods, "static") || verb == "writes" && hasMod(nf.mods, "final") && !hasMod(of.mods, "final"):
+		return a.ref(t, f, n, model.UsedBy, model.MayBeImpacted, prec, verb+" "+display+", whose "+t.details(), missing)
+	}
+	if r.state != known {
+		return nil
+	}
+	return a.ref(t, f, n, model.UsedBy, model.Consistent, prec, verb+" "+display+", which it may still use", "")
 }
