@@ -2,6 +2,7 @@ package java
 
 import (
 	"context"
+	"path"
 	"strings"
 
 	"github.com/ripple-dev/ripple/internal/lang"
@@ -11,13 +12,14 @@ import (
 
 // analyzer answers impact queries for one check, from syntax alone.
 type analyzer struct {
-	fe  *Frontend
-	env *lang.Env
-	ix  *index
+	fe   *Frontend
+	env  *lang.Env
+	ix   *index
+	subs map[*jtype][]*jtype // subtypes, by base
 }
 
 func newAnalyzer(fe *Frontend, env *lang.Env, ix *index) *analyzer {
-	return &analyzer{fe: fe, env: env, ix: ix}
+	return &analyzer{fe: fe, env: env, ix: ix, subs: map[*jtype][]*jtype{}}
 }
 
 func (a *analyzer) Stats() (int, int) { return a.ix.Count(), 0 }
@@ -242,4 +244,56 @@ func memberDisplay(f *jfile, m *treesit.Node) string {
 // search returns the parsed files holding one of the words.
 func (a *analyzer) search(ctx context.Context, words ...string) ([]*jfile, error) {
 	return a.ix.Find(ctx, words)
+}
+
+// memberFiles returns the parsed files that may use member name of
+// base: those that hold the name and either name base or one of its
+// subtypes (a declaration typing a receiver, an extends clause) or are
+// in base's package; sees reports the files that name base itself or
+// share its package (where a receiver of unknown type is judged).
+func (a *analyzer) memberFiles(ctx context.Context, base *jtype, name string) (files []*jfile, sees map[string]bool, err error) {
+	subs, err := a.subtypes(ctx, base)
+	if err != nil {
+		return nil, nil, err
+	}
+	words := []string{base.name}
+	for _, s := range subs {
+		if s.name != "" {
+			words = append(words, s.name)
+		}
+	}
+	holding, err := a.ix.Search(ctx, []string{name})
+	if err != nil {
+		return nil, nil, err
+	}
+	naming, err := a.ix.Search(ctx, words)
+	if err != nil {
+		return nil, nil, err
+	}
+	named := map[string]bool{}
+	for _, p := range naming {
+		named[p] = true
+	}
+	own, err := a.ix.Search(ctx, []string{base.name})
+	if err != nil {
+		return nil, nil, err
+	}
+	sees = map[string]bool{}
+	for _, p := range own {
+		sees[p] = true
+	}
+	pkgDir := strings.ReplaceAll(base.file.pkg, ".", "/")
+	var keep []string
+	for _, p := range holding {
+		dir := path.Dir(p)
+		samePkg := dir == path.Dir(base.file.path) || pkgDir != "" && (dir == pkgDir || strings.HasSuffix(dir, "/"+pkgDir))
+		if samePkg {
+			sees[p] = true
+		}
+		if named[p] || samePkg {
+			keep = append(keep, p)
+		}
+	}
+	files, err = a.ix.Parse(ctx, keep)
+	return files, sees, err
 }

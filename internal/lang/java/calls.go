@@ -30,24 +30,18 @@ func (a *analyzer) calls(ctx context.Context, t *target) ([]*lang.Ref, error) {
 	if om == nil || base == nil {
 		return nil, nil // the class went too: its own change reports its users
 	}
-	files, err := a.search(ctx, t.name)
+	if t.ch.Label == model.MMS && !callerRelevant(om, t.nd.meth) {
+		return nil, nil // what changed is no caller's concern (final, abstract)
+	}
+	files, sees, err := a.memberFiles(ctx, base, t.name)
 	if err != nil {
 		return nil, err
-	}
-	// a receiver of unknown type is judged only where the class's name is
-	// written or needs not be (its package): elsewhere a value of it is
-	// typed through a declaration that names a subtype, or is not there
-	seeing, err := a.ix.Search(ctx, []string{base.name})
-	if err != nil {
-		return nil, err
-	}
-	sees := map[string]bool{}
-	for _, p := range seeing {
-		sees[p] = true
 	}
 	var out []*lang.Ref
 	for _, f := range files {
 		for _, cs := range a.callSites(f, t.name, base) {
+			// a receiver of unknown type is judged only where the class's
+			// name is written or needs not be (its package)
 			if !cs.bound && !sees[f.path] && f.pkg != base.file.pkg {
 				continue
 			}
@@ -308,10 +302,10 @@ func (a *analyzer) refVerdict(t *target, cs *callSite, nm *jmethod, display stri
 // staticImporters reports the static imports of a deleted method.
 func (a *analyzer) staticImporters(ctx context.Context, t *target) ([]*lang.Ref, error) {
 	owner := t.oldOwner
-	if owner == nil {
-		return nil, nil
+	if owner == nil || t.cls == nil {
+		return nil, nil // the class went too: its importers are its own change's
 	}
-	files, err := a.search(ctx, t.name)
+	files, err := a.search(ctx, owner.name) // import static p.Owner.name
 	if err != nil {
 		return nil, err
 	}
@@ -400,4 +394,12 @@ func (a *analyzer) accessibleMember(mods []string, owner *jtype, f *jfile, n *tr
 func accessOnly(o, n *jmethod) bool {
 	return o != nil && n != nil && sameTypes(o.params, n.params) && o.ret == n.ret && o.tparams == n.tparams &&
 		strings.Join(o.throws, ",") == strings.Join(n.throws, ",") && o.has("static") == n.has("static") && o.has("abstract") == n.has("abstract")
+}
+
+// callerRelevant reports a change of a method's signature that a call
+// can see: parameters, return type, type parameters, throws, static or
+// access (final, abstract, default are the overriders' concern).
+func callerRelevant(o, n *jmethod) bool {
+	return !sameTypes(o.params, n.params) || o.ret != n.ret || o.tparams != n.tparams ||
+		strings.Join(o.throws, ",") != strings.Join(n.throws, ",") || o.has("static") != n.has("static") || visibility(o.mods) != visibility(n.mods)
 }

@@ -2,6 +2,7 @@ package java
 
 import (
 	"context"
+	"strings"
 
 	"github.com/ripple-dev/ripple/internal/lang"
 	"github.com/ripple-dev/ripple/internal/lang/treesit"
@@ -28,6 +29,9 @@ func overrideMatch(m, base *jmethod) bool {
 // that derive from base, directly or not, found by searching for the
 // names of the types found so far.
 func (a *analyzer) subtypes(ctx context.Context, base *jtype) ([]*jtype, error) {
+	if subs, ok := a.subs[base]; ok {
+		return subs, nil
+	}
 	var out []*jtype
 	seen := map[*jtype]bool{base: true}
 	frontier := []*jtype{base}
@@ -58,6 +62,7 @@ func (a *analyzer) subtypes(ctx context.Context, base *jtype) ([]*jtype, error) 
 		}
 		frontier = next
 	}
+	a.subs[base] = out
 	return out, nil
 }
 
@@ -140,6 +145,13 @@ func (a *analyzer) overrideVerdict(t *target, s *jtype, m, nm *jmethod, display 
 	at := m.node.Child("name")
 	f := s.file
 	if nm != nil && overrideMatch(m, nm) {
+		om := t.od.meth
+		switch {
+		case nm.has("final") && !om.has("final"):
+			return a.ref(t, f, at, model.OverriddenBy, model.Inconsistent, model.PrecisionSyntax, "overrides "+display+", which became final", "")
+		case om.ret == nm.ret && strings.Join(om.throws, ",") == strings.Join(nm.throws, ",") && visibility(om.mods) == visibility(nm.mods) && om.has("static") == nm.has("static"):
+			return a.ref(t, f, at, model.OverriddenBy, model.Consistent, model.PrecisionSyntax, "overrides "+display+", which it still overrides", "")
+		}
 		return a.ref(t, f, at, model.OverriddenBy, model.MayBeImpacted, model.PrecisionSyntax, "overrides "+display+", whose signature changed: "+t.details(), "")
 	}
 	for _, x := range a.ix.ancestors(s)[1:] {

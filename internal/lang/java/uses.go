@@ -41,7 +41,7 @@ func (a *analyzer) fieldUses(ctx context.Context, t *target) ([]*lang.Ref, error
 	if base == nil {
 		return nil, nil
 	}
-	files, err := a.search(ctx, t.name)
+	files, _, err := a.memberFiles(ctx, base, t.name)
 	if err != nil {
 		return nil, err
 	}
