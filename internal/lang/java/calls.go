@@ -18,6 +18,8 @@ type callSite struct {
 	nargs int           // -1 for a method reference
 	args  []*treesit.Node
 	recv  rtype // the receiver's type, or the implicit one
+	// implicit: an unqualified call
+	implicit bool
 	// bound: the receiver's type is the target's class or derives from
 	// it, so the call binds among its overloads
 	bound bool
@@ -70,7 +72,7 @@ func (a *analyzer) callSites(f *jfile, name string, base *jtype) []*callSite {
 				if obj := n.Child("object"); obj != nil {
 					cs.recv = a.ix.typeOf(f, obj, 0)
 				} else {
-					cs.recv = a.implicitReceiver(f, n, name)
+					cs.recv, cs.implicit = a.implicitReceiver(f, n, name), true
 				}
 			}
 		case "method_reference":
@@ -237,17 +239,17 @@ func (a *analyzer) callVerdict(t *target, cs *callSite) *lang.Ref {
 		newFits = argsFit(nm, cs.args)
 	}
 	switch {
-	case newFits && cs.bound && cs.recv.static && !nm.has("static") && t.od.meth.has("static"):
-		return a.ref(t, cs.f, cs.at, model.CalledBy, model.Inconsistent, prec, "calls "+display+" on the class, but it is no longer static", missing)
+	case newFits && cs.bound && (cs.recv.static || cs.implicit && staticContext(cs.n)) && !nm.has("static") && t.od.meth.has("static"):
+		return a.ref(t, cs.f, cs.at, model.CalledBy, model.Inconsistent, prec, "calls "+display+" without an instance, but it is no longer static", missing)
 	case newFits && cs.bound && !a.accessible(nm, cs.f, cs.n) && a.accessible(t.od.meth, cs.f, cs.n):
 		return a.ref(t, cs.f, cs.at, model.CalledBy, model.Inconsistent, prec, "calls "+display+" from where it is no longer accessible: it became "+visibility(nm.mods), missing)
-	case newFits && cs.bound && accessOnly(t.od.meth, nm):
-		return a.ref(t, cs.f, cs.at, model.CalledBy, model.Consistent, prec, "calls "+display+" from where it is still accessible", "")
+	case newFits && cs.bound && callsAlike(t.od.meth, nm):
+		return a.ref(t, cs.f, cs.at, model.CalledBy, model.Consistent, prec, "calls "+display+", which it may still call", "")
 	case newFits:
 		return a.ref(t, cs.f, cs.at, model.CalledBy, model.MayBeImpacted, prec, "calls "+display+", whose signature changed: "+t.details(), missing)
 	case len(others) > 0:
 		return a.ref(t, cs.f, cs.at, model.CalledBy, model.MayBeImpacted, prec,
-			fmt.Sprintf("calls %s with %s, which %s; the overload set is ambiguous: the call may now bind to %s", display, args(cs.nargs), a.what(t), methodDisplay(others[0])), missing)
+			fmt.Sprintf("calls %s with %s, %s; the overload set is ambiguous: the call may now bind to %s", display, args(cs.nargs), a.what(t), methodDisplay(others[0])), missing)
 	}
 	msg := fmt.Sprintf("calls %s with %s, %s", display, args(cs.nargs), a.what(t))
 	if cs.bound && a.ix.openAncestry(cs.recv.t) {
@@ -402,4 +404,26 @@ func accessOnly(o, n *jmethod) bool {
 func callerRelevant(o, n *jmethod) bool {
 	return !sameTypes(o.params, n.params) || o.ret != n.ret || o.tparams != n.tparams ||
 		strings.Join(o.throws, ",") != strings.Join(n.throws, ",") || o.has("static") != n.has("static") || visibility(o.mods) != visibility(n.mods)
+}
+
+// callsAlike reports two states of a method that a call that may still
+// reach it sees alike: the same parameter, return and thrown types (a
+// method that became static is called through an instance as before).
+func callsAlike(o, n *jmethod) bool {
+	return o != nil && n != nil && sameTypes(o.params, n.params) && o.ret == n.ret && o.tparams == n.tparams &&
+		strings.Join(o.throws, ",") == strings.Join(n.throws, ",")
+}
+
+// staticContext reports code with no this: a static method, initializer
+// or field.
+func staticContext(n *treesit.Node) bool {
+	m := enclosingMember(n)
+	if m == nil {
+		return false
+	}
+	if m.Kind == "static_initializer" {
+		return true
+	}
+	mods, _ := modifiers(m.FirstOf("modifiers"))
+	return hasMod(mods, "static") && (m.Kind == "method_declaration" || m.Kind == "field_declaration")
 }

@@ -144,12 +144,17 @@ func (a *analyzer) overriders(ctx context.Context, t *target) ([]*lang.Ref, erro
 func (a *analyzer) overrideVerdict(t *target, s *jtype, m, nm *jmethod, display string) *lang.Ref {
 	at := m.node.Child("name")
 	f := s.file
+	if nm != nil && nm.has("static") && !t.od.meth.has("static") && sameTypes(m.params, nm.params) {
+		return a.ref(t, f, at, model.OverriddenBy, model.Inconsistent, model.PrecisionSyntax, "overrides "+display+", which became static: an instance method cannot override it", "")
+	}
 	if nm != nil && overrideMatch(m, nm) {
 		om := t.od.meth
 		switch {
 		case nm.has("final") && !om.has("final"):
 			return a.ref(t, f, at, model.OverriddenBy, model.Inconsistent, model.PrecisionSyntax, "overrides "+display+", which became final", "")
-		case om.ret == nm.ret && strings.Join(om.throws, ",") == strings.Join(nm.throws, ",") && visibility(om.mods) == visibility(nm.mods) && om.has("static") == nm.has("static"):
+		case accessRank(m.mods) < accessRank(nm.mods) && accessRank(m.mods) >= accessRank(om.mods):
+			return a.ref(t, f, at, model.OverriddenBy, model.Inconsistent, model.PrecisionSyntax, "overrides "+display+", which became "+visibility(nm.mods)+": an override may not have weaker access ("+visibility(m.mods)+")", "")
+		case om.ret == nm.ret && strings.Join(om.throws, ",") == strings.Join(nm.throws, ",") && om.has("static") == nm.has("static"):
 			return a.ref(t, f, at, model.OverriddenBy, model.Consistent, model.PrecisionSyntax, "overrides "+display+", which it still overrides", "")
 		}
 		return a.ref(t, f, at, model.OverriddenBy, model.MayBeImpacted, model.PrecisionSyntax, "overrides "+display+", whose signature changed: "+t.details(), "")
@@ -268,4 +273,17 @@ func enumConstantsHaveBodies(t *jtype) bool {
 		}
 	}
 	return false
+}
+
+// accessRank orders access: private < package-private < protected < public.
+func accessRank(mods []string) int {
+	switch visibility(mods) {
+	case "private":
+		return 0
+	case "package-private":
+		return 1
+	case "protected":
+		return 2
+	}
+	return 3
 }

@@ -104,6 +104,11 @@ func isUpper(s string) bool { return s != "" && s[0] >= 'A' && s[0] <= 'Z' }
 // qualified type name (com.x.Calc, Outer.Inner).
 func (ix *index) fieldAccessType(f *jfile, n *treesit.Node, scope *jtype, depth int) rtype {
 	obj, name := n.Child("object"), n.Child("field").Text()
+	if name == "this" { // Outer.this
+		r := ix.staticType(f, scope, compactName(obj))
+		r.static = false
+		return r
+	}
 	r := ix.typeOf(f, obj, depth+1)
 	if r.state == known {
 		if fd, owner := ix.fieldOf(r.t, name); fd != nil && !(r.static && !hasMod(fd.mods, "static")) {
@@ -219,10 +224,13 @@ func localDecl(n *treesit.Node, name string) (typ string, init *treesit.Node, ok
 			}
 		}
 		switch p.Kind {
-		case "method_declaration", "constructor_declaration", "compact_constructor_declaration", "class_body", "interface_body", "enum_body", "program":
-			if p.Kind != "method_declaration" && p.Kind != "constructor_declaration" {
+		case "class_body", "interface_body", "enum_body":
+			// an anonymous or local class sees the locals around it
+			if q := p.Parent; q == nil || q.Kind != "object_creation_expression" && (q.Parent == nil || !localClass(q)) {
 				return "", nil, false
 			}
+		case "program":
+			return "", nil, false
 		}
 		if p.Kind == "lambda_expression" {
 			if ps := p.Child("parameters"); ps != nil && (ps.Kind == "identifier" && ps.Text() == name) {
@@ -231,6 +239,12 @@ func localDecl(n *treesit.Node, name string) (typ string, init *treesit.Node, ok
 		}
 	}
 	return "", nil, false
+}
+
+// localClass reports a type declared in a block (a local class).
+func localClass(n *treesit.Node) bool {
+	_, isType := typeKinds[n.Kind]
+	return isType && n.Parent != nil && (n.Parent.Kind == "block" || n.Parent.Kind == "constructor_body" || n.Parent.Kind == "switch_block_statement_group")
 }
 
 // declares reports a node that declares a local named name.

@@ -175,7 +175,10 @@ func (a *analyzer) typeGone(ctx context.Context, t *target) ([]*lang.Ref, error)
 				out = append(out, a.ref(t, f, im.node, model.ImportedBy, model.Inconsistent, model.PrecisionSyntax, "imports "+fqn+", "+t.gone(), ""))
 			}
 		}
-		if imported || f.pkg != old.file.pkg && !wildcardOf(f, old) {
+		// a top-level type is seen by its package; a nested one by simple
+		// name only in its own file (or through an import)
+		sees := f.pkg == old.file.pkg && (old.outer == nil || f.path == old.file.path)
+		if imported || !sees && !wildcardOf(f, old) {
 			continue
 		}
 		out = append(out, a.typeNames(t, f, old)...)
@@ -199,7 +202,7 @@ func wildcardOf(f *jfile, old *jtype) bool {
 func (a *analyzer) typeNames(t *target, f *jfile, old *jtype) []*lang.Ref {
 	var out []*lang.Ref
 	lines := map[int]bool{}
-	samePkg := f.pkg == old.file.pkg
+	samePkg := f.pkg == old.file.pkg && (old.outer == nil || f.path == old.file.path)
 	treesit.Walk(f.t.Root, func(n *treesit.Node) bool {
 		if n.Bad || n.Kind == "import_declaration" || n.Kind == "package_declaration" {
 			return false
@@ -211,7 +214,7 @@ func (a *analyzer) typeNames(t *target, f *jfile, old *jtype) []*lang.Ref {
 			return true // Other.Name
 		}
 		scope, _ := enclosingType(f, n)
-		if a.ix.resolveSimple(f, scope, old.name) != nil {
+		if a.ix.resolveSimple(f, scope, old.name) != nil || typeParamInScope(n, old.name) {
 			return true // another type of the name
 		}
 		if n.Kind == "identifier" {
@@ -259,4 +262,18 @@ func (a *analyzer) fieldChanged(t *target, f *jfile, n *treesit.Node, r rtype, v
 		return nil
 	}
 	return a.ref(t, f, n, model.UsedBy, model.Consistent, prec, verb+" "+display+", which it may still use", "")
+}
+
+// typeParamInScope reports a type variable named name declared by a
+// class or method enclosing n.
+func typeParamInScope(n *treesit.Node, name string) bool {
+	for p := n; p != nil; p = p.Parent {
+		tps := p.Child("type_parameters")
+		for _, tp := range tps.NamedKids() {
+			if id := tp.FirstOf("type_identifier"); id != nil && id.Text() == name {
+				return true
+			}
+		}
+	}
+	return false
 }
