@@ -1,6 +1,8 @@
 package java
 
 import (
+	"strings"
+
 	"github.com/ripple-dev/ripple/internal/lang/treesit"
 )
 
@@ -51,12 +53,15 @@ func literalFits(lit, typ string) bool {
 }
 
 // argsFit reports whether a call's arguments may bind to m by arity and,
-// where the syntax gives them (literals), by type.
-func argsFit(m *jmethod, args []*treesit.Node) bool {
+// where the syntax gives them, by type: a literal's, and an argument
+// whose type resolves where the parameter's is a repository type (a type
+// outside the repository, or a repository type that does not derive from
+// it, cannot be passed for it).
+func (a *analyzer) argsFit(m *jmethod, f *jfile, args []*treesit.Node) bool {
 	if !m.accepts(len(args)) {
 		return false
 	}
-	for i, a := range args {
+	for i, arg := range args {
 		var typ string
 		switch {
 		case i < len(m.params) && !m.params[i].varargs:
@@ -67,8 +72,27 @@ func argsFit(m *jmethod, args []*treesit.Node) bool {
 				continue // an array may be passed
 			}
 		}
-		if typ != "" && !isTypeParam(m, typ) && !literalFits(literalKind(a), typ) {
+		if typ == "" || isTypeParam(m, typ) {
+			continue
+		}
+		lit := literalKind(arg)
+		if !literalFits(lit, typ) {
 			return false
+		}
+		if lit != "" || primitive[typ] || strings.HasSuffix(typ, "]") {
+			continue
+		}
+		p := a.ix.resolveType(m.owner.file, m.owner, typ)
+		if p.state != known {
+			continue
+		}
+		switch r := a.ix.typeOf(f, arg, 0); r.state {
+		case outside:
+			return false
+		case known:
+			if !r.static && !a.ix.subtypeOf(r.t, p.t) {
+				return false
+			}
 		}
 	}
 	return true

@@ -212,8 +212,8 @@ func (a *analyzer) callVerdict(t *target, cs *callSite) *lang.Ref {
 	if cs.nargs < 0 {
 		return a.refVerdict(t, cs, nm, display)
 	}
-	if !argsFit(om, cs.args) {
-		if nm != nil && argsFit(nm, cs.args) && cs.bound {
+	if !a.argsFit(om, cs.f, cs.args) {
+		if nm != nil && a.argsFit(nm, cs.f, cs.args) && cs.bound {
 			return a.ref(t, cs.f, cs.at, model.CalledBy, model.Consistent, model.PrecisionSyntax, "the call binds to the new signature of "+display, "")
 		}
 		return nil // a call of another overload, or one already broken
@@ -226,7 +226,7 @@ func (a *analyzer) callVerdict(t *target, cs *callSite) *lang.Ref {
 	newFits := false
 	if cs.recv.state == known {
 		for _, m := range a.overloads(cs.recv.t, om.name, false) {
-			if !argsFit(m, cs.args) {
+			if !a.argsFit(m, cs.f, cs.args) {
 				continue
 			}
 			if sameMethod(m, nm) {
@@ -236,7 +236,7 @@ func (a *analyzer) callVerdict(t *target, cs *callSite) *lang.Ref {
 			}
 		}
 	} else if nm != nil {
-		newFits = argsFit(nm, cs.args)
+		newFits = a.argsFit(nm, cs.f, cs.args)
 	}
 	switch {
 	case newFits && cs.bound && (cs.recv.static || cs.implicit && staticContext(cs.n)) && !nm.has("static") && t.od.meth.has("static"):

@@ -1,6 +1,8 @@
 package java
 
 import (
+	"strings"
+
 	"github.com/ripple-dev/ripple/internal/lang/treesit"
 )
 
@@ -78,11 +80,11 @@ func (ix *index) identType(f *jfile, n *treesit.Node, scope *jtype, depth int) r
 			}
 			return rtype{why: "the type of " + name + " is inferred"}
 		}
-		return ix.resolveType(f, scope, typ)
+		return ix.declaredType(f, n, scope, typ)
 	}
 	for s := scope; s != nil; s = s.outer {
 		if fd, owner := ix.fieldOf(s, name); fd != nil {
-			return ix.resolveType(owner.file, owner, fd.typ)
+			return ix.fieldType(owner, fd)
 		}
 	}
 	if r := ix.resolveType(f, scope, name); r.state == known {
@@ -112,7 +114,7 @@ func (ix *index) fieldAccessType(f *jfile, n *treesit.Node, scope *jtype, depth 
 	r := ix.typeOf(f, obj, depth+1)
 	if r.state == known {
 		if fd, owner := ix.fieldOf(r.t, name); fd != nil && !(r.static && !hasMod(fd.mods, "static")) {
-			return ix.resolveType(owner.file, owner, fd.typ)
+			return ix.fieldType(owner, fd)
 		}
 		if r.static {
 			if t := r.t.file.typeByQual(r.t.qual + "." + name); t != nil {
@@ -288,4 +290,32 @@ func declares(k *treesit.Node, name string) (typ string, init *treesit.Node, ok 
 		return typeText(k.Parent.Child("type")), nil, true
 	}
 	return "", nil, false
+}
+
+// declaredType resolves a variable's declared type written at n: an
+// array is no repository type, and a type variable is unknown.
+func (ix *index) declaredType(f *jfile, n *treesit.Node, scope *jtype, typ string) rtype {
+	if strings.HasSuffix(typ, "]") || strings.HasSuffix(typ, "...") {
+		return rtype{state: outside}
+	}
+	if typeParamInScope(n, baseName(typ)) {
+		return rtype{why: "the type of " + n.Text() + " is a type variable"}
+	}
+	return ix.resolveType(f, scope, typ)
+}
+
+// fieldType resolves a field's declared type: an array is no repository
+// type, and a type variable of its class is unknown.
+func (ix *index) fieldType(owner *jtype, fd *jfield) rtype {
+	if strings.HasSuffix(fd.typ, "]") {
+		return rtype{state: outside}
+	}
+	for t := owner; t != nil; t = t.outer {
+		for _, w := range splitWords(t.tparams) {
+			if w == baseName(fd.typ) {
+				return rtype{why: "the type of " + fd.name + " is a type variable"}
+			}
+		}
+	}
+	return ix.resolveType(owner.file, owner, fd.typ)
 }
