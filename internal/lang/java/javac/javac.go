@@ -26,21 +26,29 @@ type Compiler struct {
 	// Env is added to javac's environment.
 	Env []string
 
-	once    sync.Once
+	mu      sync.Mutex
 	bin     string
 	version string
 	major   int
-	err     error
 }
 
 // ErrNoJavac is returned when no javac can be found.
 var ErrNoJavac = errors.New("javac is not installed or not on PATH: install a JDK 11 or newer (apt-get install openjdk-17-jdk-headless, or set JAVA_HOME)")
 
-// Locate finds javac and reads its version, once; the error says what
-// is missing.
+// Locate finds javac and reads its version (once it has succeeded); the
+// error says what is missing.
 func (c *Compiler) Locate(ctx context.Context) (string, error) {
-	c.once.Do(func() { c.bin, c.version, c.major, c.err = locate(ctx, c.Bin) })
-	return c.bin, c.err
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.bin != "" {
+		return c.bin, nil
+	}
+	bin, v, major, err := locate(ctx, c.Bin)
+	if err != nil {
+		return "", err
+	}
+	c.bin, c.version, c.major = bin, v, major
+	return bin, nil
 }
 
 // Version is the javac that runs ("javac 17.0.15"), for reports.
@@ -64,6 +72,9 @@ func locate(ctx context.Context, bin string) (string, string, int, error) {
 		}
 	}
 	out, err := exec.CommandContext(ctx, bin, "-version").CombinedOutput()
+	if ctx.Err() != nil {
+		return "", "", 0, fmt.Errorf("javac: out of time before it could run %s -version: %w", bin, ctx.Err())
+	}
 	if err != nil {
 		return "", "", 0, fmt.Errorf("javac: %s -version: %v: %s", bin, err, strings.TrimSpace(string(out)))
 	}
