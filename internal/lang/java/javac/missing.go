@@ -26,7 +26,7 @@ var (
 	noPackageRE = regexp.MustCompile(`^package ([\w.]+) does not exist`)
 	symClassRE  = regexp.MustCompile(`; symbol: class (\w+)`)
 	locPkgRE    = regexp.MustCompile(`; location: package ([\w.]+)`)
-	cantAccess  = regexp.MustCompile(`^cannot access ([\w.$]+)`)
+	cantAccess  = regexp.MustCompile(`^cannot access [\w.$]+; class file for ([\w.$]+) not found`)
 	moduleRE    = regexp.MustCompile(`^module not found: ([\w.]+)`)
 	importRE    = regexp.MustCompile(`(?m)^\s*import\s+(?:static\s+)?([\w.]+?)(\.\*)?\s*;`)
 	// cascadeRE are the errors an unknown type causes around it: a member
@@ -127,7 +127,7 @@ func (p *Project) direct(d oracle.Diagnostic, info func(string) fileInfo) string
 	if m := noPackageRE.FindStringSubmatch(msg); m != nil && p.external(m[1]) {
 		return "package " + m[1]
 	}
-	if m := cantAccess.FindStringSubmatch(msg); m != nil && strings.Contains(msg, "class file for") {
+	if m := cantAccess.FindStringSubmatch(msg); m != nil {
 		return "class " + m[1]
 	}
 	if m := moduleRE.FindStringSubmatch(msg); m != nil {

@@ -58,7 +58,11 @@ func Parse(out []byte, dir string) []oracle.Diagnostic {
 			continue
 		case strings.HasPrefix(line, " ") && (cur >= 0 || skipping):
 			if cur >= 0 {
-				ds[cur].Message += "; " + spaces.ReplaceAllString(trimmed, " ")
+				sep := "; "
+				if strings.HasSuffix(ds[cur].Message, ";") {
+					sep = " "
+				}
+				ds[cur].Message += sep + spaces.ReplaceAllString(trimmed, " ")
 			}
 			continue
 		case strings.HasPrefix(line, "error: "):
