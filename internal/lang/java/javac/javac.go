@@ -134,7 +134,11 @@ func (c *Compiler) compile(ctx context.Context, dir string, u unit) (*run, error
 		return nil, err
 	}
 	r := &run{}
+	// javac stops after flow analysis (the last phase that reports the
+	// code's errors: missing returns, unreported exceptions), so nothing
+	// is desugared or written: on gson's main module 0.1-0.2 CPU s less
 	args := []string{"-d", classes, "-proc:none", "-implicit:none", "-Xprefer:source", "-nowarn", "-Xlint:none",
+		"-XDshould-stop.ifError=FLOW", "-XDshould-stop.ifNoError=FLOW",
 		"-Xmaxerrs", strconv.Itoa(maxErrs), "-encoding", orDefault(u.encoding, "UTF-8")}
 	args = append(args, c.levelArgs(u, r)...)
 	cp := append([]string{classes}, u.classpath...)
@@ -146,7 +150,9 @@ func (c *Compiler) compile(ctx context.Context, dir string, u unit) (*run, error
 		return nil, err
 	}
 	// the -J options cannot be in an argument file: English messages
-	// (the baseline compares them) in UTF-8
+	// (the baseline compares them) in UTF-8; the JVM's quick compiler
+	// only and the serial collector (gson's main module: 3.4 CPU s and
+	// 92 MB peak against 7.2 s and 123 MB with the default JIT)
 	cmd := exec.CommandContext(ctx, bin, "-J-Duser.language=en", "-J-Duser.country=US", "-J-Dfile.encoding=UTF-8",
 		"-J-Dsun.stderr.encoding=UTF-8", "-J-Dsun.stdout.encoding=UTF-8", "-J-XX:+UseSerialGC", "-J-XX:TieredStopAtLevel=1", "@"+argfile)
 	cmd.Dir = dir
