@@ -245,15 +245,18 @@ func TestGradle(t *testing.T) {
 
 // TestFlowErrors: javac stops after flow analysis, and the errors of
 // that phase still count: a method that now throws a checked exception
-// breaks its callers, a method that lost its return breaks itself.
+// breaks its callers, a method that lost its return breaks itself. By
+// default javac skips flow analysis of every class once any has a type
+// error (Bad.java, or a missing jar's): it is made to run regardless.
 func TestFlowErrors(t *testing.T) {
 	needJavac(t)
 	c, _ := hermeticCompiler(t)
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "src/main/java/f/Io.java"), "package f;\n\nclass Io {\n    static String read() throws java.io.IOException {\n        return \"\";\n    }\n\n    int sign(int x) {\n        if (x > 0) return 1;\n    }\n}\n")
 	writeFile(t, filepath.Join(dir, "src/main/java/f/Use.java"), "package f;\n\nclass Use {\n    String get() {\n        return Io.read();\n    }\n}\n")
+	writeFile(t, filepath.Join(dir, "src/main/java/f/Bad.java"), "package f;\n\nclass Bad {\n    int n = \"one\";\n}\n")
 	res := check(t, c, dir, "src/main/java/f/Io.java")
-	if res.Pass || len(res.Diagnostics) != 2 {
+	if res.Pass || len(res.Diagnostics) != 3 {
 		t.Fatalf("%+v", res)
 	}
 	if d := find(t, res.Diagnostics, "src/main/java/f/Use.java", 5); !strings.Contains(d.Message, "unreported exception IOException") {
