@@ -206,16 +206,24 @@ func TestVersion(t *testing.T) {
 }
 
 // TestGradle: settings.gradle's included projects, their source sets and
-// project dependencies; a break in lib is found in app.
+// project dependencies, a jar from Gradle's cache and one from libs/;
+// a break in lib is found in app.
 func TestGradle(t *testing.T) {
 	needJavac(t)
 	testrepo.Hermetic(t)
 	c, _ := hermeticCompiler(t)
 	dir := t.TempDir()
 	testrepo.Init(t, dir)
+	buildJar(t, filepath.Join(c.Resolver.GradleCache, "org.acme", "cached", "2.0", "0123abcd", "cached-2.0.jar"), map[string]string{
+		"org/acme/cached/Cache.java": "package org.acme.cached;\n\npublic class Cache {\n    public static int hits() { return 0; }\n}\n",
+	})
+	buildJar(t, filepath.Join(dir, "lib", "libs", "local.jar"), map[string]string{
+		"org/local/Local.java": "package org.local;\n\npublic class Local {\n    public static int here() { return 0; }\n}\n",
+	})
 	testrepo.WriteFiles(t, dir, map[string]string{
+		"lib/src/main/java/g/lib/Uses.java":    "package g.lib;\n\nclass Uses {\n    int n() { return org.acme.cached.Cache.hits() + org.local.Local.here(); }\n}\n",
 		"settings.gradle":                      "rootProject.name = 'g'\ninclude 'lib', ':app'\n",
-		"lib/build.gradle":                     "plugins { id 'java-library' }\ndependencies {\n    implementation 'org.acme:gone:1.0'\n}\n",
+		"lib/build.gradle":                     "plugins { id 'java-library' }\ndependencies {\n    implementation 'org.acme:gone:1.0'\n    api \"org.acme:cached:2.0\"\n}\n",
 		"app/build.gradle.kts":                 "plugins { java }\ndependencies {\n    implementation(project(\":lib\"))\n}\n",
 		"lib/src/main/java/g/lib/Lib.java":     "package g.lib;\n\npublic class Lib {\n    public static int one() { return 1; }\n}\n",
 		"app/src/main/java/g/app/App.java":     "package g.app;\n\nclass App {\n    int two() { return g.lib.Lib.one() + 1; }\n}\n",
@@ -230,8 +238,8 @@ func TestGradle(t *testing.T) {
 	if app == nil || lib == nil || !reflect.DeepEqual(app.Deps, []string{"lib"}) || !reflect.DeepEqual(app.Tests, []string{"app/src/test/java"}) {
 		t.Fatalf("modules: %+v %+v", app, lib)
 	}
-	if len(lib.Missing) != 1 || lib.Missing[0].Coord != "org.acme:gone:1.0" {
-		t.Errorf("lib's missing: %+v", lib.Missing)
+	if len(lib.Missing) != 1 || lib.Missing[0].Coord != "org.acme:gone:1.0" || len(lib.Classpath) != 2 {
+		t.Errorf("lib's missing: %+v, classpath %v", lib.Missing, lib.Classpath)
 	}
 	if res := check(t, c, dir, "lib/src/main/java/g/lib/Lib.java"); !res.Pass || res.Unanalysed != "" || len(res.Ran) != 3 {
 		t.Errorf("base: %+v", res)
