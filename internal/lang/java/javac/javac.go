@@ -25,6 +25,9 @@ type Compiler struct {
 	Resolver Resolver
 	// Env is added to javac's environment.
 	Env []string
+	// ArchiveDir holds the JVM's class-data archive of javac's own classes
+	// (cds.go); "" is the user cache's javac folder, "off" none.
+	ArchiveDir string
 
 	mu      sync.Mutex
 	bin     string
@@ -49,6 +52,13 @@ func (c *Compiler) Locate(ctx context.Context) (string, error) {
 	}
 	c.bin, c.version, c.major = bin, v, major
 	return bin, nil
+}
+
+// info is the located javac's version and major version.
+func (c *Compiler) info() (string, int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.version, c.major
 }
 
 // Version is the javac that runs ("javac 17.0.15"), for reports.
@@ -120,6 +130,7 @@ func (c *Compiler) compile(ctx context.Context, dir string, u unit) (*run, error
 	if err != nil {
 		return nil, err
 	}
+	version, major := c.info()
 	tmp, err := os.MkdirTemp("", "ripple-javac-")
 	if err != nil {
 		return nil, err
@@ -134,19 +145,7 @@ func (c *Compiler) compile(ctx context.Context, dir string, u unit) (*run, error
 		return nil, err
 	}
 	r := &run{}
-	// javac runs flow analysis even when attribution found errors (by
-	// default one type error anywhere, a missing jar's, hides every
-	// missing return and unreported exception), and stops after it, the
-	// last phase that reports the code's errors: nothing is desugared or
-	// written (gson's main module: 0.1-0.2 CPU s less)
-	args := []string{"-d", classes, "-proc:none", "-implicit:none", "-Xprefer:source", "-nowarn", "-Xlint:none",
-		"-XDshould-stop.ifError=FLOW", "-XDshould-stop.ifNoError=FLOW",
-		"-Xmaxerrs", strconv.Itoa(maxErrs), "-encoding", orDefault(u.encoding, "UTF-8")}
-	args = append(args, c.levelArgs(u, r)...)
-	cp := append([]string{classes}, u.classpath...)
-	args = append(args, "-classpath", strings.Join(cp, string(os.PathListSeparator)))
-	args = append(args, "-sourcepath", strings.Join(orDot(u.sourcepath), string(os.PathListSeparator)))
-	args = append(args, u.files...)
+	args := javacArgs(u, r, classes, major)
 	argfile := filepath.Join(tmp, "args")
 	if err := os.WriteFile(argfile, []byte(argLines(args)), 0o644); err != nil {
 		return nil, err
@@ -155,8 +154,14 @@ func (c *Compiler) compile(ctx context.Context, dir string, u unit) (*run, error
 	// (the baseline compares them) in UTF-8; the JVM's quick compiler
 	// only and the serial collector (gson's main module: 3.4 CPU s and
 	// 92 MB peak against 7.2 s and 123 MB with the default JIT)
-	cmd := exec.CommandContext(ctx, bin, "-J-Duser.language=en", "-J-Duser.country=US", "-J-Dfile.encoding=UTF-8",
-		"-J-Dsun.stderr.encoding=UTF-8", "-J-Dsun.stdout.encoding=UTF-8", "-J-XX:+UseSerialGC", "-J-XX:TieredStopAtLevel=1", "@"+argfile)
+	jvm := []string{"-J-Duser.language=en", "-J-Duser.country=US", "-J-Dfile.encoding=UTF-8",
+		"-J-Dsun.stderr.encoding=UTF-8", "-J-Dsun.stdout.encoding=UTF-8", "-J-XX:+UseSerialGC", "-J-XX:TieredStopAtLevel=1"}
+	cds := c.archive(bin, version, major)
+	defer cds.abandon()
+	if cds.flag != "" {
+		jvm = append(jvm, cds.flag)
+	}
+	cmd := exec.CommandContext(ctx, bin, append(jvm, "@"+argfile)...)
 	cmd.Dir = dir
 	cmd.Env = append(withoutEnv(os.Environ(), "CLASSPATH", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS", "JAVA_TOOL_OPTIONS"), c.Env...)
 	var out bytes.Buffer
@@ -175,12 +180,30 @@ func (c *Compiler) compile(ctx context.Context, dir string, u unit) (*run, error
 		// 1 is "errors in the sources"; anything else is javac failing
 		return nil, fmt.Errorf("javac exited with status %d: %s", ee.ExitCode(), strings.ReplaceAll(lastLines(out.Bytes(), 3), tmp, "<tmp>"))
 	}
+	cds.keep()
 	b := out.Bytes()
 	for sh, root := range back {
 		b = bytes.ReplaceAll(b, []byte(sh+string(filepath.Separator)), []byte(root+"/"))
 	}
 	r.out = bytes.ReplaceAll(b, []byte(tmp), []byte("<tmp>"))
 	return r, nil
+}
+
+// javacArgs are the arguments of a unit's javac (its argument file).
+func javacArgs(u unit, r *run, classes string, major int) []string {
+	// javac runs flow analysis even when attribution found errors (by
+	// default one type error anywhere, a missing jar's, hides every
+	// missing return and unreported exception), and stops after it, the
+	// last phase that reports the code's errors: nothing is desugared or
+	// written (gson's main module: 0.1-0.2 CPU s less)
+	args := []string{"-d", classes, "-proc:none", "-implicit:none", "-Xprefer:source", "-nowarn", "-Xlint:none",
+		"-XDshould-stop.ifError=FLOW", "-XDshould-stop.ifNoError=FLOW",
+		"-Xmaxerrs", strconv.Itoa(maxErrs), "-encoding", orDefault(u.encoding, "UTF-8")}
+	args = append(args, levelArgs(u, r, major)...)
+	cp := append([]string{classes}, u.classpath...)
+	args = append(args, "-classpath", strings.Join(cp, string(os.PathListSeparator)))
+	args = append(args, "-sourcepath", strings.Join(orDot(u.sourcepath), string(os.PathListSeparator)))
+	return append(args, u.files...)
 }
 
 // shadowModules replaces each source root that holds a module-info.java
@@ -231,7 +254,7 @@ func shadowModules(dir, tmp string, u unit) (unit, map[string]string, error) {
 // levelArgs is --release for the project's maven.compiler.release,
 // -source for its source level (Maven compiles against the running
 // JDK's library then), neither when this javac does not know the level.
-func (c *Compiler) levelArgs(u unit, r *run) []string {
+func levelArgs(u unit, r *run, major int) []string {
 	flag, level := "--release", u.release
 	if level == "" {
 		flag, level = "-source", u.source
@@ -244,8 +267,8 @@ func (c *Compiler) levelArgs(u unit, r *run) []string {
 	case err != nil:
 		r.levelNote = fmt.Sprintf("the project's Java level %q is not a number: javac compiled at its own", level)
 		return nil
-	case n > c.major:
-		r.levelNote = fmt.Sprintf("the project asks for Java %d and javac is %d: errors may be of a newer language", n, c.major)
+	case n > major:
+		r.levelNote = fmt.Sprintf("the project asks for Java %d and javac is %d: errors may be of a newer language", n, major)
 		return nil
 	case n < 8:
 		n = 8 // the oldest level current JDKs compile

@@ -274,3 +274,26 @@ func TestFlowErrors(t *testing.T) {
 		t.Errorf("%+v", d)
 	}
 }
+
+// TestArchive: the first javac writes the class-data archive of javac's
+// classes (and nothing else is left in its folder), later ones map it,
+// and the verdicts are the same.
+func TestArchive(t *testing.T) {
+	needJavac(t)
+	c, _ := hermeticCompiler(t)
+	c.ArchiveDir = t.TempDir()
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "src/main/java/a/A.java"), "package a;\n\nclass A {\n    int n = \"one\";\n}\n")
+	first := check(t, c, dir)
+	jsa, _ := filepath.Glob(filepath.Join(c.ArchiveDir, "*"))
+	if len(jsa) != 1 || !strings.HasSuffix(jsa[0], ".jsa") || !strings.HasPrefix(filepath.Base(jsa[0]), "javac_") {
+		t.Fatalf("archive folder holds %v, want one .jsa", jsa)
+	}
+	second := check(t, c, dir)
+	if !reflect.DeepEqual(first.Diagnostics, second.Diagnostics) || len(first.Diagnostics) != 1 {
+		t.Errorf("with the archive: %v, without: %v", second.Diagnostics, first.Diagnostics)
+	}
+	if after, _ := filepath.Glob(filepath.Join(c.ArchiveDir, "*")); !reflect.DeepEqual(after, jsa) {
+		t.Errorf("the second run changed the archive folder: %v", after)
+	}
+}
