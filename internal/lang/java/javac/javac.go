@@ -169,6 +169,9 @@ func (c *Compiler) compile(ctx context.Context, dir string, u unit) (*run, error
 	start := time.Now()
 	err = cmd.Run()
 	r.cmd = describe(args, len(u.files), classes)
+	for sh, root := range back {
+		r.cmd = strings.ReplaceAll(r.cmd, sh, root)
+	}
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("javac: out of time after %v: %w", time.Since(start).Round(time.Millisecond), ctx.Err())
 	}
