@@ -75,7 +75,7 @@ func (p *Project) discoverMaven(r *Resolver) error {
 	}
 	for m, md := range models {
 		r.resolveMaven(m, md, inRepo)
-		m.Classpath = append(m.Classpath, localJars(filepath.Join(p.Dir, filepath.FromSlash(m.Name)))...)
+		m.Classpath = appendNew(m.Classpath, localJars(filepath.Join(p.Dir, filepath.FromSlash(m.Name)))...)
 	}
 	return nil
 }
@@ -116,7 +116,7 @@ func (p *Project) discoverGradle(r *Resolver) {
 			}
 		}
 		p.gradleDeps(m, r)
-		m.Classpath = append(m.Classpath, localJars(filepath.Join(p.Dir, filepath.FromSlash(d)))...)
+		m.Classpath = appendNew(m.Classpath, localJars(filepath.Join(p.Dir, filepath.FromSlash(d)))...)
 		p.Modules = append(p.Modules, m)
 	}
 }
