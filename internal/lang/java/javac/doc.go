@@ -53,4 +53,13 @@
 //     whose version is a variable (recorded as Missing or in Notes).
 //   - A Java level newer than the installed javac: compiled at javac's
 //     own level, and Unanalysed says so when errors result.
+//   - A changed Java file no javac compiled (under no source root, in a
+//     build output folder, excluded by the compiler plugin, a
+//     module-info.java): Unanalysed names it.
+//   - Tests are compiled, never run (Options.Tests is not honoured).
+//
+// javac runs with the JVM's quick compiler only, the serial collector
+// and, after the first run, a class-data archive of its own classes in
+// the user cache (cds.go); flow analysis runs even when attribution
+// found errors, and javac stops after it (nothing is generated).
 package javac

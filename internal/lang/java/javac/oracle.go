@@ -41,8 +41,12 @@ func (c *Compiler) Check(ctx context.Context, dir string, o oracle.Options) (*or
 	}
 	res := &oracle.Result{}
 	var acc missingAcc
+	compiled := map[string]bool{}
 	for _, m := range p.affected(files, o.Files == nil) {
 		for _, u := range p.moduleUnits(m) {
+			for _, f := range u.files {
+				compiled[f] = true
+			}
 			r, err := c.compile(ctx, p.Dir, u)
 			if err != nil {
 				return nil, fmt.Errorf("javac on %s: %w", m.Name, err)
@@ -53,9 +57,37 @@ func (c *Compiler) Check(ctx context.Context, dir string, o oracle.Options) (*or
 		}
 	}
 	res.Pass = len(res.Diagnostics) == 0
-	res.Unanalysed = acc.String()
+	res.Unanalysed = joinNotes(acc.String(), notCompiled(p.Dir, files, compiled))
 	res.Took = time.Since(start)
 	return res, nil
+}
+
+// notCompiled says which of the change's Java files (that exist) no
+// javac compiled: under no source root (a build output folder, a hidden
+// one), excluded by the compiler plugin, or a module-info.java; a pass
+// proves nothing of them.
+func notCompiled(dir string, files []string, compiled map[string]bool) string {
+	var left []string
+	for _, f := range files {
+		if f = filepath.ToSlash(filepath.Clean(f)); !compiled[f] && fileExists(dir, f) {
+			left = append(left, f)
+		}
+	}
+	if len(left) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("javac compiled %d of the change's Java files: not %s (under no source root, excluded by the build, or a module descriptor)",
+		len(files)-len(left), list(left, 5))
+}
+
+func joinNotes(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "; " + b
 }
 
 // affected lists the modules to compile for the changed files: those

@@ -66,6 +66,10 @@ func TestMavenMultiModule(t *testing.T) {
 	if res := check(t, c, sc.Dir, "app/src/main/java/org/example/app/App.java"); len(res.Ran) != 1 || res.Pass {
 		t.Errorf("app-only change: %+v", res)
 	}
+	// a changed file javac does not compile is said to be unanalysed
+	if res := check(t, c, sc.Dir, "core/src/main/java/module-info.java", "app/src/main/java/org/example/app/App.java"); !strings.Contains(res.Unanalysed, "javac compiled 1 of the change's Java files: not core/src/main/java/module-info.java") {
+		t.Errorf("module descriptor: %+v", res)
+	}
 	// a change without Java files is not javac's business
 	if res := check(t, c, sc.Dir, "README.md", "pom.xml"); !res.Pass || len(res.Ran) != 0 {
 		t.Errorf("no Java in the change: %+v", res)
