@@ -25,10 +25,10 @@ func needJavac(t testing.TB) {
 
 // hermeticCompiler is a Compiler whose local Maven repository and
 // Gradle cache are empty folders of the test's (it never reads the
-// machine's ~/.m2), with no class-data archive (TestArchive has one).
+// machine's ~/.m2), and whose class-data archive is the tests' own.
 func hermeticCompiler(t testing.TB) (*Compiler, string) {
 	m2 := t.TempDir()
-	return &Compiler{Resolver: Resolver{M2: m2, GradleCache: t.TempDir()}, ArchiveDir: "off"}, m2
+	return &Compiler{Resolver: Resolver{M2: m2, GradleCache: t.TempDir()}, ArchiveDir: testArchives}, m2
 }
 
 // scenario builds the repository of testdata/NAME.txtar (old/ is the
