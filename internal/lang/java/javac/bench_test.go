@@ -9,9 +9,11 @@ import (
 	"github.com/ripple-dev/ripple/internal/oracle"
 )
 
-// genProject writes a Maven module of n classes in 10 packages: class
-// Ci calls C(i-1) (so a change to one is seen by the next) and holds a
-// field of C(i/2)'s type (so javac reads a spread of the rest).
+// genProject writes a Maven module of n classes in 10 packages, in
+// blocks of 30: class Ci calls C(i-1) within its block (so a change to
+// one is seen by the next) and holds a field of its block's first
+// class, so that a file's references reach its block, as a real class's
+// reach its neighbourhood, not the whole module.
 func genProject(b *testing.B, n int) string {
 	dir := b.TempDir()
 	writeFile(b, filepath.Join(dir, "pom.xml"), "<project><modelVersion>4.0.0</modelVersion><groupId>g</groupId><artifactId>gen</artifactId><version>1</version>"+
@@ -19,9 +21,10 @@ func genProject(b *testing.B, n int) string {
 	pkg := func(i int) string { return fmt.Sprintf("gen.p%d", i%10) }
 	for i := range n {
 		src := fmt.Sprintf("package %s;\n\nimport java.util.List;\n\npublic class C%d {\n", pkg(i), i)
-		src += fmt.Sprintf("    public %s.C%d half;\n\n", pkg(i/2), i/2)
+		head := i / 30 * 30
+		src += fmt.Sprintf("    public %s.C%d head;\n\n", pkg(head), head)
 		src += fmt.Sprintf("    public int m%d(int x, List<String> names) {\n", i)
-		if i > 0 {
+		if i%30 != 0 {
 			src += fmt.Sprintf("        return new %s.C%d().m%d(x + names.size(), names) + 1;\n", pkg(i-1), i-1, i-1)
 		} else {
 			src += "        return x;\n"
@@ -33,8 +36,9 @@ func genProject(b *testing.B, n int) string {
 }
 
 // BenchmarkCheckSites is the type tier on a generated module of 300
-// files: a change to C100 and its three sites, against the whole
-// module's compile (the oracle's Check).
+// files: a change to C100 and three sites (javac reads their blocks
+// through -sourcepath), against the whole module's compile (the
+// oracle's Check).
 func BenchmarkCheckSites(b *testing.B) {
 	needJavac(b)
 	dir := genProject(b, 300)
