@@ -7,8 +7,10 @@ import (
 
 	"github.com/ripple-dev/ripple/internal/corpus"
 	"github.com/ripple-dev/ripple/internal/lang"
+	"github.com/ripple-dev/ripple/internal/lang/java/javac"
 	"github.com/ripple-dev/ripple/internal/lang/treesit"
 	"github.com/ripple-dev/ripple/internal/model"
+	"github.com/ripple-dev/ripple/internal/oracle"
 )
 
 // grammar is tree-sitter-java, through the shared flat copy (treesit).
@@ -29,10 +31,11 @@ type Frontend struct {
 func New() *Frontend { return &Frontend{cache: newMemo()} }
 
 // Language is the Java front-end as the registry (internal/languages)
-// knows it. It has no oracle yet (Proof is empty).
+// knows it. Its oracle is javac (package javac).
 var Language = lang.Language{
 	Name:       "java",
 	Title:      "Java",
+	Proof:      "javac",
 	New:        func() lang.Frontend { return New() },
 	Comment:    "//",
 	Extensions: []string{".java"},
@@ -40,6 +43,11 @@ var Language = lang.Language{
 }
 
 func (fe *Frontend) Name() string { return "java" }
+
+// Oracle is javac on the modules holding the change's Java files and
+// those depending on them (javac.Compiler.Check); env is added to
+// javac's environment.
+func (fe *Frontend) Oracle(env []string) oracle.Oracle { return &javac.Compiler{Env: env} }
 
 func (fe *Frontend) Match(path string) bool { return strings.HasSuffix(path, ".java") }
 
