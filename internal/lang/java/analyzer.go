@@ -142,62 +142,101 @@ func (a *analyzer) headType(t *jtype) *jtype {
 	return t
 }
 
-// answer dispatches one query by the change's kind and label.
+// The Java front-end's finders (lang.Finder): which labels it searches
+// for and along which relations. The core's table decides which of them
+// run on a change (Query.Relations); all of them search the one index
+// (one word search, one parse of each file).
+var (
+	// callFinder: the calls, overriders, overridden methods and static
+	// importers of a method whose signature changed or that was deleted.
+	callFinder = lang.Finder{Name: "calls",
+		Labels:    []model.Label{model.MMS, model.DM},
+		Relations: []model.Relation{model.CalledBy, model.OverriddenBy, model.Overrides, model.ImportedBy}}
+	// ctorFinder: the new sites, super(...) and this(...) calls of a
+	// constructor changed, deleted or added (an added one can take the
+	// implicit default constructor's place).
+	ctorFinder = lang.Finder{Name: "constructions",
+		Labels:    []model.Label{model.MCC, model.DCC, model.ACC},
+		Relations: []model.Relation{model.CalledBy, model.InstantiatedBy}}
+	// implFinder: the implementers of an abstract method added.
+	implFinder = lang.Finder{Name: "implementers",
+		Labels:    []model.Label{model.AM},
+		Relations: []model.Relation{model.EmbeddedBy}}
+	// fieldFinder: the readers, writers and static importers of a field
+	// retyped or deleted.
+	fieldFinder = lang.Finder{Name: "field uses",
+		Labels:    []model.Label{model.MF, model.DF},
+		Relations: []model.Relation{model.UsedBy, model.ImportedBy}}
+	// typeFinder: the new sites and subtypes of a type whose own
+	// declaration changed (abstract, final, interface or class).
+	typeFinder = lang.Finder{Name: "type changes",
+		Labels:    []model.Label{model.MC},
+		Relations: []model.Relation{model.InstantiatedBy, model.EmbeddedBy}}
+	// goneFinder: the importers and every use by name of a deleted type.
+	goneFinder = lang.Finder{Name: "deleted types",
+		Labels:    []model.Label{model.DC},
+		Relations: []model.Relation{model.ImportedBy, model.ReferencedBy, model.InstantiatedBy, model.EmbeddedBy}}
+	finders = []lang.Finder{callFinder, ctorFinder, implFinder, fieldFinder, typeFinder, goneFinder}
+)
+
+// answer runs the finders that serve one query, each on the kind of
+// declaration it searches for.
 func (a *analyzer) answer(ctx context.Context, q lang.Query, t *target) ([]*lang.Ref, error) {
 	d := t.known()
 	switch {
 	case d.meth != nil && d.meth.ctor:
-		if q.Wants(model.CalledBy) || q.Wants(model.InstantiatedBy) {
+		if ctorFinder.Serves(q) {
 			return a.ctorSites(ctx, t)
 		}
 	case d.meth != nil:
-		return a.methodQuery(ctx, q, t)
+		switch {
+		case callFinder.Serves(q):
+			return a.methodQuery(ctx, q, t)
+		case implFinder.Serves(q) && t.nd != nil && t.nd.meth.abstract():
+			return a.implementers(ctx, t)
+		}
 	case d.field != nil:
-		return a.fieldQuery(ctx, q, t)
+		if fieldFinder.Serves(q) {
+			return a.fieldQuery(ctx, q, t)
+		}
 	case d.typ != nil:
-		switch t.ch.Label {
-		case model.DC:
+		switch {
+		case goneFinder.Serves(q):
 			return a.typeGone(ctx, t)
-		case model.MC:
+		case typeFinder.Serves(q):
 			return a.typeChanged(ctx, q, t)
 		}
 	}
 	return nil, nil
 }
 
-// methodQuery answers the relations of a method's change.
+// methodQuery answers the relations of a method's changed signature or
+// deletion.
 func (a *analyzer) methodQuery(ctx context.Context, q lang.Query, t *target) ([]*lang.Ref, error) {
 	var out []*lang.Ref
-	switch t.ch.Label {
-	case model.MMS, model.DM:
-		if q.Wants(model.CalledBy) {
-			refs, err := a.calls(ctx, t)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, refs...)
+	if q.Wants(model.CalledBy) {
+		refs, err := a.calls(ctx, t)
+		if err != nil {
+			return nil, err
 		}
-		if q.Wants(model.OverriddenBy) {
-			refs, err := a.overriders(ctx, t)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, refs...)
+		out = append(out, refs...)
+	}
+	if q.Wants(model.OverriddenBy) {
+		refs, err := a.overriders(ctx, t)
+		if err != nil {
+			return nil, err
 		}
-		if q.Wants(model.Overrides) && t.ch.Label == model.MMS {
-			out = append(out, a.overridden(t)...)
+		out = append(out, refs...)
+	}
+	if q.Wants(model.Overrides) && t.ch.Label == model.MMS {
+		out = append(out, a.overridden(t)...)
+	}
+	if q.Wants(model.ImportedBy) && t.ch.Label == model.DM {
+		refs, err := a.staticImporters(ctx, t)
+		if err != nil {
+			return nil, err
 		}
-		if q.Wants(model.ImportedBy) && t.ch.Label == model.DM {
-			refs, err := a.staticImporters(ctx, t)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, refs...)
-		}
-	case model.AM:
-		if q.Wants(model.EmbeddedBy) && t.nd != nil && t.nd.meth.abstract() {
-			return a.implementers(ctx, t)
-		}
+		out = append(out, refs...)
 	}
 	return out, nil
 }
