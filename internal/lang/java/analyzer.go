@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ripple-dev/ripple/internal/lang"
+	"github.com/ripple-dev/ripple/internal/lang/java/javac"
 	"github.com/ripple-dev/ripple/internal/lang/treesit"
 	"github.com/ripple-dev/ripple/internal/model"
 )
@@ -16,13 +17,20 @@ type analyzer struct {
 	env  *lang.Env
 	ix   *index
 	subs map[*jtype][]*jtype // subtypes, by base
+	// sites holds the syntax of each ref made, for the type tier
+	// (javactier.go); javac runs it and typed counts its runs.
+	sites  map[*lang.Ref]*jsite
+	javac  *javac.Compiler
+	judged *javac.Sites // javac's verdicts of this check so far
+	typed  int
 }
 
 func newAnalyzer(fe *Frontend, env *lang.Env, ix *index) *analyzer {
-	return &analyzer{fe: fe, env: env, ix: ix, subs: map[*jtype][]*jtype{}}
+	return &analyzer{fe: fe, env: env, ix: ix, subs: map[*jtype][]*jtype{}, sites: map[*lang.Ref]*jsite{}, javac: &javac.Compiler{},
+		judged: &javac.Sites{Files: map[string]*javac.FileVerdict{}}}
 }
 
-func (a *analyzer) Stats() (int, int) { return a.ix.Count(), 0 }
+func (a *analyzer) Stats() (int, int) { return a.ix.Count(), a.typed }
 
 // target is a changed declaration whose dependents are searched.
 type target struct {
@@ -73,7 +81,9 @@ func (a *analyzer) Answer(ctx context.Context, qs []lang.Query) ([]*lang.Ref, er
 			}
 		}
 	}
-	return lang.Keep(qs, out), nil
+	out = lang.Keep(qs, out)
+	a.typecheck(ctx, out)
+	return out, nil
 }
 
 // target reads a change's Java declarations; nil for what has no
@@ -254,7 +264,9 @@ func (a *analyzer) ref(t *target, f *jfile, n *treesit.Node, rel model.Relation,
 	if prec == model.PrecisionName && v == model.Inconsistent {
 		v = model.MayBeImpacted // never an error from a name alone
 	}
-	return &lang.Ref{Change: t.ch, Relation: rel, Site: site, Verdict: v, Precision: prec, Message: msg, Missing: missing, Generated: generated(f.t.Src)}
+	r := &lang.Ref{Change: t.ch, Relation: rel, Site: site, Verdict: v, Precision: prec, Message: msg, Missing: missing, Generated: generated(f.t.Src)}
+	a.sites[r] = &jsite{ref: r, t: t, f: f, n: n}
+	return r
 }
 
 // memberDisplay names the declaration node m as its block does.
