@@ -82,6 +82,7 @@ func (a *analyzer) Answer(ctx context.Context, qs []lang.Query) ([]*lang.Ref, er
 		}
 	}
 	out = lang.Keep(qs, out)
+	a.withFixes(out)
 	a.typecheck(ctx, out)
 	return out, nil
 }
