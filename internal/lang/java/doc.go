@@ -3,9 +3,12 @@
 // same contract, verdicts and precisions as the other front-ends. This
 // is the syntactic tier: every finding is established from syntax
 // (PrecisionSyntax) or from a name alone (PrecisionName, never an
-// error). A type-precise tier with javac is a separate package (issue
-// 29); until it exists the language has no oracle (Language.Proof is
-// empty).
+// error). Its oracle is javac (package javac, Frontend.Oracle), and a
+// type-precise tier with javac (javactier.go, javacsettle.go) settles the
+// warnings the syntax leaves: javac's error at a site that concerns the
+// change is an error, a file javac compiled whole is consistent, and a
+// site whose file lacked a jar keeps the syntax's verdict and says so
+// (docs/java.md). Mechanical fixes of arity-broken calls are fixes.go.
 //
 // # Parsing (frontend.go, parse_cgo.go, parse_nocgo.go, syntax.go)
 //
