@@ -15,11 +15,17 @@ type analyzer struct {
 	fe   *Frontend
 	env  *lang.Env
 	ix   *index
+	b    binder
 	subs map[*jtype][]*jtype // subtypes, by base
 }
 
+// binder decides what a use binds to among the index's declarations:
+// the receiver of an unqualified call, the overloads a receiver sees,
+// whether arguments fit, access (calls.go, args.go, hier.go, uses.go).
+type binder struct{ *index }
+
 func newAnalyzer(fe *Frontend, env *lang.Env, ix *index) *analyzer {
-	return &analyzer{fe: fe, env: env, ix: ix, subs: map[*jtype][]*jtype{}}
+	return &analyzer{fe: fe, env: env, ix: ix, b: binder{ix}, subs: map[*jtype][]*jtype{}}
 }
 
 func (a *analyzer) Stats() (int, int) { return a.ix.Count(), 0 }
@@ -148,18 +154,18 @@ func (a *analyzer) answer(ctx context.Context, q lang.Query, t *target) ([]*lang
 	switch {
 	case d.meth != nil && d.meth.ctor:
 		if q.Wants(model.CalledBy) || q.Wants(model.InstantiatedBy) {
-			return a.ctorSites(ctx, t)
+			return ctorJudge{a}.ctorSites(ctx, t)
 		}
 	case d.meth != nil:
 		return a.methodQuery(ctx, q, t)
 	case d.field != nil:
-		return a.fieldQuery(ctx, q, t)
+		return useJudge{a}.fieldQuery(ctx, q, t)
 	case d.typ != nil:
 		switch t.ch.Label {
 		case model.DC:
-			return a.typeGone(ctx, t)
+			return useJudge{a}.typeGone(ctx, t)
 		case model.MC:
-			return a.typeChanged(ctx, q, t)
+			return useJudge{a}.typeChanged(ctx, q, t)
 		}
 	}
 	return nil, nil
@@ -171,24 +177,24 @@ func (a *analyzer) methodQuery(ctx context.Context, q lang.Query, t *target) ([]
 	switch t.ch.Label {
 	case model.MMS, model.DM:
 		if q.Wants(model.CalledBy) {
-			refs, err := a.calls(ctx, t)
+			refs, err := callJudge{a}.calls(ctx, t)
 			if err != nil {
 				return nil, err
 			}
 			out = append(out, refs...)
 		}
 		if q.Wants(model.OverriddenBy) {
-			refs, err := a.overriders(ctx, t)
+			refs, err := hierJudge{a}.overriders(ctx, t)
 			if err != nil {
 				return nil, err
 			}
 			out = append(out, refs...)
 		}
 		if q.Wants(model.Overrides) && t.ch.Label == model.MMS {
-			out = append(out, a.overridden(t)...)
+			out = append(out, hierJudge{a}.overridden(t)...)
 		}
 		if q.Wants(model.ImportedBy) && t.ch.Label == model.DM {
-			refs, err := a.staticImporters(ctx, t)
+			refs, err := callJudge{a}.staticImporters(ctx, t)
 			if err != nil {
 				return nil, err
 			}
@@ -196,7 +202,7 @@ func (a *analyzer) methodQuery(ctx context.Context, q lang.Query, t *target) ([]
 		}
 	case model.AM:
 		if q.Wants(model.EmbeddedBy) && t.nd != nil && t.nd.meth.abstract() {
-			return a.implementers(ctx, t)
+			return hierJudge{a}.implementers(ctx, t)
 		}
 	}
 	return out, nil
@@ -297,3 +303,14 @@ func (a *analyzer) memberFiles(ctx context.Context, base *jtype, name string) (f
 	files, err = a.ix.Parse(ctx, keep)
 	return files, sees, err
 }
+
+// The relations are judged by four kinds of judge, each a view of the
+// analyzer: calls and method references (calls.go), constructors
+// (ctors.go), the type hierarchy (hier.go), and uses of fields and types
+// (uses.go, typechange.go).
+type (
+	callJudge struct{ *analyzer }
+	ctorJudge struct{ *analyzer }
+	hierJudge struct{ *analyzer }
+	useJudge  struct{ *analyzer }
+)

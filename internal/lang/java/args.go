@@ -57,7 +57,7 @@ func literalFits(lit, typ string) bool {
 // whose type resolves where the parameter's is a repository type (a type
 // outside the repository, or a repository type that does not derive from
 // it, cannot be passed for it).
-func (a *analyzer) argsFit(m *jmethod, f *jfile, args []*treesit.Node) bool {
+func (ix binder) argsFit(m *jmethod, f *jfile, args []*treesit.Node) bool {
 	if !m.accepts(len(args)) {
 		return false
 	}
@@ -82,15 +82,15 @@ func (a *analyzer) argsFit(m *jmethod, f *jfile, args []*treesit.Node) bool {
 		if lit != "" || primitive[typ] || strings.HasSuffix(typ, "]") {
 			continue
 		}
-		p := a.ix.resolveType(m.owner.file, m.owner, typ)
+		p := ix.resolveType(m.owner.file, m.owner, typ)
 		if p.state != known {
 			continue
 		}
-		switch r := a.ix.typeOf(f, arg, 0); r.state {
+		switch r := ix.typeOf(f, arg, 0); r.state {
 		case outside:
 			return false
 		case known:
-			if !r.static && !a.ix.subtypeOf(r.t, p.t) {
+			if !r.static && !ix.subtypeOf(r.t, p.t) {
 				return false
 			}
 		}
