@@ -232,6 +232,9 @@ func (a callJudge) callVerdict(t *target, cs *callSite) *lang.Ref {
 			if sameMethod(m, nm) {
 				newFits = true
 			} else {
+				if a.b.moreSpecific(m, om, cs.f, cs.args) {
+					return nil // the call bound, and binds, to this other overload
+				}
 				others = append(others, m)
 			}
 		}
