@@ -16,6 +16,7 @@ type analyzer struct {
 	fe   *Frontend
 	env  *lang.Env
 	ix   *index
+	b    binder
 	subs map[*jtype][]*jtype // subtypes, by base
 	// sites holds the syntax of each ref made, for the type tier
 	// (javactier.go); javac runs it and typed counts its runs.
@@ -25,8 +26,13 @@ type analyzer struct {
 	typed  int
 }
 
+// binder decides what a use binds to among the index's declarations:
+// the receiver of an unqualified call, the overloads a receiver sees,
+// whether arguments fit, access (calls.go, args.go, hier.go, uses.go).
+type binder struct{ *index }
+
 func newAnalyzer(fe *Frontend, env *lang.Env, ix *index) *analyzer {
-	return &analyzer{fe: fe, env: env, ix: ix, subs: map[*jtype][]*jtype{}, sites: map[*lang.Ref]*jsite{}, javac: &javac.Compiler{},
+	return &analyzer{fe: fe, env: env, ix: ix, b: binder{ix}, subs: map[*jtype][]*jtype{}, sites: map[*lang.Ref]*jsite{}, javac: &javac.Compiler{},
 		judged: &javac.Sites{Files: map[string]*javac.FileVerdict{}}}
 }
 
@@ -197,25 +203,25 @@ func (a *analyzer) answer(ctx context.Context, q lang.Query, t *target) ([]*lang
 	switch {
 	case d.meth != nil && d.meth.ctor:
 		if ctorFinder.Serves(q) {
-			return a.ctorSites(ctx, t)
+			return ctorJudge{a}.ctorSites(ctx, t)
 		}
 	case d.meth != nil:
 		switch {
 		case callFinder.Serves(q):
 			return a.methodQuery(ctx, q, t)
 		case implFinder.Serves(q) && t.nd != nil && t.nd.meth.abstract():
-			return a.implementers(ctx, t)
+			return hierJudge{a}.implementers(ctx, t)
 		}
 	case d.field != nil:
 		if fieldFinder.Serves(q) {
-			return a.fieldQuery(ctx, q, t)
+			return useJudge{a}.fieldQuery(ctx, q, t)
 		}
 	case d.typ != nil:
 		switch {
 		case goneFinder.Serves(q):
-			return a.typeGone(ctx, t)
+			return useJudge{a}.typeGone(ctx, t)
 		case typeFinder.Serves(q):
-			return a.typeChanged(ctx, q, t)
+			return useJudge{a}.typeChanged(ctx, q, t)
 		}
 	}
 	return nil, nil
@@ -226,24 +232,24 @@ func (a *analyzer) answer(ctx context.Context, q lang.Query, t *target) ([]*lang
 func (a *analyzer) methodQuery(ctx context.Context, q lang.Query, t *target) ([]*lang.Ref, error) {
 	var out []*lang.Ref
 	if q.Wants(model.CalledBy) {
-		refs, err := a.calls(ctx, t)
+		refs, err := callJudge{a}.calls(ctx, t)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, refs...)
 	}
 	if q.Wants(model.OverriddenBy) {
-		refs, err := a.overriders(ctx, t)
+		refs, err := hierJudge{a}.overriders(ctx, t)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, refs...)
 	}
 	if q.Wants(model.Overrides) && t.ch.Label == model.MMS {
-		out = append(out, a.overridden(t)...)
+		out = append(out, hierJudge{a}.overridden(t)...)
 	}
 	if q.Wants(model.ImportedBy) && t.ch.Label == model.DM {
-		refs, err := a.staticImporters(ctx, t)
+		refs, err := callJudge{a}.staticImporters(ctx, t)
 		if err != nil {
 			return nil, err
 		}
@@ -349,3 +355,14 @@ func (a *analyzer) memberFiles(ctx context.Context, base *jtype, name string) (f
 	files, err = a.ix.Parse(ctx, keep)
 	return files, sees, err
 }
+
+// The relations are judged by four kinds of judge, each a view of the
+// analyzer: calls and method references (calls.go), constructors
+// (ctors.go), the type hierarchy (hier.go), and uses of fields and types
+// (uses.go, typechange.go).
+type (
+	callJudge struct{ *analyzer }
+	ctorJudge struct{ *analyzer }
+	hierJudge struct{ *analyzer }
+	useJudge  struct{ *analyzer }
+)

@@ -57,7 +57,7 @@ func literalFits(lit, typ string) bool {
 // whose type resolves where the parameter's is a repository type (a type
 // outside the repository, or a repository type that does not derive from
 // it, cannot be passed for it).
-func (a *analyzer) argsFit(m *jmethod, f *jfile, args []*treesit.Node) bool {
+func (ix binder) argsFit(m *jmethod, f *jfile, args []*treesit.Node) bool {
 	if !m.accepts(len(args)) {
 		return false
 	}
@@ -82,18 +82,47 @@ func (a *analyzer) argsFit(m *jmethod, f *jfile, args []*treesit.Node) bool {
 		if lit != "" || primitive[typ] || strings.HasSuffix(typ, "]") {
 			continue
 		}
-		p := a.ix.resolveType(m.owner.file, m.owner, typ)
+		p := ix.resolveType(m.owner.file, m.owner, typ)
 		if p.state != known {
 			continue
 		}
-		switch r := a.ix.typeOf(f, arg, 0); r.state {
+		switch r := ix.typeOf(f, arg, 0); r.state {
 		case outside:
 			return false
 		case known:
-			if !r.static && !a.ix.subtypeOf(r.t, p.t) {
+			if !r.static && !ix.subtypeOf(r.t, p.t) {
 				return false
 			}
 		}
 	}
 	return true
+}
+
+// moreSpecific reports an overload x that Java prefers to y for the
+// arguments, as the syntax shows it: at some position x takes a
+// repository type that the argument's resolved type derives from and
+// that is narrower than y's parameter (a type outside the repository,
+// such as Object, or a supertype of it), and at no position is it wider.
+func (ix binder) moreSpecific(x, y *jmethod, f *jfile, args []*treesit.Node) bool {
+	if len(x.params) != len(args) || len(y.params) != len(args) {
+		return false
+	}
+	strictly := false
+	for i, arg := range args {
+		xt, yt := x.params[i].typ, y.params[i].typ
+		if xt == yt {
+			continue
+		}
+		px := ix.resolveType(x.owner.file, x.owner, xt)
+		py := ix.resolveType(y.owner.file, y.owner, yt)
+		r := ix.typeOf(f, arg, 0)
+		if px.state != known || r.state != known || !ix.subtypeOf(r.t, px.t) || primitive[yt] {
+			return false
+		}
+		if py.state == known && !ix.subtypeOf(px.t, py.t) || py.state == unknown {
+			return false
+		}
+		strictly = true
+	}
+	return strictly
 }

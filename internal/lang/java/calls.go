@@ -27,7 +27,7 @@ type callSite struct {
 
 // calls judges the calls and method references of a changed or deleted
 // method.
-func (a *analyzer) calls(ctx context.Context, t *target) ([]*lang.Ref, error) {
+func (a callJudge) calls(ctx context.Context, t *target) ([]*lang.Ref, error) {
 	om, base := t.od.meth, t.cls
 	if om == nil || base == nil {
 		return nil, nil // the class went too: its own change reports its users
@@ -57,7 +57,7 @@ func (a *analyzer) calls(ctx context.Context, t *target) ([]*lang.Ref, error) {
 
 // callSites finds the calls of name in f and resolves their receivers
 // against the class base.
-func (a *analyzer) callSites(f *jfile, name string, base *jtype) []*callSite {
+func (a callJudge) callSites(f *jfile, name string, base *jtype) []*callSite {
 	var out []*callSite
 	treesit.Walk(f.t.Root, func(n *treesit.Node) bool {
 		if n.Bad {
@@ -72,7 +72,7 @@ func (a *analyzer) callSites(f *jfile, name string, base *jtype) []*callSite {
 				if obj := n.Child("object"); obj != nil {
 					cs.recv = a.ix.typeOf(f, obj, 0)
 				} else {
-					cs.recv, cs.implicit = a.implicitReceiver(f, n, name), true
+					cs.recv, cs.implicit = a.b.implicitReceiver(f, n, name), true
 				}
 			}
 		case "method_reference":
@@ -98,7 +98,7 @@ func (a *analyzer) callSites(f *jfile, name string, base *jtype) []*callSite {
 // implicitReceiver is the type an unqualified call of name binds in: the
 // innermost enclosing type that has a method of that name, else the type
 // a static import names.
-func (a *analyzer) implicitReceiver(f *jfile, n *treesit.Node, name string) rtype {
+func (ix binder) implicitReceiver(f *jfile, n *treesit.Node, name string) rtype {
 	scope, anon := enclosingType(f, n)
 	open := false
 	if anon != nil {
@@ -109,22 +109,22 @@ func (a *analyzer) implicitReceiver(f *jfile, n *treesit.Node, name string) rtyp
 				return rtype{state: outside} // its own method
 			}
 		}
-		if st := a.ix.resolveType(f, at.outer, typeText(at.super)); st.state == known {
-			for _, x := range a.ix.ancestors(st.t) {
+		if st := ix.resolveType(f, at.outer, typeText(at.super)); st.state == known {
+			for _, x := range ix.ancestors(st.t) {
 				for _, m := range x.methods {
 					if !m.ctor && m.name == name {
 						return rtype{state: known, t: st.t}
 					}
 				}
 			}
-			open = a.ix.openAncestry(st.t)
+			open = ix.openAncestry(st.t)
 		} else {
 			open = true
 		}
 		scope = at.outer
 	}
 	for s := scope; s != nil; s = s.outer {
-		for _, x := range a.ix.ancestors(s) {
+		for _, x := range ix.ancestors(s) {
 			for _, m := range x.methods {
 				if !m.ctor && m.name == name {
 					if open {
@@ -134,9 +134,9 @@ func (a *analyzer) implicitReceiver(f *jfile, n *treesit.Node, name string) rtyp
 				}
 			}
 		}
-		open = open || a.ix.openAncestry(s)
+		open = open || ix.openAncestry(s)
 	}
-	if r, ok := a.staticImport(f, name); ok {
+	if r, ok := ix.staticImport(f, name); ok {
 		return r
 	}
 	if open {
@@ -148,10 +148,10 @@ func (a *analyzer) implicitReceiver(f *jfile, n *treesit.Node, name string) rtyp
 // staticImport is the type a static import of name binds it to: a
 // single static import first, then the on-demand ones of repository
 // types; ok is false when no static import may supply it.
-func (a *analyzer) staticImport(f *jfile, name string) (rtype, bool) {
+func (ix binder) staticImport(f *jfile, name string) (rtype, bool) {
 	for _, im := range f.imports {
 		if im.static && !im.wildcard && im.last() == name {
-			if t := a.ix.typeByFQN(strings.TrimSuffix(im.name, "."+name), f); t != nil {
+			if t := ix.typeByFQN(strings.TrimSuffix(im.name, "."+name), f); t != nil {
 				return rtype{state: known, t: t, static: true}, true
 			}
 			return rtype{state: outside}, true
@@ -159,7 +159,7 @@ func (a *analyzer) staticImport(f *jfile, name string) (rtype, bool) {
 	}
 	for _, im := range f.imports {
 		if im.static && im.wildcard {
-			if t := a.ix.typeByFQN(im.name, f); t != nil {
+			if t := ix.typeByFQN(im.name, f); t != nil {
 				for _, m := range t.methods {
 					if m.name == name {
 						return rtype{state: known, t: t, static: true}, true
@@ -178,11 +178,11 @@ func (a *analyzer) staticImport(f *jfile, name string) (rtype, bool) {
 
 // overloads are the head-state methods (or constructors) named name
 // that a receiver of type recv sees, nearest type first.
-func (a *analyzer) overloads(recv *jtype, name string, ctor bool) []*jmethod {
+func (ix binder) overloads(recv *jtype, name string, ctor bool) []*jmethod {
 	var out []*jmethod
 	types := []*jtype{recv}
 	if !ctor {
-		types = a.ix.ancestors(recv)
+		types = ix.ancestors(recv)
 	}
 	for _, x := range types {
 		for _, m := range x.methods {
@@ -202,7 +202,7 @@ func sameMethod(x, y *jmethod) bool {
 
 // callVerdict judges one call site of a method whose signature changed
 // or that was deleted: the verdict ladder of calls by arity.
-func (a *analyzer) callVerdict(t *target, cs *callSite) *lang.Ref {
+func (a callJudge) callVerdict(t *target, cs *callSite) *lang.Ref {
 	om := t.od.meth
 	var nm *jmethod
 	if t.nd != nil && t.ch.Label == model.MMS {
@@ -212,8 +212,8 @@ func (a *analyzer) callVerdict(t *target, cs *callSite) *lang.Ref {
 	if cs.nargs < 0 {
 		return a.refVerdict(t, cs, nm, display)
 	}
-	if !a.argsFit(om, cs.f, cs.args) {
-		if nm != nil && a.argsFit(nm, cs.f, cs.args) && cs.bound {
+	if !a.b.argsFit(om, cs.f, cs.args) {
+		if nm != nil && a.b.argsFit(nm, cs.f, cs.args) && cs.bound {
 			return a.ref(t, cs.f, cs.at, model.CalledBy, model.Consistent, model.PrecisionSyntax, "the call binds to the new signature of "+display, "")
 		}
 		return nil // a call of another overload, or one already broken
@@ -225,23 +225,26 @@ func (a *analyzer) callVerdict(t *target, cs *callSite) *lang.Ref {
 	var others []*jmethod
 	newFits := false
 	if cs.recv.state == known {
-		for _, m := range a.overloads(cs.recv.t, om.name, false) {
-			if !a.argsFit(m, cs.f, cs.args) {
+		for _, m := range a.b.overloads(cs.recv.t, om.name, false) {
+			if !a.b.argsFit(m, cs.f, cs.args) {
 				continue
 			}
 			if sameMethod(m, nm) {
 				newFits = true
 			} else {
+				if a.b.moreSpecific(m, om, cs.f, cs.args) {
+					return nil // the call bound, and binds, to this other overload
+				}
 				others = append(others, m)
 			}
 		}
 	} else if nm != nil {
-		newFits = a.argsFit(nm, cs.f, cs.args)
+		newFits = a.b.argsFit(nm, cs.f, cs.args)
 	}
 	switch {
 	case newFits && cs.bound && (cs.recv.static || cs.implicit && staticContext(cs.n)) && !nm.has("static") && t.od.meth.has("static"):
 		return a.ref(t, cs.f, cs.at, model.CalledBy, model.Inconsistent, prec, "calls "+display+" without an instance, but it is no longer static", missing)
-	case newFits && cs.bound && !a.accessible(nm, cs.f, cs.n) && a.accessible(t.od.meth, cs.f, cs.n):
+	case newFits && cs.bound && !a.b.accessible(nm, cs.f, cs.n) && a.b.accessible(t.od.meth, cs.f, cs.n):
 		return a.ref(t, cs.f, cs.at, model.CalledBy, model.Inconsistent, prec, "calls "+display+" from where it is no longer accessible: it became "+visibility(nm.mods), missing)
 	case newFits && cs.bound && callsAlike(t.od.meth, nm):
 		return a.ref(t, cs.f, cs.at, model.CalledBy, model.Consistent, prec, "calls "+display+", which it may still call", "")
@@ -259,7 +262,7 @@ func (a *analyzer) callVerdict(t *target, cs *callSite) *lang.Ref {
 }
 
 // what says what became of the target, after its name.
-func (a *analyzer) what(t *target) string {
+func (a callJudge) what(t *target) string {
 	if t.ch.Label != model.MMS {
 		return t.gone()
 	}
@@ -286,7 +289,7 @@ func arity(m *jmethod) string {
 // deleted method: which functional interface it is passed as is not
 // read, so a changed signature may be impacted; a deleted method that
 // no overload replaces is not there to refer to.
-func (a *analyzer) refVerdict(t *target, cs *callSite, nm *jmethod, display string) *lang.Ref {
+func (a callJudge) refVerdict(t *target, cs *callSite, nm *jmethod, display string) *lang.Ref {
 	prec, missing := model.PrecisionSyntax, ""
 	if !cs.bound {
 		prec, missing = model.PrecisionName, cs.recv.why
@@ -295,14 +298,14 @@ func (a *analyzer) refVerdict(t *target, cs *callSite, nm *jmethod, display stri
 		return a.ref(t, cs.f, cs.at, model.CalledBy, model.MayBeImpacted, prec,
 			"refers to "+display+" as a value ("+cs.n.Text()+"), whose signature changed: "+t.details()+"; the functional interface it is passed as may no longer fit", missing)
 	}
-	if cs.recv.state == known && len(a.overloads(cs.recv.t, t.od.meth.name, false)) > 0 {
+	if cs.recv.state == known && len(a.b.overloads(cs.recv.t, t.od.meth.name, false)) > 0 {
 		return a.ref(t, cs.f, cs.at, model.CalledBy, model.MayBeImpacted, prec, "refers to "+display+", "+t.gone()+"; another overload of the name remains", missing)
 	}
 	return a.ref(t, cs.f, cs.at, model.CalledBy, model.Inconsistent, prec, "refers to "+display+", "+t.gone(), missing)
 }
 
 // staticImporters reports the static imports of a deleted method.
-func (a *analyzer) staticImporters(ctx context.Context, t *target) ([]*lang.Ref, error) {
+func (a callJudge) staticImporters(ctx context.Context, t *target) ([]*lang.Ref, error) {
 	owner := t.oldOwner
 	if owner == nil || t.cls == nil {
 		return nil, nil // the class went too: its importers are its own change's
@@ -318,7 +321,7 @@ func (a *analyzer) staticImporters(ctx context.Context, t *target) ([]*lang.Ref,
 			if !im.static || im.wildcard || im.name != fqn {
 				continue
 			}
-			if t.cls != nil && (len(a.overloads(t.cls, t.name, false)) > 0 || fieldNamed(t.cls, t.name)) {
+			if t.cls != nil && (len(a.b.overloads(t.cls, t.name, false)) > 0 || fieldNamed(t.cls, t.name)) {
 				continue // another member of the name is imported
 			}
 			out = append(out, a.ref(t, f, im.node, model.ImportedBy, model.Inconsistent, model.PrecisionSyntax, "imports "+fqn+", "+t.gone(), ""))
@@ -366,13 +369,13 @@ func sameType(x, y *jtype) bool {
 
 // accessible reports whether code at n in f may call m, by its access
 // modifier.
-func (a *analyzer) accessible(m *jmethod, f *jfile, n *treesit.Node) bool {
-	return a.accessibleMember(m.mods, m.owner, f, n)
+func (ix binder) accessible(m *jmethod, f *jfile, n *treesit.Node) bool {
+	return ix.accessibleMember(m.mods, m.owner, f, n)
 }
 
 // accessibleMember reports whether code at n in f may use a member with
 // modifiers mods of type owner.
-func (a *analyzer) accessibleMember(mods []string, owner *jtype, f *jfile, n *treesit.Node) bool {
+func (ix binder) accessibleMember(mods []string, owner *jtype, f *jfile, n *treesit.Node) bool {
 	switch visibility(mods) {
 	case "private":
 		return sameType(topLevel(f, n), topType(owner))
@@ -383,7 +386,7 @@ func (a *analyzer) accessibleMember(mods []string, owner *jtype, f *jfile, n *tr
 			return true
 		}
 		for s, _ := enclosingType(f, n); s != nil; s = s.outer {
-			if o := a.ix.typeByFQN(owner.fqn(), f); o != nil && a.ix.subtypeOf(s, o) {
+			if o := ix.typeByFQN(owner.fqn(), f); o != nil && ix.subtypeOf(s, o) {
 				return true
 			}
 		}

@@ -22,7 +22,7 @@ type ctorSite struct {
 
 // ctorSites judges the instantiations and constructor calls of a class
 // whose constructors changed (one changed, added or deleted).
-func (a *analyzer) ctorSites(ctx context.Context, t *target) ([]*lang.Ref, error) {
+func (a ctorJudge) ctorSites(ctx context.Context, t *target) ([]*lang.Ref, error) {
 	cls := t.cls
 	if cls == nil {
 		return nil, nil // the class went too: its own change reports it
@@ -34,7 +34,7 @@ func (a *analyzer) ctorSites(ctx context.Context, t *target) ([]*lang.Ref, error
 	if t.nd != nil && t.ch.Label != model.DCC {
 		nm = t.nd.meth
 	}
-	heads := a.overloads(cls, "", true)
+	heads := a.b.overloads(cls, "", true)
 	oldAccepts := func(k int) bool {
 		if om != nil {
 			return om.accepts(k)
@@ -60,7 +60,7 @@ func (a *analyzer) ctorSites(ctx context.Context, t *target) ([]*lang.Ref, error
 
 // ctorVerdict judges one constructor call by arity against the class's
 // head constructors.
-func (a *analyzer) ctorVerdict(t *target, s *ctorSite, heads []*jmethod, nm *jmethod, oldAccepts func(int) bool) *lang.Ref {
+func (a ctorJudge) ctorVerdict(t *target, s *ctorSite, heads []*jmethod, nm *jmethod, oldAccepts func(int) bool) *lang.Ref {
 	cls := t.cls
 	accepts := func(k int) (byNew, byOther bool) {
 		if len(heads) == 0 {
@@ -85,7 +85,7 @@ func (a *analyzer) ctorVerdict(t *target, s *ctorSite, heads []*jmethod, nm *jme
 		return nil
 	}
 	switch {
-	case byNew && t.ch.Label == model.MCC && !a.accessible(nm, s.f, s.at) && t.od != nil && a.accessible(t.od.meth, s.f, s.at):
+	case byNew && t.ch.Label == model.MCC && !a.b.accessible(nm, s.f, s.at) && t.od != nil && a.b.accessible(t.od.meth, s.f, s.at):
 		return a.ref(t, s.f, s.at, s.rel, model.Inconsistent, model.PrecisionSyntax, s.how+" "+cls.qual+" from where its constructor is no longer accessible: it became "+visibility(nm.mods), "")
 	case byNew && t.ch.Label == model.MCC && t.od != nil && accessOnly(t.od.meth, nm):
 		return a.ref(t, s.f, s.at, s.rel, model.Consistent, model.PrecisionSyntax, s.how+" "+cls.qual+" from where its constructor is still accessible", "")
@@ -111,7 +111,7 @@ func (a *analyzer) ctorVerdict(t *target, s *ctorSite, heads []*jmethod, nm *jme
 }
 
 // ctorCalls finds in f what runs a constructor of cls.
-func (a *analyzer) ctorCalls(f *jfile, cls *jtype) []*ctorSite {
+func (a ctorJudge) ctorCalls(f *jfile, cls *jtype) []*ctorSite {
 	var out []*ctorSite
 	treesit.Walk(f.t.Root, func(n *treesit.Node) bool {
 		if n.Bad {
@@ -162,7 +162,7 @@ func (a *analyzer) ctorCalls(f *jfile, cls *jtype) []*ctorSite {
 
 // explicitCall is a super(...) call of cls in a subclass's constructor,
 // or a this(...) call in cls's own.
-func (a *analyzer) explicitCall(f *jfile, n *treesit.Node, cls *jtype) *ctorSite {
+func (a ctorJudge) explicitCall(f *jfile, n *treesit.Node, cls *jtype) *ctorSite {
 	scope, anon := enclosingType(f, n)
 	if scope == nil || anon != nil {
 		return nil

@@ -90,7 +90,17 @@
 // repository or of a generic method returning a type variable is
 // unknown, and says why.
 //
-// # Relations and verdicts (analyzer.go, calls.go, args.go, ctors.go, hier.go, uses.go)
+// # Relations and verdicts (analyzer.go, calls.go, args.go, ctors.go, hier.go, uses.go, typechange.go)
+//
+// The analyzer turns each change into a target (its base and head
+// declarations, the head state of its type) and hands it to a judge, a
+// view of the analyzer per concept: callJudge (calls, method references,
+// static imports), ctorJudge (constructors), hierJudge (overrides,
+// implementers), useJudge (fields, deleted and changed types); binder
+// decides what a use binds to (the receiver of an unqualified call, the
+// overloads a receiver sees, whether arguments fit, access). A member's
+// uses are searched only in files that hold its name and name its type
+// or a subtype, or share its package.
 //
 // Each query is answered along the relations it asks for:
 //
@@ -99,7 +109,9 @@
 //     that has an m, else through a static import), super.m(...), and
 //     method references C::m, x::m. A call binds among the overloads its
 //     receiver's type sees (its repository ancestors included) by arity
-//     and, where arguments are literals, by type (args.go). The ladder:
+//     and, where the syntax gives an argument's type (a literal, or a
+//     type that resolves, for a parameter of a repository type), by type
+//     (args.go). The ladder:
 //     an error where the receiver's type resolved to the class (or a
 //     subclass), the old method took the call and no overload of the new
 //     set does (arity mismatch, deleted); also a static call of a method
@@ -146,16 +158,24 @@
 //     is needed, every use of the name nothing else declares is an error
 //     (in new, in extends or implements, as a type); through a wildcard
 //     import, a warning.
+//   - InstantiatedBy and EmbeddedBy of a type's own change (typechange.go):
+//     a class that became abstract (or an interface) breaks its `new`
+//     sites, one that became final its direct subclasses, and an
+//     interface that became a class (or the reverse) its implementers (or
+//     subclasses).
 //
 // # What is not judged
 //
-// Argument types beyond literals (an int passed where a long is now
-// wanted binds by widening; the syntax cannot tell), generic
+// Argument types beyond literals and resolved repository types (an int
+// passed where a long is now wanted binds by widening; the syntax cannot
+// tell), generic
 // substitution in overrides (a type variable matches any type),
 // modules' declared dependencies (any module sees any other), inherited
 // members of types outside the repository, enum constants in switch
-// labels, changes of a type's own declaration (MC: became abstract,
-// final, an interface), a deleted import's remaining uses, body changes'
-// effects on callers (no escapes), and derived changes (an override that
-// must follow its base is reported, not walked).
+// labels, a type's supertypes or type parameters changed (MC other than
+// became abstract, final, an interface or a class), a deleted import's
+// remaining uses, body changes' effects on callers (no escapes), derived
+// changes (an override that must follow its base is reported, not
+// walked), and receivers typed only through a field inherited from
+// another file (a member's uses are searched where its type is named).
 package java

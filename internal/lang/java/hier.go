@@ -111,7 +111,7 @@ func anonymousType(f *jfile, n *treesit.Node) *jtype {
 
 // overriders judges the methods that override or implement a method
 // whose signature changed or that was deleted.
-func (a *analyzer) overriders(ctx context.Context, t *target) ([]*lang.Ref, error) {
+func (a hierJudge) overriders(ctx context.Context, t *target) ([]*lang.Ref, error) {
 	om := t.od.meth
 	base := t.cls
 	if base == nil || om.has("static") || om.has("private") || om.has("final") {
@@ -141,7 +141,7 @@ func (a *analyzer) overriders(ctx context.Context, t *target) ([]*lang.Ref, erro
 }
 
 // overrideVerdict judges one override m, in type s, of the old method.
-func (a *analyzer) overrideVerdict(t *target, s *jtype, m, nm *jmethod, display string) *lang.Ref {
+func (a hierJudge) overrideVerdict(t *target, s *jtype, m, nm *jmethod, display string) *lang.Ref {
 	at := m.node.Child("name")
 	f := s.file
 	if nm != nil && nm.has("static") && !t.od.meth.has("static") && sameTypes(m.params, nm.params) {
@@ -170,7 +170,7 @@ func (a *analyzer) overrideVerdict(t *target, s *jtype, m, nm *jmethod, display 
 	if nm == nil {
 		what = t.gone()
 	}
-	if nm != nil && nm.abstract() && !s.abstract() && !a.implemented(s, nm) {
+	if nm != nil && nm.abstract() && !s.abstract() && !a.b.implemented(s, nm) {
 		return a.ref(t, f, at, model.OverriddenBy, model.Inconsistent, model.PrecisionSyntax,
 			"implements "+display+" with its old parameters, "+what+": "+s.display()+" no longer implements it", "")
 	}
@@ -191,8 +191,8 @@ func (t *jtype) display() string {
 // implemented reports whether a concrete method matching m is declared
 // by t or inherited from one of its repository supertypes (a default
 // method counts).
-func (a *analyzer) implemented(t *jtype, m *jmethod) bool {
-	for _, x := range a.ix.ancestors(t) {
+func (ix binder) implemented(t *jtype, m *jmethod) bool {
+	for _, x := range ix.ancestors(t) {
 		for _, y := range x.methods {
 			if y != m && !y.abstract() && (overrideMatch(y, m) || sameTypes(y.params, m.params) && y.name == m.name) {
 				return true
@@ -204,7 +204,7 @@ func (a *analyzer) implemented(t *jtype, m *jmethod) bool {
 
 // overridden judges the methods a changed method overrides or
 // implements: they keep the old signature.
-func (a *analyzer) overridden(t *target) []*lang.Ref {
+func (a hierJudge) overridden(t *target) []*lang.Ref {
 	om := t.od.meth
 	if t.cls == nil || om.has("static") || om.has("private") {
 		return nil
@@ -224,7 +224,7 @@ func (a *analyzer) overridden(t *target) []*lang.Ref {
 // implementers judges the concrete subtypes of an interface or abstract
 // class that gained an abstract method: each must declare it or inherit
 // it from a repository supertype.
-func (a *analyzer) implementers(ctx context.Context, t *target) ([]*lang.Ref, error) {
+func (a hierJudge) implementers(ctx context.Context, t *target) ([]*lang.Ref, error) {
 	nm := t.nd.meth
 	base := t.cls
 	if base == nil {
@@ -244,7 +244,7 @@ func (a *analyzer) implementers(ctx context.Context, t *target) ([]*lang.Ref, er
 		if at == nil {
 			at = s.node.Child("type") // an anonymous class
 		}
-		if a.implemented(s, nm) {
+		if a.b.implemented(s, nm) {
 			out = append(out, a.ref(t, s.file, at, model.EmbeddedBy, model.Consistent, model.PrecisionSyntax, s.display()+" declares or inherits "+nm.name, ""))
 			continue
 		}

@@ -13,7 +13,7 @@ import (
 // one that became final cannot be extended, and a class that became an
 // interface (or the reverse) is extended or implemented with the wrong
 // keyword.
-func (a *analyzer) typeChanged(ctx context.Context, q lang.Query, t *target) ([]*lang.Ref, error) {
+func (a useJudge) typeChanged(ctx context.Context, q lang.Query, t *target) ([]*lang.Ref, error) {
 	o, n := t.od.typ, t.nd.typ
 	if o == nil || n == nil || t.cls == nil {
 		return nil, nil
@@ -25,7 +25,7 @@ func (a *analyzer) typeChanged(ctx context.Context, q lang.Query, t *target) ([]
 			return nil, err
 		}
 		for _, f := range files {
-			for _, s := range a.ctorCalls(f, t.cls) {
+			for _, s := range (ctorJudge{a.analyzer}).ctorCalls(f, t.cls) {
 				if s.rel == model.InstantiatedBy && s.how == "instantiates" {
 					out = append(out, a.ref(t, f, s.at, s.rel, model.Inconsistent, model.PrecisionSyntax, "instantiates "+n.qual+", which "+becameWhat(n), ""))
 				}
@@ -48,7 +48,7 @@ func (a *analyzer) typeChanged(ctx context.Context, q lang.Query, t *target) ([]
 		if s.node.Kind == "object_creation_expression" {
 			continue // an anonymous class: its instantiation is judged above
 		}
-		at := supertypeNode(a, s, t.cls)
+		at := supertypeNode(a.analyzer, s, t.cls)
 		if at == nil {
 			continue // an indirect subtype
 		}

@@ -11,7 +11,7 @@ import (
 
 // fieldQuery answers the relations of a field's change: its readers and
 // writers (UsedBy) and, for a deleted one, its static importers.
-func (a *analyzer) fieldQuery(ctx context.Context, q lang.Query, t *target) ([]*lang.Ref, error) {
+func (a useJudge) fieldQuery(ctx context.Context, q lang.Query, t *target) ([]*lang.Ref, error) {
 	if t.ch.Label != model.MF && t.ch.Label != model.DF || t.oldOwner == nil {
 		return nil, nil
 	}
@@ -24,7 +24,7 @@ func (a *analyzer) fieldQuery(ctx context.Context, q lang.Query, t *target) ([]*
 		out = append(out, refs...)
 	}
 	if q.Wants(model.ImportedBy) && t.ch.Label == model.DF {
-		refs, err := a.staticImporters(ctx, t)
+		refs, err := callJudge{a.analyzer}.staticImporters(ctx, t)
 		if err != nil {
 			return nil, err
 		}
@@ -36,7 +36,7 @@ func (a *analyzer) fieldQuery(ctx context.Context, q lang.Query, t *target) ([]*
 // fieldUses judges the reads and writes of a changed or deleted field:
 // obj.f on a receiver whose type resolves to the field's class (or a
 // subclass), and f alone in code of such a class.
-func (a *analyzer) fieldUses(ctx context.Context, t *target) ([]*lang.Ref, error) {
+func (a useJudge) fieldUses(ctx context.Context, t *target) ([]*lang.Ref, error) {
 	base := t.cls
 	if base == nil {
 		return nil, nil
@@ -61,7 +61,7 @@ func (a *analyzer) fieldUses(ctx context.Context, t *target) ([]*lang.Ref, error
 				if _, _, local := localDecl(n, t.name); local {
 					return true
 				}
-				r = a.bareOwner(f, n, t.name, base)
+				r = a.b.bareOwner(f, n, t.name, base)
 			default:
 				return true
 			}
@@ -79,13 +79,13 @@ func (a *analyzer) fieldUses(ctx context.Context, t *target) ([]*lang.Ref, error
 
 // bareOwner is the class whose field a bare name reads: the innermost
 // enclosing type that has (or had: base) a field of the name.
-func (a *analyzer) bareOwner(f *jfile, n *treesit.Node, name string, base *jtype) rtype {
+func (ix binder) bareOwner(f *jfile, n *treesit.Node, name string, base *jtype) rtype {
 	scope, anon := enclosingType(f, n)
 	if anon != nil {
 		return rtype{why: "the use is inside an anonymous class"}
 	}
 	for s := scope; s != nil; s = s.outer {
-		if fd, _ := a.ix.fieldOf(s, name); fd != nil || a.ix.subtypeOf(s, base) {
+		if fd, _ := ix.fieldOf(s, name); fd != nil || ix.subtypeOf(s, base) {
 			return rtype{state: known, t: s}
 		}
 	}
@@ -95,7 +95,7 @@ func (a *analyzer) bareOwner(f *jfile, n *treesit.Node, name string, base *jtype
 			if !im.wildcard {
 				owner = strings.TrimSuffix(im.name, "."+name)
 			}
-			if t := a.ix.typeByFQN(owner, f); t != nil {
+			if t := ix.typeByFQN(owner, f); t != nil {
 				return rtype{state: known, t: t, static: true}
 			}
 		}
@@ -129,7 +129,7 @@ func isBareUse(n *treesit.Node) bool {
 }
 
 // fieldVerdict judges one use of a field.
-func (a *analyzer) fieldVerdict(t *target, f *jfile, n *treesit.Node, r rtype, display string) *lang.Ref {
+func (a useJudge) fieldVerdict(t *target, f *jfile, n *treesit.Node, r rtype, display string) *lang.Ref {
 	prec, missing := model.PrecisionSyntax, ""
 	if r.state != known {
 		prec, missing = model.PrecisionName, r.why
@@ -156,7 +156,7 @@ func (a *analyzer) fieldVerdict(t *target, f *jfile, n *treesit.Node, r rtype, d
 // type: an import of it, and in its own package (where no import is
 // needed) each name of it that nothing else of the repository now
 // declares.
-func (a *analyzer) typeGone(ctx context.Context, t *target) ([]*lang.Ref, error) {
+func (a useJudge) typeGone(ctx context.Context, t *target) ([]*lang.Ref, error) {
 	old := t.od.typ
 	fqn := old.fqn()
 	if a.ix.typeByFQN(fqn, nil) != nil {
@@ -199,7 +199,7 @@ func wildcardOf(f *jfile, old *jtype) bool {
 
 // typeNames reports the names of a deleted type in a file that sees it
 // without importing it by name.
-func (a *analyzer) typeNames(t *target, f *jfile, old *jtype) []*lang.Ref {
+func (a useJudge) typeNames(t *target, f *jfile, old *jtype) []*lang.Ref {
 	var out []*lang.Ref
 	lines := map[int]bool{}
 	samePkg := f.pkg == old.file.pkg && (old.outer == nil || f.path == old.file.path)
@@ -244,14 +244,14 @@ func (a *analyzer) typeNames(t *target, f *jfile, old *jtype) []*lang.Ref {
 // access it no longer has, a write to a field that became final outside
 // its class are errors; a type or staticness changed may impact it; an
 // access widened or a final dropped does not.
-func (a *analyzer) fieldChanged(t *target, f *jfile, n *treesit.Node, r rtype, verb, display string, prec model.Precision, missing string) *lang.Ref {
+func (a useJudge) fieldChanged(t *target, f *jfile, n *treesit.Node, r rtype, verb, display string, prec model.Precision, missing string) *lang.Ref {
 	of, nf := t.od.field, t.nd.field
 	if of == nil || nf == nil {
 		return a.ref(t, f, n, model.UsedBy, model.MayBeImpacted, prec, verb+" "+display+", whose "+t.details(), missing)
 	}
 	inClass := sameType(topLevel(f, n), topType(nf.owner))
 	switch {
-	case r.state == known && !a.accessibleMember(nf.mods, nf.owner, f, n) && a.accessibleMember(of.mods, of.owner, f, n):
+	case r.state == known && !a.b.accessibleMember(nf.mods, nf.owner, f, n) && a.b.accessibleMember(of.mods, of.owner, f, n):
 		return a.ref(t, f, n, model.UsedBy, model.Inconsistent, prec, verb+" "+display+" from where it is no longer accessible: it became "+visibility(nf.mods), missing)
 	case verb == "writes" && hasMod(nf.mods, "final") && !hasMod(of.mods, "final") && r.state == known && !inClass:
 		return a.ref(t, f, n, model.UsedBy, model.Inconsistent, prec, "writes "+display+", which became final", missing)
