@@ -141,6 +141,15 @@ func (e *ExitError) Error() string {
 	return fmt.Sprintf("git %s: %s", strings.Join(e.Args, " "), msg)
 }
 
+// Run runs git in dir with env added to the stable environment and
+// returns its standard output; a command that ran and failed is an
+// *ExitError carrying its standard output too. For the callers that need
+// a runner without a Repo (the fix mode's temporary index and commit
+// identity).
+func Run(ctx context.Context, dir string, env []string, stdin []byte, args ...string) ([]byte, error) {
+	return run(ctx, dir, env, stdin, args...)
+}
+
 func run(ctx context.Context, dir string, env []string, stdin []byte, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, "git", append(append([]string{}, baseArgs...), args...)...)
 	cmd.Dir = dir

@@ -25,7 +25,11 @@
 //     derived changes a Ref's Follow implies (a wrapper whose signature
 //     must follow the seed, an override of a changed method) in the next
 //     round. A front-end never builds a finding, a trail or a derived
-//     change itself.
+//     change itself. It answers through a table of Finders (finder.go):
+//     each names the labels it has something to search for and the
+//     relations its sites are found along, a query runs only the finders
+//     that serve its change's label and one of its relations, and a test
+//     of each front-end holds its table to the core's (FinderGaps).
 //
 // Candidate search and parsing are the core's too: an analyzer holds an
 // internal/corpus.Corpus of its language's files (listed once, searched

@@ -1,6 +1,11 @@
 package lang
 
-import "github.com/ripple-dev/ripple/internal/model"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ripple-dev/ripple/internal/model"
+)
 
 // EditBytes is the edit that replaces src[start:end] of the file at path
 // with text, in model.TextEdit's terms (1-based lines, 1-based byte
@@ -22,4 +27,59 @@ func LineCol(src []byte, off int) (int, int) {
 		}
 	}
 	return line, off - start + 1
+}
+
+// OnlyDecl is the block-shape rule of a BlockEditor: of decls (the
+// declarations of a file after the fix engine replaced lines from..to),
+// none crosses the block's edges and exactly one outermost declaration
+// lies inside, the one named block. name turns a Display into the name
+// compared ("def C.m" -> "C.m"); noun says what a declaration is called
+// in the language's messages ("definitions"). It returns that
+// declaration.
+func OnlyDecl(decls []*Decl, block string, from, to int, noun string, name func(display string) string) (*Decl, error) {
+	var inside []*Decl
+	for _, d := range decls {
+		s, e := d.Span.StartLine, d.Span.EndLine
+		if e < from || s > to {
+			continue
+		}
+		if s < from && e >= from && e < to || s > from && s <= to && e > to {
+			return nil, fmt.Errorf("%s (lines %d-%d) crosses the edges of the block (lines %d-%d)", d.Display, s, e, from, to)
+		}
+		if s >= from && e <= to {
+			inside = append(inside, d)
+		}
+	}
+	var outer []*Decl
+	for _, d := range inside {
+		nested := false
+		for _, o := range inside {
+			if o != d && o.Span.StartLine <= d.Span.StartLine && d.Span.EndLine <= o.Span.EndLine && o.Span != d.Span {
+				nested = true
+			}
+		}
+		if !nested {
+			outer = append(outer, d)
+		}
+	}
+	if len(outer) != 1 {
+		var found []string
+		for _, d := range outer {
+			found = append(found, fmt.Sprintf("%s at line %d", d.Display, d.Span.StartLine))
+		}
+		return nil, fmt.Errorf("the new block (lines %d-%d) holds %d %s (%s), want exactly %s", from, to, len(outer), noun, strings.Join(found, ", "), block)
+	}
+	if name(outer[0].Display) != name(block) {
+		return nil, fmt.Errorf("the new block %s %s, not %s", verbOf(noun), outer[0].Display, block)
+	}
+	return outer[0], nil
+}
+
+// verbOf is the verb the messages of OnlyDecl use with noun: a block
+// "defines" definitions and "declares" declarations.
+func verbOf(noun string) string {
+	if strings.HasPrefix(noun, "definition") {
+		return "defines"
+	}
+	return "declares"
 }

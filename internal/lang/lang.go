@@ -183,25 +183,9 @@ type Analyzer interface {
 	Answer(ctx context.Context, qs []Query) ([]*Ref, error)
 }
 
-// AnswerAll answers queries with a function that judges every relation
-// of the changes in one pass (one search, one type check): it is given
-// the queries' changes, and what it finds is kept for the relations asked
-// (Keep).
-func AnswerAll(ctx context.Context, qs []Query, impacted func(context.Context, []*model.Change) ([]*Ref, error)) ([]*Ref, error) {
-	changes := make([]*model.Change, len(qs))
-	for i, q := range qs {
-		changes[i] = q.Change
-	}
-	refs, err := impacted(ctx, changes)
-	if err != nil {
-		return nil, err
-	}
-	return Keep(qs, refs), nil
-}
-
-// Keep returns the refs whose relation their change's query asks for: an
-// analyzer that finds every relation of a change in one pass keeps what
-// was asked.
+// Keep returns the refs whose relation their change's query asks for:
+// a finder that judges several relations of a change in one pass (a
+// reference's role decides its relation) keeps what was asked.
 func Keep(qs []Query, refs []*Ref) []*Ref {
 	want := map[*model.Change]Query{}
 	for _, q := range qs {

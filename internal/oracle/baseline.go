@@ -1,6 +1,9 @@
 package oracle
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 )
@@ -12,11 +15,23 @@ import (
 // few (a vet warning nobody fixed, pyright errors in an untyped corner),
 // and without this rule no fix could ever be proven there.
 //
-// Diagnostics are matched by tool, file and message, as a multiset: the
-// change moves lines, so positions cannot be compared, and positions
+// Diagnostics are matched as a multiset, in two passes. First by tool,
+// file, message and the text of the line they stand at (Source): the
+// change moves lines, so line numbers cannot be compared, but an old
+// diagnostic on a line the change did not edit still stands at the same
+// text, and a new one at a new line does not take its place. Then the
+// rest by tool, file and message alone: a diagnostic whose line the
+// change rewrote is excused by one of the same message the base had in
+// that file and that no other diagnostic matched. Two copies of one
+// message at the base excuse two at the head, not three. Positions
 // quoted inside a message ("other declaration of x at a.go:12:3") are
-// blanked out before comparing. Two copies of one message at the base
-// excuse two at the head, not three.
+// blanked out before comparing.
+//
+// A diagnostic that shows the checker lacked something (Lacks: a module
+// that is not installed, the JSX types) is excused wherever it stands
+// when the base lacked the same: it is the environment's gap, not the
+// change's (one more JSX element in a checkout without node_modules is
+// one more such error).
 
 // Compare splits the diagnostics of after (the changed state) into those
 // the change introduced and those already present in before (the state
@@ -25,20 +40,38 @@ func Compare(before, after *Result) (introduced, preexisting []Diagnostic) {
 	if after == nil {
 		return nil, nil
 	}
-	left := map[string]int{}
+	exact, loose, lacked := map[string]int{}, map[string]int{}, map[string]bool{}
 	if before != nil {
 		for _, d := range before.Diagnostics {
-			left[baselineKey(d)]++
+			exact[exactKey(d)]++
+			loose[baselineKey(d)]++
+			if d.Lacks != "" {
+				lacked[d.Tool+"\x00"+d.Lacks] = true
+			}
 		}
 	}
-	for _, d := range after.Diagnostics {
-		k := baselineKey(d)
-		if left[k] > 0 {
-			left[k]--
-			preexisting = append(preexisting, d)
-			continue
+	matched := make([]bool, len(after.Diagnostics))
+	for i, d := range after.Diagnostics {
+		if k := exactKey(d); exact[k] > 0 {
+			exact[k]--
+			loose[baselineKey(d)]--
+			matched[i] = true
 		}
-		introduced = append(introduced, d)
+	}
+	for i, d := range after.Diagnostics {
+		if !matched[i] {
+			if k := baselineKey(d); loose[k] > 0 {
+				loose[k]--
+				matched[i] = true
+			} else if d.Lacks != "" && lacked[d.Tool+"\x00"+d.Lacks] {
+				matched[i] = true
+			}
+		}
+		if matched[i] {
+			preexisting = append(preexisting, d)
+		} else {
+			introduced = append(introduced, d)
+		}
 	}
 	return introduced, preexisting
 }
@@ -65,4 +98,31 @@ var quotedPos = regexp.MustCompile(`([\w./-]+\.\w+):\d+(:\d+)?`)
 func baselineKey(d Diagnostic) string {
 	msg := quotedPos.ReplaceAllString(strings.TrimSpace(d.Message), "$1")
 	return d.Tool + "\x00" + d.Path + "\x00" + msg
+}
+
+func exactKey(d Diagnostic) string { return baselineKey(d) + "\x00" + d.Source }
+
+// AddSources sets the Source of each diagnostic with a file and a line:
+// that line of the file under dir, its spaces trimmed. An oracle calls it
+// on what it reports, so that the baseline can tell an old diagnostic
+// from a new one of the same message.
+func AddSources(dir string, ds []Diagnostic) {
+	files := map[string][][]byte{}
+	for i := range ds {
+		d := &ds[i]
+		if d.Path == "" || d.Line <= 0 {
+			continue
+		}
+		lines, ok := files[d.Path]
+		if !ok {
+			src, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(d.Path)))
+			if err == nil {
+				lines = bytes.Split(src, []byte("\n"))
+			}
+			files[d.Path] = lines
+		}
+		if d.Line <= len(lines) {
+			d.Source = string(bytes.TrimSpace(lines[d.Line-1]))
+		}
+	}
 }

@@ -34,6 +34,34 @@ func TestRelative(t *testing.T) {
 			}
 		})
 	}
+	// which copy is new: the one at a line the base did not have, though
+	// the old one moved
+	old := Diagnostic{Tool: "tsc", Path: "a.ts", Line: 3, Message: "Object is possibly 'undefined'. (TS2532)", Source: "x.y = 1"}
+	moved, added := old, old
+	moved.Line = 5
+	added.Line, added.Source = 2, "z.y = 2"
+	intro, pre := Compare(&Result{Diagnostics: []Diagnostic{old}}, &Result{Diagnostics: []Diagnostic{added, moved}})
+	if len(intro) != 1 || intro[0].Source != added.Source || len(pre) != 1 || pre[0].Line != 5 {
+		t.Errorf("introduced %v, preexisting %v: want the one at %q new and the moved one old", intro, pre, added.Source)
+	}
+	// a line the change rewrote keeps its old diagnostic's excuse
+	rewritten := old
+	rewritten.Source = "x.y = 2"
+	if intro, _ := Compare(&Result{Diagnostics: []Diagnostic{old}}, &Result{Diagnostics: []Diagnostic{rewritten}}); len(intro) != 0 {
+		t.Errorf("a diagnostic on a rewritten line is new: %v", intro)
+	}
+	// what the checker lacked at the base excuses more of the same
+	jsx := func(line int, src string) Diagnostic {
+		return Diagnostic{Tool: "tsc", Path: "app.tsx", Line: line, Source: src, Lacks: "the JSX types",
+			Message: "JSX element implicitly has type 'any' because no interface 'JSX.IntrinsicElements' exists. (TS7026)"}
+	}
+	r := Relative(&Result{Diagnostics: []Diagnostic{jsx(4, "<div>")}}, &Result{Diagnostics: []Diagnostic{jsx(4, "<div>"), jsx(5, "<span/>")}})
+	if !r.Pass || len(r.Preexisting) != 2 {
+		t.Errorf("one more JSX element without the JSX types: pass %v, introduced %v", r.Pass, r.Diagnostics)
+	}
+	if r := Relative(&Result{Diagnostics: []Diagnostic{printf}}, &Result{Diagnostics: []Diagnostic{printf, jsx(5, "<span/>")}}); r.Pass {
+		t.Error("a lack the base did not have is excused")
+	}
 	// a run that failed with no diagnostic at all (a crashed tool) is
 	// never excused
 	if r := Relative(&Result{}, &Result{Pass: false}); r.Pass {

@@ -17,6 +17,15 @@ type Diagnostic struct {
 	Message string `json:"message"`
 	Tool    string `json:"tool"` // "build", "vet", "test"
 	Package string `json:"package,omitempty"`
+	// Source is the text of the line the diagnostic stands at, spaces
+	// trimmed (AddSources): the baseline tells an old diagnostic from a
+	// new one of the same message by it.
+	Source string `json:"source,omitempty"`
+	// Lacks says what the diagnostic shows the checker lacked ("module
+	// react", "the JSX types"), "" when it shows nothing missing: such a
+	// diagnostic judges the environment, not the code, and the baseline
+	// excuses it where the state before lacked the same.
+	Lacks string `json:"lacks,omitempty"`
 }
 
 func (d Diagnostic) String() string {

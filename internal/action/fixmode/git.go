@@ -1,20 +1,19 @@
 package fixmode
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"regexp"
 	"strings"
+
+	"github.com/ripple-dev/ripple/internal/gitio"
 )
 
 // Git runs git in one repository with extra environment variables (a
-// temporary index, the commit identity), which internal/gitio's runner
-// cannot set. Output is never coloured, paths never quoted, no pager,
-// no prompt for credentials.
+// temporary index, the commit identity). Output is never coloured,
+// paths never quoted, no pager, no prompt for credentials.
 type Git struct {
 	Dir string
 	Env []string
@@ -36,36 +35,27 @@ func (e *GitError) Error() string {
 	return fmt.Sprintf("git %s: %s", strings.Join(e.Args, " "), oneLine(msg))
 }
 
-var gitBaseArgs = []string{"-c", "core.quotePath=false", "-c", "color.ui=false", "-c", "diff.noprefix=false", "-c", "core.hooksPath=" + os.DevNull}
+// gitNoHooks keeps a repository's hooks out of the commands fix mode runs.
+var gitNoHooks = []string{"-c", "core.hooksPath=" + os.DevNull}
 
 // Run runs git with args and returns its standard output.
 func (g *Git) Run(ctx context.Context, args ...string) (string, error) {
 	return g.RunIn(ctx, nil, args...)
 }
 
-// RunIn is Run with standard input.
+// RunIn is Run with standard input. It runs through internal/gitio's
+// runner, with the hooks switched off and the failure's output scrubbed
+// of credentials.
 func (g *Git) RunIn(ctx context.Context, stdin []byte, args ...string) (string, error) {
-	cmd := exec.CommandContext(ctx, "git", append(append([]string{}, gitBaseArgs...), args...)...)
-	cmd.Dir = g.Dir
-	cmd.Env = append(os.Environ(), "LC_ALL=C", "GIT_TERMINAL_PROMPT=0", "GIT_PAGER=cat", "GIT_OPTIONAL_LOCKS=0")
-	cmd.Env = append(cmd.Env, g.Env...)
-	if stdin != nil {
-		cmd.Stdin = bytes.NewReader(stdin)
-	}
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	if err == nil {
-		return stdout.String(), nil
-	}
-	if ctx.Err() != nil {
-		return "", fmt.Errorf("git %s: %w", strings.Join(args, " "), ctx.Err())
-	}
-	var ee *exec.ExitError
+	out, err := gitio.Run(ctx, g.Dir, g.Env, stdin, append(append([]string{}, gitNoHooks...), args...)...)
+	var ee *gitio.ExitError
 	if errors.As(err, &ee) {
-		return stdout.String(), &GitError{Args: args, Code: ee.ExitCode(), Stderr: Scrub(stderr.String() + stdout.String())}
+		return string(out), &GitError{Args: args, Code: ee.Code, Stderr: Scrub(ee.Stderr + string(out))}
 	}
-	return "", fmt.Errorf("git %s: %w", strings.Join(args, " "), err)
+	if err != nil {
+		return "", err
+	}
+	return string(out), nil
 }
 
 // With returns a runner with more environment variables.

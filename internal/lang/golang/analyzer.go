@@ -56,9 +56,36 @@ func (a *analyzer) pkgKeyOf(b *model.Block) string {
 	return k
 }
 
-// targets turns changes into the declarations whose dependents are
-// searched. Changes that impact nothing in Go (an added function, an
-// import) yield none.
+// The Go front-end's finders (lang.Finder): which labels it searches
+// for and along which relations. The core's table decides which of them
+// run on a change (Query.Relations); they share one index, and the
+// reference finder searches all its targets at once (one word search,
+// one walk of each candidate file, one type check).
+var (
+	// importFinder: the uses of a deleted or changed import in its file,
+	// and the importers of a package whose files were all deleted
+	// (imports.go).
+	importFinder = lang.Finder{Name: "imports",
+		Labels:    []model.Label{model.DI, model.MI, model.DM, model.DC, model.DF},
+		Relations: []model.Relation{model.ImportedBy}}
+	// tagFinder: the struct-tag readers of a changed or deleted field
+	// (imports.go).
+	tagFinder = lang.Finder{Name: "struct tags",
+		Labels:    []model.Label{model.MF, model.DF},
+		Relations: []model.Relation{model.UsedBy}}
+	// referenceFinder: the references to a changed declaration's name,
+	// judged by syntax and the type checker: calls, implementations,
+	// uses, literals, embeddings, variants.
+	referenceFinder = lang.Finder{Name: "references",
+		Labels: []model.Label{model.MMB, model.MMS, model.MF, model.MC, model.MCC, model.AM, model.AF, model.DM, model.DF, model.DC, model.DCC},
+		Relations: []model.Relation{model.CalledBy, model.OverriddenBy, model.Overrides, model.UsedBy,
+			model.InstantiatedBy, model.EmbeddedBy, model.ReferencedBy, model.VariantOf}}
+	finders = []lang.Finder{importFinder, tagFinder, referenceFinder}
+)
+
+// targets turns the reference finder's changes into the declarations
+// whose dependents are searched. An added method leads somewhere only
+// in an interface, an added field only in a struct.
 func (a *analyzer) targets(changes []*model.Change) []*target {
 	// the walk asks nothing of a body change that does not escape nor of
 	// the members of a type the diff adds (propagate.Relations,
@@ -74,8 +101,6 @@ func (a *analyzer) targets(changes []*model.Change) []*target {
 		t.member = d.Kind == model.KindMethod || d.Kind == model.KindIfaceMethod || d.Kind == model.KindField
 		t.iface = d.Kind == model.KindIfaceMethod || d.Kind == model.KindInterface
 		switch c.Label {
-		case model.AC, model.AI, model.DI, model.MI:
-			continue
 		case model.AM:
 			if d.Kind != model.KindIfaceMethod {
 				continue
@@ -88,26 +113,29 @@ func (a *analyzer) targets(changes []*model.Change) []*target {
 			if d.Kind != model.KindField {
 				continue
 			}
-		case model.ACC:
-			continue
 		}
 		ts = append(ts, t)
 	}
 	return ts
 }
 
-// Answer answers the queries of one round. The Go front-end searches all
-// the relations of a change at once (one walk of each candidate file) and
-// keeps the refs of the relations asked for.
+// Answer answers the queries of one round: each finder is given the
+// changes it serves, and the refs of the relations asked are kept.
 func (a *analyzer) Answer(ctx context.Context, qs []lang.Query) ([]*lang.Ref, error) {
-	return lang.AnswerAll(ctx, qs, a.impacted)
+	extra := append(a.importFindings(ctx, importFinder.Serving(qs)), a.tagFindings(ctx, tagFinder.Serving(qs))...)
+	refs, err := a.references(ctx, referenceFinder.Serving(qs))
+	if err != nil {
+		return nil, err
+	}
+	return lang.Keep(qs, append(refs, extra...)), nil
 }
 
-func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*lang.Ref, error) {
-	extra := append(a.importFindings(ctx, changes), a.tagFindings(ctx, changes)...)
+// references is the reference finder: one search for the names of every
+// target, one walk of each file that holds one, the verdicts.
+func (a *analyzer) references(ctx context.Context, changes []*model.Change) ([]*lang.Ref, error) {
 	ts := a.targets(changes)
 	if len(ts) == 0 {
-		return extra, nil
+		return nil, nil
 	}
 	words := map[string]bool{}
 	seedDirs := map[string]bool{}
@@ -209,8 +237,7 @@ func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*la
 		refs = append(refs, w.refs...)
 	}
 	fs := a.judge(ctx, ts, refs, a.interfaceUses(ctx, refs))
-	fs = append(fs, a.variantFindings(ctx, ts, refs)...)
-	return append(fs, extra...), nil
+	return append(fs, a.variantFindings(ctx, ts, refs)...), nil
 }
 
 // addedField reports a field a struct gained: what it reaches are the

@@ -29,7 +29,7 @@ func (a *analyzer) importFindings(ctx context.Context, changes []*model.Change) 
 		switch c.Label {
 		case model.DI, model.MI:
 			out = append(out, a.importUses(ctx, c)...)
-		case model.DM, model.DC, model.DF, model.DCC:
+		case model.DM, model.DC, model.DF:
 			if c.New == nil && len(a.ix.byDir[c.Old.Package]) == 0 {
 				ip := a.ix.mods.importPath(c.Old.Package)
 				if _, ok := removedPkgs[ip]; !ok {

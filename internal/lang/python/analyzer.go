@@ -77,22 +77,60 @@ func (t *target) display() string {
 	return t.ch.Block().Display
 }
 
-// targets turns changes into the declarations whose dependents are
-// searched.
-func (a *analyzer) targets(changes []*model.Change) []*target {
+// The Python front-end's finders (lang.Finder): which labels it
+// searches for and along which relations. The core's table decides
+// which of them run on a change (Query.Relations); their targets are
+// searched together (one search, one parse and one judge of each file).
+var (
+	// moduleFinder: the importers of a module the diff deleted
+	// (modseeds.go).
+	moduleFinder = lang.Finder{Name: "deleted modules",
+		Labels:    []model.Label{model.DM, model.DF, model.DC, model.DI},
+		Relations: []model.Relation{model.ImportedBy}}
+	// importFinder: an added or changed import, which must resolve.
+	importFinder = lang.Finder{Name: "imports",
+		Labels:    []model.Label{model.AI, model.MI},
+		Relations: []model.Relation{model.ImportedBy}}
+	// starFinder: the star-importers of a name dropped from __all__.
+	starFinder = lang.Finder{Name: "star imports",
+		Labels:    []model.Label{model.MF},
+		Relations: []model.Relation{model.UsedBy}}
+	// ctorFinder: the instantiations of a class whose constructor, fields
+	// or kind changed (the calls its __init__ binds).
+	ctorFinder = lang.Finder{Name: "instantiations",
+		Labels:    []model.Label{model.MMS, model.MCC, model.ACC, model.DCC, model.AF, model.MF, model.MC, model.DF},
+		Relations: []model.Relation{model.InstantiatedBy, model.CalledBy}}
+	// coverFinder: the code reading every field of a class that gained
+	// one (coverage.go).
+	coverFinder = lang.Finder{Name: "field coverage",
+		Labels:    []model.Label{model.AF},
+		Relations: []model.Relation{model.UsedBy}}
+	// symbolFinder: the uses of a changed or deleted declaration's name:
+	// calls, overrides, attribute reads, imports.
+	symbolFinder = lang.Finder{Name: "references",
+		Labels: []model.Label{model.AM, model.MMB, model.MMS, model.MF, model.DM, model.DC, model.DF, model.DI},
+		Relations: []model.Relation{model.CalledBy, model.OverriddenBy, model.Overrides, model.UsedBy,
+			model.InstantiatedBy, model.ReferencedBy, model.EmbeddedBy, model.ImportedBy}}
+	finders = []lang.Finder{moduleFinder, importFinder, starFinder, ctorFinder, coverFinder, symbolFinder}
+)
+
+// targets turns the changes of the queries the finders serve into the
+// declarations whose dependents are searched.
+func (a *analyzer) targets(qs []lang.Query) []*target {
 	var ts []*target
 	ctorSeen := map[string]*target{}
 	deletedClasses := map[string]bool{}
-	for _, c := range changes {
-		if c.Label == model.DC && c.Old != nil {
+	for _, q := range qs {
+		if c := q.Change; c.Label == model.DC && c.Old != nil {
 			deletedClasses[c.Old.Path+"\x00"+qualOf(c.Old)] = true
 		}
 	}
-	addCtor := func(c *model.Change, path, cqual string, od, nd *declData) {
+	addCtor := func(q lang.Query, path, cqual string, od, nd *declData) {
 		k := path + "\x00" + cqual
-		if deletedClasses[k] {
+		if deletedClasses[k] || !ctorFinder.Serves(q) {
 			return
 		}
+		c := q.Change
 		t := ctorSeen[k]
 		if t == nil {
 			t = &target{ch: c, kind: tCtor, path: path, cqual: cqual, name: lastPart(cqual), od: od, nd: nd,
@@ -114,7 +152,8 @@ func (a *analyzer) targets(changes []*model.Change) []*target {
 			t.addedFields = append(t.addedFields, nd.attr.name)
 		}
 	}
-	for _, c := range changes {
+	for _, q := range qs {
+		c := q.Change
 		old, new := c.Old, c.New
 		d := c.Known()
 		if d == nil {
@@ -138,7 +177,7 @@ func (a *analyzer) targets(changes []*model.Change) []*target {
 		case model.AC:
 			continue
 		case model.AI, model.MI:
-			if nd != nil && nd.bind != nil {
+			if nd != nil && nd.bind != nil && importFinder.Serves(q) {
 				ts = append(ts, &target{ch: c, kind: tImportCheck, old: old, new: new, od: od, nd: nd, name: strings.TrimPrefix(d.Name, "import "), path: d.Path})
 			}
 			continue
@@ -147,26 +186,26 @@ func (a *analyzer) targets(changes []*model.Change) []*target {
 				continue
 			}
 		case model.MMB:
-			if len(c.Escapes) == 0 || dd.fn == nil && d.Kind != model.KindVar && d.Kind != model.KindConst {
+			if dd.fn == nil && d.Kind != model.KindVar && d.Kind != model.KindConst {
 				continue
 			}
 		case model.MMS:
 			if d.Kind == model.KindConstructor {
-				addCtor(c, d.Path, d.Container, od, nd)
+				addCtor(q, d.Path, d.Container, od, nd)
 				continue
 			}
 		case model.MCC, model.ACC, model.DCC:
-			addCtor(c, d.Path, d.Container, od, nd)
+			addCtor(q, d.Path, d.Container, od, nd)
 			continue
 		case model.AF:
 			if nd != nil && nd.attr != nil && fieldOf(nd.attr, a.fieldKind(nd, d), false) != nil {
-				addCtor(c, d.Path, d.Container, od, nd)
+				addCtor(q, d.Path, d.Container, od, nd)
 			}
 			continue
 		case model.MF:
 			if od != nil && nd != nil && (od.all != nil || nd.all != nil) {
 				for _, n := range od.all {
-					if !contains(nd.all, n) {
+					if !contains(nd.all, n) && starFinder.Serves(q) {
 						ts = append(ts, &target{ch: c, kind: tAll, name: n, path: d.Path, qual: n, old: old, new: new, od: od, nd: nd})
 					}
 				}
@@ -175,7 +214,7 @@ func (a *analyzer) targets(changes []*model.Change) []*target {
 			if od != nil && nd != nil && od.attr != nil && nd.attr != nil {
 				of, nf := fieldOf(od.attr, a.fieldKind(od, d), false), fieldOf(nd.attr, a.fieldKind(nd, d), false)
 				if of != nil || nf != nil {
-					addCtor(c, d.Path, d.Container, od, nd)
+					addCtor(q, d.Path, d.Container, od, nd)
 				}
 				if od.attr.instance == nd.attr.instance {
 					continue
@@ -186,7 +225,7 @@ func (a *analyzer) targets(changes []*model.Change) []*target {
 		case model.MC:
 			if od != nil && nd != nil && od.cls != nil && nd.cls != nil {
 				if kindFromText(od.cls.decorators, od.cls.bases) != kindFromText(nd.cls.decorators, nd.cls.bases) || strings.Join(texts(od.cls.decorators), ",") != strings.Join(texts(nd.cls.decorators), ",") {
-					addCtor(c, d.Path, qualOf(d), od, nd)
+					addCtor(q, d.Path, qualOf(d), od, nd)
 				}
 			}
 			continue
@@ -200,7 +239,7 @@ func (a *analyzer) targets(changes []*model.Change) []*target {
 				t.fixture = true
 			}
 			if c.Label == model.DF && od != nil && od.attr != nil && fieldOf(od.attr, a.fieldKind(od, d), false) != nil {
-				addCtor(c, d.Path, d.Container, od, nd)
+				addCtor(q, d.Path, d.Container, od, nd)
 			}
 		}
 		if t.member {
@@ -209,7 +248,9 @@ func (a *analyzer) targets(changes []*model.Change) []*target {
 				continue // the class is gone: its own change covers it
 			}
 		}
-		ts = append(ts, t)
+		if symbolFinder.Serves(q) {
+			ts = append(ts, t)
+		}
 	}
 	return ts
 }
@@ -260,20 +301,24 @@ func (a *analyzer) headClass(path, qual string) *classInfo {
 	return nil
 }
 
-// Answer answers the queries of one round. The Python front-end judges
-// every relation of a change in one pass over the candidate files and
-// keeps the refs of the relations asked for.
+// Answer answers the queries of one round: each finder is given the
+// changes it serves, their targets are judged in one pass over the
+// candidate files, and the refs of the relations asked are kept.
 func (a *analyzer) Answer(ctx context.Context, qs []lang.Query) ([]*lang.Ref, error) {
-	return lang.AnswerAll(ctx, qs, a.impacted)
-}
-
-func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*lang.Ref, error) {
-	early, err := a.moduleFindings(ctx, changes)
+	refs, err := a.impacted(ctx, qs)
 	if err != nil {
 		return nil, err
 	}
-	ts := a.targets(changes)
-	cts := a.coverTargets(changes)
+	return lang.Keep(qs, refs), nil
+}
+
+func (a *analyzer) impacted(ctx context.Context, qs []lang.Query) ([]*lang.Ref, error) {
+	early, err := a.moduleFindings(ctx, moduleFinder.Serving(qs))
+	if err != nil {
+		return nil, err
+	}
+	ts := a.targets(qs)
+	cts := a.coverTargets(coverFinder.Serving(qs))
 	if len(ts) == 0 && len(cts) == 0 {
 		return early, nil
 	}
@@ -333,7 +378,7 @@ func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*la
 		files = mergeFiles(files, extra)
 	}
 	trace("with subclasses: %d files in %v", len(files), time.Since(t0))
-	j := &judge{a: a, r: a.r, targets: ts, followOf: map[*ref]*lang.Follow{}, wrapped: map[*funcInfo]bool{}, reach: map[string]bool{}}
+	j := &judge{a: a, r: a.r, targets: ts, followOf: map[*ref]*lang.Follow{}, wrapped: map[*funcInfo]bool{}, reach: map[string]bool{}, files: files}
 	wantStrings := false
 	for _, t := range ts {
 		if t.deleted {

@@ -19,47 +19,15 @@ func (fe *Frontend) CheckBlock(path string, src []byte, block string, from, to i
 	if diag != nil && diag.Partial {
 		return fmt.Errorf("the file no longer parses: %s", diag.Message)
 	}
-	var inside []*lang.Decl
+	var kept []*lang.Decl
 	for _, d := range ds {
 		switch d.Kind {
 		case model.KindFunc, model.KindMethod, model.KindConstructor, model.KindType, model.KindInterface:
-		default:
-			continue
-		}
-		s, e := d.Span.StartLine, d.Span.EndLine
-		if e < from || s > to {
-			continue
-		}
-		if s < from && e >= from && e < to || s > from && s <= to && e > to {
-			return fmt.Errorf("%s (lines %d-%d) crosses the edges of the block (lines %d-%d)", d.Display, s, e, from, to)
-		}
-		if s >= from && e <= to {
-			inside = append(inside, d)
+			kept = append(kept, d)
 		}
 	}
-	var outer []*lang.Decl
-	for _, d := range inside {
-		nested := false
-		for _, o := range inside {
-			if o != d && o.Span.StartLine <= d.Span.StartLine && d.Span.EndLine <= o.Span.EndLine && (o.Span != d.Span) {
-				nested = true
-			}
-		}
-		if !nested {
-			outer = append(outer, d)
-		}
-	}
-	if len(outer) != 1 {
-		var found []string
-		for _, d := range outer {
-			found = append(found, fmt.Sprintf("%s at line %d", d.Display, d.Span.StartLine))
-		}
-		return fmt.Errorf("the new block (lines %d-%d) holds %d definitions (%s), want exactly %s", from, to, len(outer), strings.Join(found, ", "), block)
-	}
-	if qualName(outer[0].Display) != qualName(block) {
-		return fmt.Errorf("the new block defines %s, not %s", outer[0].Display, block)
-	}
-	return nil
+	_, err := lang.OnlyDecl(kept, block, from, to, "definitions", qualName)
+	return err
 }
 
 // qualName drops the keyword of a block's name: "async def C.m" -> "C.m".

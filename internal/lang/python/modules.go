@@ -18,9 +18,12 @@ import (
 // A root's own folders may be namespace packages of a root above it
 // (src/acme/core/api.py with no src/acme/__init__.py is acme.core.api
 // from src): the folders above every root are roots too, tried after the
-// roots files sit in. A name the repository declares as a third-party
-// dependency (pyproject.toml, setup.cfg, requirements*.txt) never
-// resolves to a namespace folder (tests/fixtures/requests/ is not the
+// roots files sit in, unless they are regular packages themselves (a
+// package's folder is never on the import path: pkg/_vendor/six.py, in a
+// _vendor without __init__.py, does not import pkg/warnings.py as
+// warnings). A name the repository declares as a third-party
+// dependency (pyproject.toml, setup.cfg, requirements*.txt) or a
+// standard-library module never resolves to a namespace folder (tests/fixtures/requests/ is not the
 // requests package) nor, from another root, to a loose module at the top
 // of a root (a fixture project's build.py is not the build package).
 type modules struct {
@@ -71,6 +74,9 @@ func newModules(paths []string) *modules {
 	var above []string
 	for _, r := range m.roots {
 		for d := dirOf(r); d != ""; d = dirOf(d) {
+			if m.isPackage(d) {
+				continue // a regular package's folder is never on the import path
+			}
 			if !have[d] {
 				have[d] = true
 				above = append(above, d)
@@ -177,19 +183,30 @@ func (m *modules) resolveAbs(dotted, from string) string {
 				}
 				continue
 			}
-			if m.deps[topName(dotted)] && (m.throughNamespace(r, rel) || r != own && !m.isPackage(join(r, topName(dotted)))) {
-				// a declared dependency is not a folder that shares its
-				// name, nor a loose module of another root (a fixture
-				// project's build.py is not the build package)
+			if m.external(dotted) && (m.throughNamespace(r, rel) || r != own && !m.isPackage(join(r, topName(dotted)))) {
+				// a declared dependency or a standard-library module is
+				// not a folder that shares its name, nor a loose module
+				// of another root (a fixture project's build.py is not
+				// the build package, a package's own warnings.py is not
+				// the warnings its vendored modules import)
 				continue
 			}
 			return f
 		}
 	}
-	if m.deps[topName(dotted)] {
-		return "" // a declared dependency, not a folder that happens to share its name
+	if m.external(dotted) {
+		return "" // a declared dependency or the standard library, not a folder that happens to share its name
 	}
 	return ns
+}
+
+// external reports an absolute module name that names code outside the
+// repository unless the repository provides it as a package: a declared
+// third-party dependency, or a module of the standard library
+// (stdmodules.go).
+func (m *modules) external(dotted string) bool {
+	top := topName(dotted)
+	return m.deps[top] || stdModules[top]
 }
 
 func topName(dotted string) string {

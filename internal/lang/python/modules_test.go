@@ -40,6 +40,24 @@ func TestModules(t *testing.T) {
 			t.Errorf("resolve(%q from %s) = %q, want %q", c.spec, c.from, got, c.want)
 		}
 	}
+	// the standard library is not a loose module of another root, nor a
+	// regular package's folder taken for a root
+	v := newModules([]string{
+		"pkg/__init__.py", "pkg/warnings.py", "pkg/_vendor/six.py", "pkg/_vendor/lib/__init__.py",
+		"tools/json.py", "tools/run.py", "src/acme/core/api.py", "src/acme/util.py",
+	})
+	for _, c := range []struct{ spec, from, want string }{
+		{"warnings", "pkg/_vendor/six.py", ""},
+		{".warnings", "pkg/__init__.py", "pkg/warnings.py"},
+		{"pkg.warnings", "pkg/_vendor/six.py", "pkg/warnings.py"},
+		{"json", "pkg/_vendor/six.py", ""},
+		{"json", "tools/run.py", "tools/json.py"}, // a script beside it shadows the standard library
+		{"acme.util", "src/acme/core/api.py", "src/acme/util.py"},
+	} {
+		if got := v.resolve(c.spec, c.from); got != c.want {
+			t.Errorf("resolve(%q from %s) = %q, want %q", c.spec, c.from, got, c.want)
+		}
+	}
 	if got := m.submodule("src/flask/__init__.py", "json"); got != "src/flask/json/__init__.py" {
 		t.Errorf("submodule(flask, json) = %q", got)
 	}

@@ -132,15 +132,43 @@ func dataOf(b *model.Block) *declData {
 	return d
 }
 
-func (a *analyzer) targets(changes []*model.Change) []*target {
+// The TypeScript front-end's finders (lang.Finder): which labels it
+// searches for and along which relations. The core's table decides
+// which of them run on a change (Query.Relations); their targets are
+// searched together (one search, one parse of each file, one judge of
+// each file per target, one tsc run).
+var (
+	// callFinder: the calls and instantiations of a function, method or
+	// constructor whose signature changed.
+	callFinder = lang.Finder{Name: "calls",
+		Labels:    []model.Label{model.MMS, model.MCC},
+		Relations: []model.Relation{model.CalledBy, model.InstantiatedBy, model.OverriddenBy}}
+	// goneFinder: every use of a deleted or renamed declaration, imports
+	// included.
+	goneFinder = lang.Finder{Name: "deletions",
+		Labels: []model.Label{model.DM, model.DC, model.DF},
+		Relations: []model.Relation{model.CalledBy, model.OverriddenBy, model.UsedBy, model.InstantiatedBy,
+			model.ReferencedBy, model.EmbeddedBy, model.ImportedBy}}
+	// memberFinder: the implementers, literals and readers of an
+	// interface member added, made required or retyped.
+	memberFinder = lang.Finder{Name: "interface members",
+		Labels:    []model.Label{model.AM, model.AF, model.MF},
+		Relations: []model.Relation{model.InstantiatedBy, model.EmbeddedBy, model.UsedBy, model.OverriddenBy, model.CalledBy}}
+	finders = []lang.Finder{callFinder, goneFinder, memberFinder}
+)
+
+// targets turns the changes of the queries the finders serve into the
+// declarations whose dependents are searched.
+func (a *analyzer) targets(qs []lang.Query) []*target {
 	var ts []*target
 	gone := map[string]bool{} // deleted classes, interfaces, enums: they cover their members
-	for _, c := range changes {
-		if (c.Label == model.DC) && c.Old != nil && c.New == nil {
+	for _, q := range qs {
+		if c := q.Change; (c.Label == model.DC) && c.Old != nil && c.New == nil {
 			gone[c.Old.Path+"\x00"+c.Old.Name] = true
 		}
 	}
-	for _, c := range changes {
+	for _, q := range qs {
+		c := q.Change
 		od, nd := dataOf(c.Old), dataOf(c.New)
 		b := c.Old
 		if b == nil {
@@ -162,8 +190,8 @@ func (a *analyzer) targets(changes []*model.Change) []*target {
 		if c.Derived {
 			t.mode = a.modes[c.New]
 		}
-		switch c.Label {
-		case model.MMS, model.MCC:
+		switch {
+		case callFinder.Serves(q):
 			if od == nil || nd == nil || od.fn == nil || nd.fn == nil {
 				continue
 			}
@@ -171,7 +199,7 @@ func (a *analyzer) targets(changes []*model.Change) []*target {
 				continue // interface members are fields to the core: MF below
 			}
 			t.kind = tCall
-		case model.DM, model.DC, model.DF:
+		case goneFinder.Serves(q):
 			if od == nil {
 				continue
 			}
@@ -179,12 +207,12 @@ func (a *analyzer) targets(changes []*model.Change) []*target {
 				continue
 			}
 			t.kind = tGone
-		case model.AM, model.AF:
+		case memberFinder.Serves(q) && c.Label != model.MF:
 			if nd == nil || nd.kind != dIMember || nd.optional {
 				continue
 			}
 			t.kind = tAdded
-		case model.MF:
+		case memberFinder.Serves(q):
 			if od == nil || nd == nil || od.kind != dIMember {
 				continue
 			}
@@ -203,15 +231,19 @@ func (a *analyzer) targets(changes []*model.Change) []*target {
 	return ts
 }
 
-// Answer finds the dependents of the queries' changes.
+// Answer finds the dependents of the queries' changes: the finders'
+// targets, searched together; the refs of the relations asked are kept.
 func (a *analyzer) Answer(ctx context.Context, qs []lang.Query) ([]*lang.Ref, error) {
-	return lang.AnswerAll(ctx, qs, a.impacted)
+	refs, err := a.impacted(ctx, a.targets(qs))
+	if err != nil {
+		return nil, err
+	}
+	return lang.Keep(qs, refs), nil
 }
 
-func (a *analyzer) impacted(ctx context.Context, changes []*model.Change) ([]*lang.Ref, error) {
+func (a *analyzer) impacted(ctx context.Context, ts []*target) ([]*lang.Ref, error) {
 	var out []*lang.Ref
 	var sites []*tscSite
-	ts := a.targets(changes)
 	seenSub := map[string]bool{}
 	type compKey struct {
 		ch         *model.Change

@@ -34,46 +34,19 @@ func (fe *Frontend) CheckBlock(path string, src []byte, block string, from, to i
 			return fmt.Errorf("the file no longer parses: the block leaves a syntax error at line %d", t.ErrLine)
 		}
 	}
-	var inside []*lang.Decl
+	var kept []*lang.Decl
 	for _, d := range decls(summarize(path, t)) {
 		if d.Kind == model.KindField && d.Container != "" && d.Data.(*declData).kind != dField {
 			continue // interface and enum members lie inside their type
 		}
-		s, e := d.Span.StartLine, d.Span.EndLine
-		if e < from || s > to {
-			continue
-		}
-		if s < from && e >= from && e < to || s > from && s <= to && e > to {
-			return fmt.Errorf("%s (lines %d-%d) crosses the edges of the block (lines %d-%d)", d.Display, s, e, from, to)
-		}
-		if s >= from && e <= to {
-			inside = append(inside, d)
-		}
+		kept = append(kept, d)
 	}
-	var outer []*lang.Decl
-	for _, d := range inside {
-		nested := false
-		for _, o := range inside {
-			if o != d && o.Span.StartLine <= d.Span.StartLine && d.Span.EndLine <= o.Span.EndLine && o.Span != d.Span {
-				nested = true
-			}
-		}
-		if !nested {
-			outer = append(outer, d)
-		}
+	only, err := lang.OnlyDecl(kept, block, from, to, "declarations", qualName)
+	if err != nil {
+		return err
 	}
-	if len(outer) != 1 {
-		var found []string
-		for _, d := range outer {
-			found = append(found, fmt.Sprintf("%s at line %d", d.Display, d.Span.StartLine))
-		}
-		return fmt.Errorf("the new block (lines %d-%d) holds %d declarations (%s), want exactly %s", from, to, len(outer), strings.Join(found, ", "), block)
-	}
-	if qualName(outer[0].Display) != qualName(block) {
-		return fmt.Errorf("the new block declares %s, not %s", outer[0].Display, block)
-	}
-	if l := strayLine(t.Root, from, to, outer[0].Span); l > 0 {
-		return fmt.Errorf("line %d of the new block lies outside %s", l, outer[0].Display)
+	if l := strayLine(t.Root, from, to, only.Span); l > 0 {
+		return fmt.Errorf("line %d of the new block lies outside %s", l, only.Display)
 	}
 	return nil
 }

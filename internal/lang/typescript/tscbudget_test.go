@@ -44,8 +44,9 @@ func TestTSCCost(t *testing.T) {
 }
 
 // TestFitsTenth: auto type-checks only when the check's time so far and
-// tsc's on the sites' files fit in a tenth of a full tsc, or the full
-// tsc takes under tscFloor, and says why not once, in a note.
+// tsc's on the sites' files fit in a tenth of a full tsc or in
+// tscRooted, or the full tsc takes under tscFloor, and says why not
+// once, in a note.
 func TestFitsTenth(t *testing.T) {
 	var notes []string
 	a := &analyzer{started: time.Now(), env: &lang.Env{Note: func(_, s string) { notes = append(notes, s) }}}
@@ -54,12 +55,17 @@ func TestFitsTenth(t *testing.T) {
 	if !a.fitsTenth(roots, 400<<10, 30*time.Second, "p") || len(notes) != 0 {
 		t.Errorf("a large project: did not fit (%q)", notes)
 	}
-	// a small one: the same against 2 s
-	if a.fitsTenth(roots, 400<<10, 2*time.Second, "the whole repository (9 files, 0.1 MB)") {
-		t.Error("a small project: fit")
+	// a small one: the same against 2 s, within tscRooted
+	if !a.fitsTenth(roots, 400<<10, 2*time.Second, "p") || len(notes) != 0 {
+		t.Errorf("a small project's sites (0.35 s): did not fit (%q)", notes)
 	}
-	if len(notes) != 1 || !strings.Contains(notes[0], "tsc on the 2 sites' files and what they import (0.4 MB)") ||
-		!strings.Contains(notes[0], "more than a tenth of a full tsc of the whole repository (9 files, 0.1 MB) (about 2s)") {
+	// sites importing 6 MB (1.75 s) of a 4 s project: neither a tenth
+	// nor tscRooted
+	if a.fitsTenth(roots, 6<<20, 4*time.Second, "the whole repository (90 files, 7.0 MB)") {
+		t.Error("6 MB of sites in a 4 s project: fit")
+	}
+	if len(notes) != 1 || !strings.Contains(notes[0], "tsc on the 2 sites' files and what they import (6.0 MB)") ||
+		!strings.Contains(notes[0], "more than a tenth of a full tsc of the whole repository (90 files, 7.0 MB) (about 4s)") {
 		t.Errorf("notes %q", notes)
 	}
 	// the floor: a project whose full tsc takes under 2 s is checked,
@@ -74,6 +80,9 @@ func TestFitsTenth(t *testing.T) {
 	}
 	// the time the check has spent counts
 	a.started = time.Now().Add(-3 * time.Second)
+	if a.fitsTenth(roots, 400<<10, 5*time.Second, "p") {
+		t.Error("3 s spent, then 0.35 s of sites: fit in tscRooted")
+	}
 	if a.fitsTenth(roots, 400<<10, 30*time.Second, "p") {
 		t.Error("3 s spent of a 3 s tenth: fit")
 	}

@@ -78,9 +78,13 @@ func (a *analyzer) settle(s *tscSite, run *tsc.Run, tree string, diags []tsc.Dia
 		// without solid-js: every element misses its children; msw's
 		// handlers' resolvers, generics over types of missing packages),
 		// as an error of an invalid type is in Go
+		// only what the site's file or the changed declaration's file
+		// lacked can make the types on either side of the error
+		// incomplete: a package missing elsewhere in the program is
+		// unrelated (issue 31: the repository's own types are proof)
 		what := run.UnresolvedIn[filepath.Join(tree, filepath.FromSlash(r.Site.Path))]
-		if len(what) == 0 {
-			what = lackedModules(run.Unresolved)
+		if s.t.path != "" && s.t.path != r.Site.Path {
+			what = append(what, lackedModules(run.UnresolvedIn[filepath.Join(tree, filepath.FromSlash(s.t.path))])...)
 		}
 		if len(what) > 0 {
 			r.Missing = fmt.Sprintf("complete types: tsc's %s (TS%d) may follow from what it did not find, %s", clip(hits[0].Message, 160), hits[0].Code, someOf(what, 3))

@@ -96,6 +96,7 @@ func (g *Oracle) Check(ctx context.Context, dir string, o oracle.Options) (*orac
 		}
 		res.Diagnostics = append(res.Diagnostics, oracle.Dedupe(res.Diagnostics, ParseTest(out, dir))...)
 	}
+	oracle.AddSources(dir, res.Diagnostics)
 	res.Pass = len(res.Diagnostics) == 0
 	res.Took = time.Since(start)
 	return res, nil

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
@@ -136,6 +137,7 @@ func (p *Oracle) Check(ctx context.Context, dir string, o oracle.Options) (*orac
 	if perr != nil {
 		return nil, fmt.Errorf("pyright: %v (%s)", perr, oracle.LastLine(stderr.Bytes()))
 	}
+	oracle.AddSources(dir, ds)
 	res := &oracle.Result{Pass: len(ds) == 0, Diagnostics: ds, Took: time.Since(start), Ran: []string{"pyright " + joinArgs(args)}}
 	if o.Files != nil {
 		if n, ok := pyrightAnalysed(stdout.Bytes()); ok && n < len(o.Packages) {
@@ -273,7 +275,22 @@ func Parse(out []byte, dir string) ([]oracle.Diagnostic, error) {
 		if g.Rule != "" {
 			msg += " (" + g.Rule + ")"
 		}
-		ds = append(ds, oracle.Diagnostic{Path: oracle.RelPath(g.File, dir), Line: g.Range.Start.Line + 1, Col: g.Range.Start.Character + 1, Message: msg, Tool: "pyright"})
+		ds = append(ds, oracle.Diagnostic{Path: oracle.RelPath(g.File, dir), Line: g.Range.Start.Line + 1, Col: g.Range.Start.Character + 1, Message: msg, Tool: "pyright", Lacks: lacks(g.Rule, g.Message)})
 	}
 	return ds, nil
+}
+
+// importRE is the module an unresolved import names.
+var importRE = regexp.MustCompile(`^Import "([^"]+)"`)
+
+// lacks says what a diagnostic shows pyright lacked: a module it could
+// not resolve (not installed, or its source missing), "" otherwise.
+func lacks(rule, msg string) string {
+	switch rule {
+	case "reportMissingImports", "reportMissingModuleSource":
+		if m := importRE.FindStringSubmatch(msg); m != nil {
+			return "module " + m[1]
+		}
+	}
+	return ""
 }

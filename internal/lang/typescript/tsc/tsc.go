@@ -267,7 +267,11 @@ func tscDiagnostics(ds []Diagnostic, dir string) []oracle.Diagnostic {
 			}
 			p = oracle.RelPath(p, dir)
 		}
-		out = append(out, oracle.Diagnostic{Path: p, Line: d.Line, Col: d.Col, Message: fmt.Sprintf("%s (TS%d)", d.Message, d.Code), Tool: "tsc"})
+		// a message naming a file of the checked tree names it relative
+		// to the tree: the baseline compares states checked at different
+		// paths (a scratch worktree per run)
+		msg := strings.ReplaceAll(d.Message, dir+string(filepath.Separator), "")
+		out = append(out, oracle.Diagnostic{Path: p, Line: d.Line, Col: d.Col, Message: fmt.Sprintf("%s (TS%d)", msg, d.Code), Tool: "tsc", Lacks: tscUnresolved(d)})
 	}
 	return out
 }

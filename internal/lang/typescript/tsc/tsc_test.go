@@ -84,6 +84,44 @@ func TestTSCOracle(t *testing.T) {
 	}
 }
 
+// TestTSCJavaScript: JavaScript in a repository without tsconfig.json is
+// checked (allowJs), a broken call in a file that asks for checking
+// (// @ts-check) is an error, and a file tsc does not type-check leaves
+// the state unanalysed, never proven.
+func TestTSCJavaScript(t *testing.T) {
+	needTSC(t)
+	testrepo.Hermetic(t)
+	dir := t.TempDir()
+	testrepo.Init(t, dir)
+	writeTree(t, dir, map[string]string{
+		"lib.js":     "/** @param {number} x @param {number} y */\nexport function scale(x, y) {\n  return x * y;\n}\n",
+		"checked.js": "// @ts-check\nimport { scale } from './lib.js';\n\nexport const a = scale(2);\n",
+		"plain.js":   "import { scale } from './lib.js';\n\nexport const b = scale(2);\n",
+	})
+	testrepo.CommitAll(t, dir, "js")
+	o := &Compiler{}
+	res, err := o.Check(context.Background(), dir, oracle.Options{Files: []string{"lib.js", "checked.js"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Pass || len(res.Diagnostics) != 1 || res.Diagnostics[0].Path != "checked.js" || !strings.Contains(res.Diagnostics[0].Message, "TS2554") {
+		t.Fatalf("want one TS2554 in checked.js, got %+v", res)
+	}
+	if d := res.Diagnostics[0]; d.Source != "export const a = scale(2);" {
+		t.Errorf("source of the diagnostic's line: %q", d.Source)
+	}
+	if !strings.Contains(res.Unanalysed, "lib.js") || strings.Contains(res.Unanalysed, "checked.js") {
+		t.Errorf("unanalysed %q: want lib.js (no // @ts-check) and not checked.js", res.Unanalysed)
+	}
+	res, err = o.Check(context.Background(), dir, oracle.Options{Files: []string{"plain.js"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Pass || res.Unanalysed == "" {
+		t.Errorf("an unchecked JavaScript file passes as proven: %+v", res)
+	}
+}
+
 // TestTSCProjects: a file belongs to the first configuration that
 // includes it, from its directory up: a solution-style tsconfig.json's
 // references, a tsconfig.spec.json beside a build configuration that

@@ -2,6 +2,7 @@ package tsc
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -52,12 +53,16 @@ func (t *Compiler) Check(ctx context.Context, dir string, o oracle.Options) (*or
 	ps := NewProjects(bin, abs)
 	var order []*Project
 	seen := map[*Project]bool{}
+	var unchecked []string
 	for _, f := range files {
 		full := filepath.Join(abs, filepath.FromSlash(f))
 		if _, err := os.Stat(full); err != nil {
 			continue // deleted by the change: its importers are in some project
 		}
 		p := ps.For(ctx, full)
+		if o.Files != nil && isJS(f) && !checksJS(p, full) {
+			unchecked = append(unchecked, f)
+		}
 		if !seen[p] {
 			seen[p] = true
 			order = append(order, p)
@@ -72,9 +77,31 @@ func (t *Compiler) Check(ctx context.Context, dir string, o oracle.Options) (*or
 		res.Ran = append(res.Ran, run.Cmd)
 		res.Diagnostics = append(res.Diagnostics, oracle.Dedupe(res.Diagnostics, tscDiagnostics(run.Diagnostics, abs))...)
 	}
+	if len(unchecked) > 0 {
+		res.Unanalysed = fmt.Sprintf("tsc does not type-check JavaScript unless the project sets checkJs or the file opens with // @ts-check: %s", strings.Join(unchecked, ", "))
+	}
+	oracle.AddSources(abs, res.Diagnostics)
 	res.Pass = len(res.Diagnostics) == 0
 	res.Took = time.Since(start)
 	return res, nil
+}
+
+// checksJS reports whether tsc type-checks the JavaScript file at full
+// (absolute) in project p: the project sets checkJs, or the file's
+// leading comments hold // @ts-check (and no // @ts-nocheck).
+func checksJS(p *Project, full string) bool {
+	src, err := os.ReadFile(full)
+	if err != nil {
+		return false
+	}
+	head := string(src[:min(len(src), 4096)])
+	if strings.Contains(head, "@ts-nocheck") {
+		return false
+	}
+	if v, ok := p.options["checkJs"].(bool); ok && v {
+		return true
+	}
+	return strings.Contains(head, "@ts-check")
 }
 
 // tsFilesUnder lists the TypeScript and JavaScript files under dir

@@ -113,6 +113,12 @@ func (t *Compiler) Run(ctx context.Context, bin, dir string, p *Project, o RunOp
 	}
 	sort.Strings(roots)
 	run.Roots = len(roots)
+	if _, set := opts["allowJs"]; !set && slices.ContainsFunc(roots, isJS) {
+		// a JavaScript file governed by no configuration that allows
+		// JavaScript (a repository without tsconfig.json): without
+		// allowJs tsc refuses the file (TS6504) and checks nothing
+		opts["allowJs"] = true
+	}
 	for attempt := 0; ; attempt++ {
 		b, err := json.MarshalIndent(map[string]any{"compilerOptions": opts, "files": roots}, "", " ")
 		if err != nil {
@@ -181,6 +187,15 @@ func (t *Compiler) Run(ctx context.Context, bin, dir string, p *Project, o RunOp
 	sort.Strings(run.Unresolved)
 	run.Took = time.Since(start)
 	return run, nil
+}
+
+// isJS reports a JavaScript source file.
+func isJS(p string) bool {
+	switch filepath.Ext(p) {
+	case ".js", ".jsx", ".mjs", ".cjs":
+		return true
+	}
+	return false
 }
 
 // ambientDecl reports a declaration that reaches every file of a
