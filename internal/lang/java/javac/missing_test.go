@@ -138,7 +138,7 @@ func TestCheckSites(t *testing.T) {
 		t.Errorf("Plain.java: %+v", v)
 	}
 	shop := res.Files[dir+"Shop.java"]
-	if shop.Consistent() || len(shop.Errors) != 2 || shop.Errors[0].Line != 8 || shop.Errors[1].Line != 16 || !reflect.DeepEqual(shop.Unresolved, []string{"package org.acme.widgets", "class org.acme.widgets.Widget"}) {
+	if shop.Consistent() || len(shop.Errors) != 2 || shop.Errors[0].Line != 8 || shop.Errors[1].Source != "return new Plain().twice(teeth());" || !reflect.DeepEqual(shop.Unresolved, []string{"package org.acme.widgets", "class org.acme.widgets.Widget"}) {
 		t.Errorf("Shop.java: %+v", shop)
 	}
 	chain := res.Files[dir+"Chain.java"]
