@@ -37,9 +37,13 @@
 //     are set apart (missing.go), the result's Unanalysed names the jars
 //     and files, and a pass then proves nothing of those files. When a
 //     module's dependencies are all present nothing is set apart: every
-//     error is the code's. The attribution is by package, import and
-//     supertype name; a genuine error in a file that also lacks a jar is
-//     set apart with the rest (incomplete, never wrongly proven).
+//     error is the code's. The attribution reads imports, type headers
+//     and supertype names, not javac's symbols: a member missing from a
+//     type javac knew whole counts wherever it is looked up, but an
+//     error of the code's own that only an unknown type's neighbourhood
+//     can explain (an unqualified call in a class whose supertype is
+//     unknown, an exception thrown in a lambda given to an unknown
+//     method) is set apart with the rest: incomplete, never proven.
 //   - Annotation processing (-proc:none): code that uses what a processor
 //     generates (Lombok's accessors, AutoValue_ classes, Dagger
 //     components, MapStruct mappers) fails to compile here, and those

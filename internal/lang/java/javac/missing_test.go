@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -72,7 +73,7 @@ func TestMissingJar(t *testing.T) {
 	if !before.Pass || len(before.Diagnostics) != 0 {
 		t.Fatalf("base: the missing jar's errors counted: %+v", before)
 	}
-	for _, want := range []string{"javac had no jar for org.acme:widgets:2.1", "Shop.java", "Sprocket.java", "Chain.java", "package org.acme.widgets"} {
+	for _, want := range []string{"javac had no jar for org.acme:widgets:2.1", "Shop.java", "Sprocket.java", "Chain.java", "Usage.java", "package org.acme.widgets"} {
 		if !strings.Contains(before.Unanalysed, want) {
 			t.Errorf("Unanalysed lacks %q: %s", want, before.Unanalysed)
 		}
@@ -81,14 +82,23 @@ func TestMissingJar(t *testing.T) {
 		t.Errorf("Plain.java needs no jar: %s", before.Unanalysed)
 	}
 
-	after := check(t, c, sc.Dir, "src/main/java/org/example/shop/Shop.java")
-	if after.Pass || len(after.Diagnostics) != 1 {
+	after := check(t, c, sc.Dir, "src/main/java/org/example/shop/Shop.java", "src/main/java/org/example/shop/Plain.java")
+	if after.Pass || len(after.Diagnostics) != 3 {
 		t.Fatalf("head: %+v", after)
 	}
 	if d := find(t, after.Diagnostics, "src/main/java/org/example/shop/Shop.java", 8); !strings.Contains(d.Message, "method teeth in class Gear cannot be applied to given types") {
 		t.Errorf("diagnostic %+v", d)
 	}
-	if rel := oracle.Relative(before, after); rel.Pass || len(rel.Diagnostics) != 1 {
+	// a member looked up in a repository class javac read whole counts,
+	// in a file that lacks a jar too
+	for _, at := range []string{"Shop.java:16", "Usage.java:20"} {
+		file, line, _ := strings.Cut(at, ":")
+		n, _ := strconv.Atoi(line)
+		if d := find(t, after.Diagnostics, "src/main/java/org/example/shop/"+file, n); d.Message != "cannot find symbol; symbol: method twice(int); location: class Plain" {
+			t.Errorf("diagnostic %+v", d)
+		}
+	}
+	if rel := oracle.Relative(before, after); rel.Pass || len(rel.Diagnostics) != 3 {
 		t.Errorf("relative: %+v", rel)
 	}
 	pathFreeMessages(t, after.Diagnostics, sc.Dir, m2)
@@ -128,7 +138,7 @@ func TestCheckSites(t *testing.T) {
 		t.Errorf("Plain.java: %+v", v)
 	}
 	shop := res.Files[dir+"Shop.java"]
-	if shop.Consistent() || len(shop.Errors) != 1 || shop.Errors[0].Line != 8 || !reflect.DeepEqual(shop.Unresolved, []string{"package org.acme.widgets", "class org.acme.widgets.Widget"}) {
+	if shop.Consistent() || len(shop.Errors) != 2 || shop.Errors[0].Line != 8 || shop.Errors[1].Source != "return new Plain().twice(teeth());" || !reflect.DeepEqual(shop.Unresolved, []string{"package org.acme.widgets", "class org.acme.widgets.Widget"}) {
 		t.Errorf("Shop.java: %+v", shop)
 	}
 	chain := res.Files[dir+"Chain.java"]

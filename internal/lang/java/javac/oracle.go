@@ -56,6 +56,7 @@ func (c *Compiler) Check(ctx context.Context, dir string, o oracle.Options) (*or
 			res.Diagnostics = append(res.Diagnostics, oracle.Dedupe(res.Diagnostics, real)...)
 		}
 	}
+	oracle.AddSources(p.Dir, res.Diagnostics)
 	res.Pass = len(res.Diagnostics) == 0
 	res.Unanalysed = joinNotes(acc.String(), notCompiled(p.Dir, files, compiled))
 	res.Took = time.Since(start)

@@ -48,7 +48,7 @@ func TestMavenMultiModule(t *testing.T) {
 		t.Fatalf("head: want one error, got %+v", res)
 	}
 	d := find(t, res.Diagnostics, "app/src/main/java/org/example/app/App.java", 7)
-	if d.Col != 19 || d.Tool != Tool || !strings.HasPrefix(d.Message, "method sum in class Lib cannot be applied to given types;") ||
+	if d.Col != 19 || d.Source != "return Lib.sum(1, 2);" || d.Tool != Tool || !strings.HasPrefix(d.Message, "method sum in class Lib cannot be applied to given types;") ||
 		!strings.Contains(d.Message, "required: int,int,int; found: int,int") {
 		t.Errorf("diagnostic %+v", d)
 	}

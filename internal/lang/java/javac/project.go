@@ -22,6 +22,9 @@ type Project struct {
 	// prefix of one too): a package javac cannot find that is not one of
 	// them is a dependency's.
 	packages map[string]bool
+	// types are the files each top-level type name may be declared in
+	// (the files named after it), repository-relative.
+	types map[string][]string
 }
 
 // Module is one unit of compilation: a Maven module, a Gradle project,
@@ -87,7 +90,7 @@ func Discover(dir string, r *Resolver) (*Project, error) {
 	if r == nil {
 		r = &Resolver{}
 	}
-	p := &Project{Dir: abs, packages: map[string]bool{}}
+	p := &Project{Dir: abs, packages: map[string]bool{}, types: map[string][]string{}}
 	switch {
 	case exists(filepath.Join(abs, "pom.xml")):
 		if err := p.discoverMaven(r); err != nil {
@@ -119,7 +122,15 @@ func (p *Project) addRoot(m *Module, root string) bool {
 	}
 	m.Roots = append(m.Roots, root)
 	_ = filepath.WalkDir(full, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || !d.IsDir() {
+		if err != nil {
+			return nil
+		}
+		if !d.IsDir() {
+			if name, ok := strings.CutSuffix(d.Name(), ".java"); ok {
+				if rel, err := filepath.Rel(p.Dir, path); err == nil {
+					p.types[name] = append(p.types[name], filepath.ToSlash(rel))
+				}
+			}
 			return nil
 		}
 		if path != full && strings.HasPrefix(d.Name(), ".") {

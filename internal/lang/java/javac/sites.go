@@ -89,6 +89,7 @@ func (c *Compiler) CheckSitesIn(ctx context.Context, p *Project, changed, sites 
 		}
 		res.Ran = append(res.Ran, r.cmd)
 		real, missing := acc.add(p, m, r)
+		oracle.AddSources(p.Dir, real)
 		for _, d := range real {
 			res.verdict(d.Path).Errors = append(res.verdict(d.Path).Errors, d)
 		}
