@@ -20,8 +20,10 @@ import (
 // removed parameter's argument is dropped, and an added parameter gets
 // the expression the developer gave for it (param_defaults); a
 // parameter added without one means no fix. A fix is offered only where
-// the result is certain: a site judged inconsistent by the syntax, not
-// of a derived change, no varargs on either side, an argument for every
+// the result is certain: a site judged inconsistent by the syntax (or by
+// javac's "cannot be applied to given types" of the changed method or
+// constructor, at a receiver the syntax could not type), not of a
+// derived change, no varargs on either side, an argument for every
 // old parameter, no comment and no line break in the argument list, and
 // no parameter retyped in place (its old argument is not known to fit).
 
@@ -38,7 +40,8 @@ func (a *analyzer) withFixes(refs []*lang.Ref) {
 // none.
 func (a *analyzer) argsFix(s *jsite) *model.Fix {
 	r, t := s.ref, s.t
-	if r.Verdict != model.Inconsistent || r.Precision != model.PrecisionSyntax || t.ch.Derived {
+	proven := r.Precision == model.PrecisionSyntax || r.Precision == model.PrecisionTypes && s.applied
+	if r.Verdict != model.Inconsistent || !proven || t.ch.Derived {
 		return nil
 	}
 	if t.ch.Label != model.MMS && t.ch.Label != model.MCC || t.od == nil || t.nd == nil || t.od.meth == nil || t.nd.meth == nil {

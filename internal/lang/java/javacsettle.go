@@ -79,6 +79,7 @@ func (a *analyzer) settle(s *jsite, res *javac.Sites) {
 			msgs = append(msgs, "javac: "+clip(d.Message, 240))
 		}
 		r.Verdict, r.Precision, r.Message, r.Missing = model.Inconsistent, model.PrecisionTypes, strings.Join(msgs, "; "), ""
+		s.applied = len(hits) == 1 && notApplicable(hits[0], s.t)
 	case v.Consistent() && silenceProves(r.Relation):
 		r.Verdict, r.Precision = model.Consistent, model.PrecisionTypes
 		r.Message = "javac compiles this file without error (" + r.Message + ")"
@@ -99,6 +100,21 @@ func (a *analyzer) settle(s *jsite, res *javac.Sites) {
 // silence on OverriddenBy and Overrides is no proof.
 func silenceProves(rel model.Relation) bool {
 	return rel != model.OverriddenBy && rel != model.Overrides
+}
+
+// notApplicable reports javac's error that a call of the changed method
+// or constructor of the changed class cannot be applied to its arguments:
+// the call binds to the changed declaration, and its argument list may
+// be rebuilt mechanically (fixes.go).
+func notApplicable(d oracle.Diagnostic, t *target) bool {
+	if t.cls == nil || t.od == nil || t.od.meth == nil {
+		return false
+	}
+	what := "method " + t.name + " in class " + t.cls.name
+	if t.od.meth.ctor {
+		what = "constructor " + t.cls.name + " in class " + t.cls.name
+	}
+	return strings.HasPrefix(d.Message, what+" cannot be applied to given types")
 }
 
 // missingJars names the dependencies without a jar here, for a site

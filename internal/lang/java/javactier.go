@@ -33,6 +33,10 @@ type jsite struct {
 	t   *target
 	f   *jfile
 	n   *treesit.Node
+	// applied is set when javac said the call cannot be applied to its
+	// arguments (it binds to the changed declaration): a proven arity
+	// break, which a mechanical fix may repair.
+	applied bool
 }
 
 // buildPathspecs select what javac's project discovery reads besides
@@ -104,6 +108,9 @@ func (a *analyzer) typecheck(ctx context.Context, refs []*lang.Ref) {
 	}
 	for _, s := range todo {
 		a.settle(s, res)
+		if s.applied && s.ref.Fix == nil {
+			s.ref.Fix = a.argsFix(s)
+		}
 	}
 	if len(res.Missing) > 0 {
 		var coords []string
