@@ -85,7 +85,7 @@ func (a *analyzer) typecheck(ctx context.Context, refs []*lang.Ref) {
 		cost, left := javacCost(len(files)), time.Until(a.env.Deadline)
 		if cost > left {
 			a.note("java-budget", fmt.Sprintf("java: %s not type-checked: javac would take about %v on %s, more than the %v left of the time budget (raise budget, or use precision: types)",
-				model.Plural(len(todo), "site was", "sites were"), cost.Round(100*time.Millisecond), model.Plural(len(files), "file", "files"), left.Round(100*time.Millisecond)))
+				model.Plural(len(fresh), "site was", "sites were"), cost.Round(100*time.Millisecond), model.Plural(len(files), "file", "files"), left.Round(100*time.Millisecond)))
 			a.leave(fresh, "a javac check within the time budget")
 			a.settleJudged(todo)
 			return
@@ -100,10 +100,11 @@ func (a *analyzer) typecheck(ctx context.Context, refs []*lang.Ref) {
 	if err != nil {
 		why := "java: types not checked: " + err.Error()
 		if ctx.Err() != nil {
-			why = fmt.Sprintf("java: type checking stopped at the time budget: %s keep their syntactic verdict (raise budget, or use precision: types)", model.Plural(len(todo), "site", "sites"))
+			why = fmt.Sprintf("java: type checking stopped at the time budget: %s keep their syntactic verdict (raise budget, or use precision: types)", model.Plural(len(fresh), "site", "sites"))
 		}
 		a.note("java-javac", why)
-		a.leave(todo, "a javac check that completed")
+		a.leave(fresh, "a javac check that completed")
+		a.settleJudged(todo)
 		return
 	}
 	for _, s := range todo {
