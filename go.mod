@@ -17,6 +17,8 @@ require (
 
 require github.com/tree-sitter/tree-sitter-typescript v0.23.2
 
+require github.com/tree-sitter/tree-sitter-java v0.23.5
+
 require (
 	dario.cat/mergo v1.0.0 // indirect
 	github.com/Microsoft/go-winio v0.6.2 // indirect

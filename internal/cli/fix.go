@@ -119,7 +119,9 @@ diff. Nothing is written without -write.
 The oracle checks Go with go build and go vet (and go test with -tests),
 Python with pyright when it is installed: on PATH or in Ripple's user
 cache, where npm installs it when missing (with neither pyright nor
-npm, a Python fix stops with an error; -no-oracle leaves it unproven).`
+npm, a Python fix stops with an error; -no-oracle leaves it unproven),
+and Java with javac (a JDK 11 or newer on PATH or in JAVA_HOME) on the
+modules holding the change's Java files and those depending on them.`
 
 // writeFix writes the plan's edits to the work tree, when the oracle
 // proved them or unproven says to write them anyway. It reports false,

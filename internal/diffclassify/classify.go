@@ -321,17 +321,32 @@ func pairSides(old, new []side) (pairs [][2]side, oldLeft, newLeft []side) {
 		return [][2]side{{old[0], new[0]}}, nil, nil
 	}
 	usedNew := make([]bool, len(new))
-	var unpairedOld []side
-	for _, o := range old {
-		found := false
-		for j, n := range new {
-			if !usedNew[j] && o.fc == n.fc {
-				pairs = append(pairs, [2]side{o, n})
-				usedNew[j], found = true, true
-				break
+	usedOld := make([]bool, len(old))
+	// within one file, states of one key are overloads (Java methods of
+	// one name) or repeated declarations (Go init functions): pair the
+	// unchanged ones first, then those whose signature is unchanged, then
+	// the rest in order, so that one overload changed is one change
+	for _, same := range []func(o, n *lang.Decl) bool{
+		func(o, n *lang.Decl) bool { return o.Sig == n.Sig && o.Body == n.Body },
+		func(o, n *lang.Decl) bool { return o.Sig == n.Sig },
+		func(o, n *lang.Decl) bool { return true },
+	} {
+		for i, o := range old {
+			if usedOld[i] {
+				continue
+			}
+			for j, n := range new {
+				if !usedNew[j] && o.fc == n.fc && same(o.decl, n.decl) {
+					pairs = append(pairs, [2]side{o, n})
+					usedNew[j], usedOld[i] = true, true
+					break
+				}
 			}
 		}
-		if !found {
+	}
+	var unpairedOld []side
+	for i, o := range old {
+		if !usedOld[i] {
 			unpairedOld = append(unpairedOld, o)
 		}
 	}

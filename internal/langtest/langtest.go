@@ -18,6 +18,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ripple-dev/ripple/internal/lang/java/javac"
 	"github.com/ripple-dev/ripple/internal/lang/typescript/tsc"
 
 	"golang.org/x/tools/txtar"
@@ -51,7 +52,8 @@ var Update = flag.Bool("update", false, "rewrite the expected outputs: scenarios
 //     note of the check must match it; `no diagnostic: REGEXP`: none may. A finding's message is matched as the text format
 //     shows it: with " (without WHAT)" when the verdict lacked evidence.
 //   - a comment line `needs: tsc` skips the scenario, saying why, when
-//     TypeScript 7's compiler can be neither found nor installed.
+//     TypeScript 7's compiler can be neither found nor installed;
+//     `needs: javac` when no javac is on PATH or in JAVA_HOME.
 //   - files under fixed/ are the head state after applying every
 //     mechanical fix the check proposed; each listed file must match.
 func Scenarios(t *testing.T, pattern string) {
@@ -326,6 +328,10 @@ func NeedTools(t *testing.T, comment string) {
 			case "tsc":
 				if _, err := (&tsc.Compiler{}).Locate(context.Background()); err != nil {
 					t.Skipf("TypeScript 7's compiler cannot run here: %v", err)
+				}
+			case "javac":
+				if _, err := (&javac.Compiler{}).Locate(context.Background()); err != nil {
+					t.Skipf("javac cannot run here: %v", err)
 				}
 			default:
 				t.Fatalf("needs: unknown tool %q", tool)

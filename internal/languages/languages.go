@@ -10,13 +10,14 @@ import (
 
 	"github.com/ripple-dev/ripple/internal/lang"
 	"github.com/ripple-dev/ripple/internal/lang/golang"
+	"github.com/ripple-dev/ripple/internal/lang/java"
 	"github.com/ripple-dev/ripple/internal/lang/python"
 	"github.com/ripple-dev/ripple/internal/lang/typescript"
 	"github.com/ripple-dev/ripple/internal/oracle"
 )
 
 // registry is every language, in the order their front-ends are asked.
-var registry = []lang.Language{golang.Language, python.Language, typescript.Language}
+var registry = []lang.Language{golang.Language, python.Language, typescript.Language, java.Language}
 
 // All returns the registered languages.
 func All() []lang.Language { return append([]lang.Language(nil), registry...) }

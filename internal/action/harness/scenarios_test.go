@@ -254,7 +254,7 @@ func TestNoCompiler(t *testing.T) {
 	}
 	var warned int
 	for _, a := range w.run.Annotations {
-		if a.Level == "warning" && strings.Contains(a.Message, "Python, TypeScript and JavaScript are not checked on this runner") {
+		if a.Level == "warning" && strings.Contains(a.Message, "Python, TypeScript, JavaScript and Java are not checked on this runner") {
 			warned++
 		}
 	}
