@@ -5,7 +5,10 @@
 // cache off. It holds the type checker's export data (types/, written
 // by internal/lang/golang), the tools Ripple installs with npm
 // (typescript/, pyright/, internal/oracle: always under the user cache
-// directory) and the background warm-up's lock and log.
+// directory), the word index of each repository (words/,
+// internal/gitio), the class-data archive of javac's own classes that
+// makes its start faster (javac/, internal/lang/java/javac) and the
+// background warm-up's lock and log.
 //
 // The type cache is capped (MaxBytes: 300 MB unless RIPPLE_CACHE_MAX
 // says otherwise): what writes it removes the entries used least
