@@ -23,9 +23,10 @@ import (
 // _vendor without __init__.py, does not import pkg/warnings.py as
 // warnings). A name the repository declares as a third-party
 // dependency (pyproject.toml, setup.cfg, requirements*.txt) or a
-// standard-library module never resolves to a namespace folder (tests/fixtures/requests/ is not the
-// requests package) nor, from another root, to a loose module at the top
-// of a root (a fixture project's build.py is not the build package).
+// standard-library module never resolves to a namespace folder
+// (tests/fixtures/requests/ is not the requests package) nor, from
+// another root, to a loose module at the top of a root (a fixture
+// project's build.py is not the build package).
 type modules struct {
 	files map[string]bool // every .py and .pyi file
 	dirs  map[string]bool // every directory holding one, with its ancestors
