@@ -83,3 +83,52 @@ func verbOf(noun string) string {
 	}
 	return "declares"
 }
+
+// NewDecls is the shape rule of a Declarer's CheckNew: of decls (the
+// declarations of a file after the fix engine added lines from..to),
+// those of the kinds given that lie at the top level inside the lines
+// are the reply's; none may cross the lines' edges, none may take a
+// name in taken, one must be want, and every line of src in the range
+// that is not blank or a comment (comment tells) must lie inside one.
+func NewDecls(decls []*Decl, src []byte, from, to int, want string, taken map[string]bool, kinds map[model.Kind]bool, comment func(line string) bool) error {
+	var top []*Decl
+	found := false
+	for _, d := range decls {
+		s, e := d.Span.StartLine, d.Span.EndLine
+		if e < from || s > to || d.Kind == model.KindImport || d.Container != "" {
+			continue
+		}
+		if s < from || e > to {
+			return fmt.Errorf("%s (lines %d-%d) crosses the edges of the new code (lines %d-%d)", d.Display, s, e, from, to)
+		}
+		if !kinds[d.Kind] {
+			continue
+		}
+		if taken[d.Name] {
+			return fmt.Errorf("%s (line %d) is already declared in the module", d.Name, s)
+		}
+		found = found || d.Name == want
+		top = append(top, d)
+	}
+	if len(top) == 0 {
+		return fmt.Errorf("the reply declares nothing")
+	}
+	lines := strings.Split(string(src), "\n")
+	for n := from; n <= to && n <= len(lines); n++ {
+		l := strings.TrimSpace(lines[n-1])
+		if l == "" || comment(l) {
+			continue
+		}
+		inside := false
+		for _, d := range top {
+			inside = inside || d.Span.Contains(n)
+		}
+		if !inside {
+			return fmt.Errorf("line %d is a statement, not a declaration: %s", n, l)
+		}
+	}
+	if !found {
+		return fmt.Errorf("the reply does not declare %s", want)
+	}
+	return nil
+}

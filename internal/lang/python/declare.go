@@ -52,47 +52,7 @@ func (fe *Frontend) CheckNew(path string, src []byte, from, to int, want string,
 	if diag != nil && diag.Partial {
 		return fmt.Errorf("the file no longer parses: %s", diag.Message)
 	}
-	var top []*lang.Decl
-	found := false
-	for _, d := range ds {
-		s, e := d.Span.StartLine, d.Span.EndLine
-		if e < from || s > to || d.Kind == model.KindImport || d.Container != "" {
-			continue
-		}
-		if s < from || e > to {
-			return fmt.Errorf("%s (lines %d-%d) crosses the edges of the new code (lines %d-%d)", d.Display, s, e, from, to)
-		}
-		if !pyDeclKinds[d.Kind] {
-			continue
-		}
-		name := d.Name
-		if taken[name] {
-			return fmt.Errorf("%s (line %d) is already declared in the module", name, s)
-		}
-		found = found || name == want
-		top = append(top, d)
-	}
-	if len(top) == 0 {
-		return fmt.Errorf("the reply declares nothing")
-	}
-	lines := strings.Split(string(src), "\n")
-	for n := from; n <= to && n <= len(lines); n++ {
-		l := strings.TrimSpace(lines[n-1])
-		if l == "" || strings.HasPrefix(l, "#") {
-			continue
-		}
-		inside := false
-		for _, d := range top {
-			inside = inside || d.Span.Contains(n)
-		}
-		if !inside {
-			return fmt.Errorf("line %d is a statement, not a declaration: %s", n, l)
-		}
-	}
-	if !found {
-		return fmt.Errorf("the reply does not declare %s", want)
-	}
-	return nil
+	return lang.NewDecls(ds, src, from, to, want, taken, pyDeclKinds, func(l string) bool { return strings.HasPrefix(l, "#") })
 }
 
 // IsTest reports a pytest or unittest module by its name (lang.Declarer).
