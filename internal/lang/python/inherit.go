@@ -613,3 +613,34 @@ func sameCode(a, b string) bool {
 	}
 	return slices.Equal(lines(a), lines(b))
 }
+
+// bindingOverride is, for a call of a method target through self or cls
+// (whose class may be any subclass), a subclass of the target's class
+// among the round's files that overrides the method with a signature
+// the call binds to and that accepts the base's new signature too (an
+// override that must follow the base would no longer take the call);
+// nil when there is none, or the receiver is not self or cls. A call
+// that binds to such an override is not proven broken: the base may
+// never be instantiated itself.
+func (j *judge) bindingOverride(t *target, x *ref, args callArgs, bound bool) *classInfo {
+	if !t.member || t.cls == nil || x.kind != rAttr || x.n == nil || t.nd == nil || t.nd.fn == nil {
+		return nil
+	}
+	np := callParams(t.nd.fn)
+	obj := x.n.Child("object")
+	if obj == nil || obj.Kind != "identifier" || obj.Text() != "self" && obj.Text() != "cls" {
+		return nil
+	}
+	for _, f := range j.files {
+		for _, c := range f.classes {
+			fn := c.methods[t.name]
+			if fn == nil || sameClass(c, t.cls) || !j.r.isSubclass(c, t.cls) {
+				continue
+			}
+			if bind(paramsFor(fn, bound), args, t.name).err == "" && accepts(callParams(fn), np) {
+				return c
+			}
+		}
+	}
+	return nil
+}
