@@ -163,32 +163,17 @@ func concerns(d oracle.Diagnostic, t *target) bool {
 // the statement holding the reference; for a reference in the header of
 // a declaration or a compound statement (a class's extends clause, a
 // method's parameters, an if's condition), that header only.
-func reach(n *treesit.Node) (lo, hi int) {
-	for p := n; p != nil; p = p.Parent {
-		switch p.Kind {
-		case "class_declaration", "interface_declaration", "enum_declaration", "record_declaration",
-			"method_declaration", "constructor_declaration", "if_statement", "for_statement",
-			"enhanced_for_statement", "while_statement", "do_statement", "switch_expression",
-			"try_statement", "try_with_resources_statement", "synchronized_statement":
-			body := p.Child("body")
-			if body == nil {
-				body = p.Child("consequence")
-			}
-			if body != nil && n.Start >= body.Start && n.End <= body.End {
-				continue // inside the body: a statement there is nearer
-			}
-			if body != nil {
-				return int(p.Start), int(body.Start)
-			}
-			return int(p.Start), int(p.End)
-		case "expression_statement", "local_variable_declaration", "return_statement", "throw_statement",
-			"field_declaration", "constant_declaration", "explicit_constructor_invocation", "assert_statement",
-			"yield_statement", "import_declaration", "enum_constant", "annotation_type_element_declaration":
-			return int(p.Start), int(p.End)
-		}
-	}
-	return int(n.Start), int(n.End)
-}
+func reach(n *treesit.Node) (lo, hi int) { return treesit.Reach(n, reachHeaders, reachStatements, nil) }
+
+var (
+	reachHeaders = treesit.KindSet("class_declaration", "interface_declaration", "enum_declaration", "record_declaration",
+		"method_declaration", "constructor_declaration", "if_statement", "for_statement",
+		"enhanced_for_statement", "while_statement", "do_statement", "switch_expression",
+		"try_statement", "try_with_resources_statement", "synchronized_statement")
+	reachStatements = treesit.KindSet("expression_statement", "local_variable_declaration", "return_statement", "throw_statement",
+		"field_declaration", "constant_declaration", "explicit_constructor_invocation", "assert_statement",
+		"yield_statement", "import_declaration", "enum_constant", "annotation_type_element_declaration")
+)
 
 // offsetOf turns javac's 1-based line and column (characters, from
 // its caret) into a byte offset of src; -1 when outside it. A

@@ -211,3 +211,44 @@ func Compact(n *Node) string {
 	}
 	return strings.Join(strings.Fields(n.Text()), " ")
 }
+
+// Reach is the byte range of the code around n that a checker's errors
+// about it may stand in: the nearest statement holding it (a kind in
+// statements; skip, when set, passes over one that only wraps n's
+// declaration, such as an export statement); for n in the header of a
+// declaration or compound statement (a kind in headers: its parameters,
+// its heritage, an if's condition), that header only, up to its body or
+// consequence.
+func Reach(n *Node, headers, statements map[string]bool, skip func(p, n *Node) bool) (lo, hi int) {
+	for p := n; p != nil; p = p.Parent {
+		switch {
+		case headers[p.Kind]:
+			body := p.Child("body")
+			if body == nil {
+				body = p.Child("consequence")
+			}
+			if body != nil && n.Start >= body.Start && n.End <= body.End {
+				continue // inside the body: a statement there is nearer
+			}
+			if body != nil {
+				return int(p.Start), int(body.Start)
+			}
+			return int(p.Start), int(p.End)
+		case statements[p.Kind]:
+			if skip != nil && skip(p, n) {
+				continue
+			}
+			return int(p.Start), int(p.End)
+		}
+	}
+	return int(n.Start), int(n.End)
+}
+
+// KindSet makes a set of node kinds.
+func KindSet(kinds ...string) map[string]bool {
+	m := make(map[string]bool, len(kinds))
+	for _, k := range kinds {
+		m[k] = true
+	}
+	return m
+}

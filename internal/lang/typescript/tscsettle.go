@@ -129,35 +129,26 @@ func (a tscTier) settle(s *tscSite, run *tsc.Run, tree string, diags []tsc.Diagn
 // header of a declaration or a compound statement (a class's heritage,
 // a method's parameters, an if's condition), that header only.
 func reach(n *treesit.Node) (lo, hi int) {
-	for p := n; p != nil; p = p.Parent {
-		switch p.Kind {
-		case "class_declaration", "abstract_class_declaration", "class", "interface_declaration",
-			"function_declaration", "generator_function_declaration", "method_definition",
-			"if_statement", "for_statement", "for_in_statement", "while_statement", "do_statement",
-			"switch_statement", "try_statement", "with_statement":
-			body := p.Child("body")
-			if body == nil {
-				body = p.Child("consequence")
-			}
-			if body != nil && n.Start >= body.Start && n.End <= body.End {
-				continue // inside the body: a statement there is nearer
-			}
-			if body != nil {
-				return int(p.Start), int(body.Start)
-			}
-			return int(p.Start), int(p.End)
-		case "expression_statement", "lexical_declaration", "variable_declaration", "return_statement",
-			"throw_statement", "import_statement", "export_statement", "public_field_definition",
-			"property_signature", "method_signature", "abstract_method_signature", "type_alias_declaration",
-			"enum_declaration", "ambient_declaration":
-			if p.Kind == "export_statement" && p.Child("declaration") != nil && n.Start >= p.Child("declaration").Start {
-				continue
-			}
-			return int(p.Start), int(p.End)
-		}
-	}
-	return int(n.Start), int(n.End)
+	return treesit.Reach(n, reachHeaders, reachStatements, wrapsOnly)
 }
+
+// wrapsOnly passes over an export statement holding the declaration n
+// lies in: the declaration's own statement is nearer.
+func wrapsOnly(p, n *treesit.Node) bool {
+	d := p.Child("declaration")
+	return p.Kind == "export_statement" && d != nil && n.Start >= d.Start
+}
+
+var (
+	reachHeaders = treesit.KindSet("class_declaration", "abstract_class_declaration", "class", "interface_declaration",
+		"function_declaration", "generator_function_declaration", "method_definition",
+		"if_statement", "for_statement", "for_in_statement", "while_statement", "do_statement",
+		"switch_statement", "try_statement", "with_statement")
+	reachStatements = treesit.KindSet("expression_statement", "lexical_declaration", "variable_declaration", "return_statement",
+		"throw_statement", "import_statement", "export_statement", "public_field_definition",
+		"property_signature", "method_signature", "abstract_method_signature", "type_alias_declaration",
+		"enum_declaration", "ambient_declaration")
+)
 
 // callOf is the call or new expression a reference is the callee of
 // (directly, or as the property of a member expression), nil when it is
