@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ripple-dev/ripple/internal/bump"
 	"github.com/ripple-dev/ripple/internal/config"
 	"github.com/ripple-dev/ripple/internal/diffclassify"
 	"github.com/ripple-dev/ripple/internal/gitio"
@@ -96,7 +97,9 @@ func Run(ctx context.Context, repo *gitio.Repo, o Options) (*model.Result, error
 		newFrontends = languages.Frontends
 	}
 	fes := newFrontends()
-	files, err := repo.Diff(ctx, base, headRev, cfg.MaxFiles, fes.Pathspecs()...)
+	// the manifests too: a dependency's version change is a seed
+	// (internal/bump)
+	files, err := repo.Diff(ctx, base, headRev, cfg.MaxFiles, append(fes.Pathspecs(), bump.Pathspecs(fes)...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -110,8 +113,20 @@ func Run(ctx context.Context, repo *gitio.Repo, o Options) (*model.Result, error
 	if err != nil {
 		return nil, err
 	}
+	deadline := o.Deadline
+	if deadline.IsZero() && cfg.Budget > 0 {
+		deadline = start.Add(cfg.Budget)
+	}
+	bumps, err := bump.Seeds(ctx, bump.Input{Frontends: fes, Base: baseTree, Head: head, Files: files, Deadline: deadline})
+	if err != nil {
+		return nil, err
+	}
+	cl.Changes = append(cl.Changes, bumps.Changes...)
+	cl.Parsed += bumps.Parsed
 	res.Changes = cl.Changes
 	res.Diagnostics = append(res.Diagnostics, cl.Diagnostics...)
+	res.Diagnostics = append(res.Diagnostics, bumps.Diagnostics...)
+	res.PrecisionNotes = append(res.PrecisionNotes, bumps.Notes...)
 
 	changed := map[string]*gitio.FileChange{}
 	for _, f := range files {
@@ -140,6 +155,7 @@ func Run(ctx context.Context, repo *gitio.Repo, o Options) (*model.Result, error
 	res.Stats.Cold = out.Cold
 	res.Changes = append(res.Changes, out.Derived...)
 	res.Findings = out.Findings
+	res.PrecisionNotes = append(res.PrecisionNotes, bump.Summarize(bumps.Bumps, res.Changes, res.Findings)...)
 	res.Diagnostics = dedupeDiagnostics(res.Diagnostics)
 	res.Stats.ParsedFiles = cl.Parsed + out.Parsed
 	res.Stats.TypedPackages = out.Typed

@@ -133,6 +133,35 @@ type Change struct {
 	// dependents can only be the farther frontier (notes), and so can
 	// what derives from it (see propagate.Rung).
 	Frontier bool `json:"frontier,omitempty"`
+	// Bump is set on a change read from a dependency's two versions
+	// (a change of its API) rather than from the repository's diff: the
+	// version change of the manifest that caused it.
+	Bump *Bump `json:"bump,omitempty"`
+}
+
+// Bump is a dependency's version change in a manifest: the seed of the
+// changes read from the dependency's two versions.
+type Bump struct {
+	// Module is the dependency (a Go module path, an npm package);
+	// NewModule is set when the bump renamed it (a Go major version:
+	// github.com/x/y -> github.com/x/y/v2).
+	Module    string `json:"module"`
+	NewModule string `json:"new_module,omitempty"`
+	From      string `json:"from"`
+	To        string `json:"to"`
+	// Manifest is the repository file whose line Line changed the
+	// version ("go.mod").
+	Manifest string `json:"manifest"`
+	Line     int    `json:"line"`
+}
+
+// String names the bump as a person reads it: "github.com/x/y v1.4.0 ->
+// v1.6.2".
+func (b *Bump) String() string {
+	if b.NewModule != "" && b.NewModule != b.Module {
+		return b.Module + " " + b.From + " -> " + b.NewModule + " " + b.To
+	}
+	return b.Module + " " + b.From + " -> " + b.To
 }
 
 // Hops is the number of derived steps between the developer's change and
@@ -173,6 +202,11 @@ func (c *Change) Trail() []Step {
 		chain = append([]*Change{c}, chain...)
 	}
 	var steps []Step
+	if bp := chain[0].Bump; bp != nil {
+		// the developer's change is the manifest's line, the
+		// dependency's declaration the first thing it changed
+		steps = append(steps, Step{Display: bp.String(), Path: bp.Manifest, Line: bp.Line})
+	}
 	for i, c := range chain {
 		b := c.Block()
 		st := Step{Display: b.Display, Path: b.Path, Line: b.NameLine}
@@ -206,6 +240,9 @@ func (c *Change) Summary() string {
 		what = strings.Join(c.Details, "; ")
 	default:
 		what = c.Label.Describe()
+	}
+	if c.Bump != nil {
+		return fmt.Sprintf("%s: %s: %s", c.Bump.String(), b.Display, what)
 	}
 	return fmt.Sprintf("%s: %s", b.Display, what)
 }

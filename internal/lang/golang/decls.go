@@ -229,7 +229,7 @@ func fieldList(fl *ast.FieldList) (ps []param, variadic bool) {
 		t := f.Type
 		if el, ok := t.(*ast.Ellipsis); ok {
 			variadic = true
-			ts := "..." + exprString(el.Elt)
+			ts := "..." + canonType(el.Elt)
 			if len(f.Names) == 0 {
 				ps = append(ps, param{Type: ts})
 			}
@@ -238,7 +238,7 @@ func fieldList(fl *ast.FieldList) (ps []param, variadic bool) {
 			}
 			continue
 		}
-		ts := exprString(t)
+		ts := canonType(t)
 		if len(f.Names) == 0 {
 			ps = append(ps, param{Type: ts})
 		}
@@ -289,7 +289,7 @@ func (b *declBuilder) funcDecl(d *ast.FuncDecl) {
 	fi.Params, fi.Variadic = fieldList(d.Type.Params)
 	fi.Results, _ = fieldList(d.Type.Results)
 	if d.Type.TypeParams != nil {
-		fi.TypeParams = "[" + compact(b.tokensBetween(d.Type.TypeParams.Opening+1, d.Type.TypeParams.Closing)) + "]"
+		fi.TypeParams = canonTypeParams(d.Type.TypeParams)
 	}
 	kind := model.KindFunc
 	display := "func " + d.Name.Name
@@ -411,7 +411,7 @@ func (b *declBuilder) genDecl(d *ast.GenDecl) {
 func (b *declBuilder) typeSpec(d *ast.GenDecl, s *ast.TypeSpec) {
 	ti := &typeInfo{Alias: s.Assign.IsValid()}
 	if s.TypeParams != nil {
-		ti.TypeParams = "[" + compact(b.tokensBetween(s.TypeParams.Opening+1, s.TypeParams.Closing)) + "]"
+		ti.TypeParams = canonTypeParams(s.TypeParams)
 	}
 	var node ast.Node = s
 	if len(d.Specs) == 1 {
@@ -474,7 +474,7 @@ func headerOf(underlying string) string {
 }
 
 func (b *declBuilder) field(typeName string, index int, f *ast.Field, ti *typeInfo) {
-	fi := &fieldInfo{Type: exprString(f.Type), Index: index}
+	fi := &fieldInfo{Type: canonType(f.Type), Index: index}
 	if f.Tag != nil {
 		fi.Tag, _ = strconv.Unquote(f.Tag.Value)
 		fi.Names = encodingNames(fi.Tag)

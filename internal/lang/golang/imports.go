@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/ast"
 	"path"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -38,7 +39,7 @@ func (ir *importers) importFindings(ctx context.Context, changes []*model.Change
 		case model.DI, model.MI:
 			out = append(out, ir.importUses(ctx, c)...)
 		case model.DM, model.DC, model.DF:
-			if c.New == nil && len(ir.ix.byDir[c.Old.Package]) == 0 {
+			if c.New == nil && ir.packageGone(c.Old.Package) {
 				ip := ir.ix.mods.importPath(c.Old.Package)
 				if _, ok := removedPkgs[ip]; !ok {
 					removedPkgs[ip] = c
@@ -50,6 +51,39 @@ func (ir *importers) importFindings(ctx context.Context, changes []*model.Change
 		out = append(out, ir.importersOf(ctx, ip, c)...)
 	}
 	return out
+}
+
+// packageGone reports whether the package of directory dir has no
+// files in the head state: a directory of the repository, or the
+// package of a dependency a bump read (bump.go), which is gone when the
+// module version the head requires lacks it.
+func (ir *importers) packageGone(dir string) bool {
+	ip, ext := externalImportPath(dir)
+	if !ext {
+		return len(ir.ix.byDir[dir]) == 0
+	}
+	cache := toolchainEnv().modcache
+	for modDir, reqs := range ir.ix.mods.requires {
+		for _, r := range reqs {
+			if ip != r.Path && !strings.HasPrefix(ip, r.Path+"/") {
+				continue
+			}
+			rel := strings.TrimPrefix(strings.TrimPrefix(ip, r.Path), "/")
+			mv := r
+			if rep, ok := ir.ix.mods.replaces[modDir][r.Path]; ok {
+				if rep.Version == "" {
+					return false // a directory: the repository's own
+				}
+				mv = rep
+			}
+			d := cacheDir(cache, mv.Path+"@"+mv.Version)
+			if d == "" || !isDir(d) {
+				return false // the version is not on disk: unknown
+			}
+			return len(packageFiles(filepath.Join(d, filepath.FromSlash(rel)))) == 0
+		}
+	}
+	return false // not required: the build says so, not a deletion
 }
 
 // importUses reports the uses of an import's old name in its file.

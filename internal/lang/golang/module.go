@@ -91,6 +91,9 @@ func (m *modules) root(dir string) *modRoot {
 // importPath returns the import path of the package in dir ("" outside
 // any module: the directory itself is used).
 func (m *modules) importPath(dir string) string {
+	if ip, ok := externalImportPath(dir); ok {
+		return ip // a dependency's package read for a bump (bump.go)
+	}
 	if i := strings.LastIndex("/"+dir+"/", "/vendor/"); i >= 0 {
 		rest := ("/" + dir + "/")[i+len("/vendor/"):]
 		return strings.TrimSuffix(rest, "/")

@@ -1,0 +1,66 @@
+package lang
+
+import (
+	"context"
+	"time"
+
+	"github.com/ripple-dev/ripple/internal/gitio"
+	"github.com/ripple-dev/ripple/internal/model"
+)
+
+// Bumper is a front-end that reads its ecosystem's dependency manifests
+// (go.mod, package.json): a diff that changes a dependency's version is
+// a seed whose declarations live outside the repository. The front-end
+// finds the bumps and reads the two versions of the dependency's source,
+// as far as the repository imports it; the core (internal/bump)
+// classifies the two states like any diff, keeps what dependents can
+// use (API) and hands the changes to the walk, whose queries the
+// front-end answers as for a change of the repository's own code.
+type Bumper interface {
+	// Manifests are the pathspecs of the manifest files ("go.mod").
+	Manifests() []string
+	// Bumps finds the dependency version changes of the changed
+	// manifests and reads both versions of each. A bump whose source
+	// cannot be read is returned with Unread set, never dropped.
+	Bumps(ctx context.Context, in BumpInput) ([]*Bump, error)
+	// API reports whether a declaration of a dependency is one the
+	// repository can depend on (Go: an exported name).
+	API(b *model.Block) bool
+	// Forwards names the function of the same package that a function
+	// only forwards its parameters to ("" when it does more): a
+	// dependency that deletes such a deprecated name renamed it, and
+	// its callers' edit is mechanical.
+	Forwards(b *model.Block) string
+}
+
+// BumpInput is what a Bumper reads.
+type BumpInput struct {
+	Base, Head gitio.Tree
+	// Manifests are the changed files the Manifests pathspecs select.
+	Manifests []*gitio.FileChange
+	// Deadline bounds fetching a version that is not on disk (zero: no
+	// bound).
+	Deadline time.Time
+}
+
+// Bump is one dependency's version change and the two states of the
+// source the repository imports from it.
+type Bump struct {
+	model.Bump
+	// Base and Head hold the imported packages' files of the old and the
+	// new version under the same paths (Files), so that a declaration
+	// meets its other state. Root prefixes those paths; OldRoot and
+	// NewRoot replace it in the paths a person reads (the version in
+	// them: "github.com/x/y@v1.4.0/pkg/a.go").
+	Base, Head gitio.Tree
+	Files      []*gitio.FileChange
+	Root       string
+	OldRoot    string
+	NewRoot    string
+	// Imported are the packages of the dependency the repository
+	// imports (import paths), the only ones read.
+	Imported []string
+	// Unread says why a version's source could not be read (offline,
+	// refused by the proxy): the bump is reported, its uses unjudged.
+	Unread string
+}
