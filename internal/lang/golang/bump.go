@@ -34,7 +34,9 @@ import (
 // "github.com/x/y@/pkg/a.go", whose directory importPath maps to the
 // package's import path: "@" never occurs in a repository's import path.
 
-func (fe *Frontend) Manifests() []string { return []string{"go.mod", "*/go.mod", "go.work", "*/go.work"} }
+func (fe *Frontend) Manifests() []string {
+	return []string{"go.mod", "*/go.mod", "go.work", "*/go.work"}
+}
 
 // API: an exported name; the methods and fields of an unexported type
 // are reached through values of it (a constructor's result).
