@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -97,6 +98,11 @@ func setupGit(env *testscript.Env) error {
 	// writes $HOME/.config/go/telemetry after `go env` returned, racing
 	// the removal of $WORK.
 	env.Setenv("GOPROXY", "off")
+	// a script that reads real module versions (the modules condition)
+	// turns this process's module cache and proxy back on
+	outer := outerGoEnv()
+	env.Setenv("OUTER_GOMODCACHE", outer[0])
+	env.Setenv("OUTER_GOPROXY", outer[1])
 	mode := filepath.Join(home, ".config", "go", "telemetry", "mode")
 	if err := os.MkdirAll(filepath.Dir(mode), 0o755); err != nil {
 		return err
@@ -263,6 +269,9 @@ func scriptCondition(cond string) (bool, error) {
 		_, ok := pyrightBin()
 		return ok, nil
 	}
+	if mods, ok := strings.CutPrefix(cond, "modules:"); ok {
+		return modulesServed(strings.Split(mods, ",")), nil
+	}
 	return false, fmt.Errorf("unknown condition %q", cond)
 }
 
@@ -279,4 +288,34 @@ func pyrightBin() (string, bool) {
 		return "", false
 	}
 	return bin, true
+}
+
+// outerGoEnv is this process's GOMODCACHE and GOPROXY, asked of the go
+// command once.
+var outerGoEnv = sync.OnceValue(func() [2]string {
+	out, err := exec.Command("go", "env", "GOMODCACHE", "GOPROXY").Output()
+	f := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if err != nil || len(f) != 2 {
+		return [2]string{}
+	}
+	return [2]string{f[0], f[1]}
+})
+
+var served sync.Map // module@version list -> bool
+
+// modulesServed reports whether every module@version is in this
+// process's module cache or fetched into it through its GOPROXY (the
+// modules condition: a script that bumps a real module skips, saying
+// so, where the proxy cannot be reached).
+func modulesServed(mvs []string) bool {
+	key := strings.Join(mvs, ",")
+	if v, ok := served.Load(key); ok {
+		return v.(bool)
+	}
+	cmd := exec.Command("go", append([]string{"mod", "download"}, mvs...)...)
+	cmd.Dir = os.TempDir()
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+	ok := cmd.Run() == nil
+	served.Store(key, ok)
+	return ok
 }

@@ -89,7 +89,8 @@ func (out *Output) read(ctx context.Context, fe lang.Frontend, bp lang.Bumper, b
 	out.Bumps = append(out.Bumps, &mb)
 	if b.Unread != "" {
 		out.Diagnostics = append(out.Diagnostics, model.Diagnostic{Path: mb.Manifest, Line: mb.Line,
-			Message: fmt.Sprintf("%s: the uses of %s are not judged: its source could not be read (%s)", mb.String(), plural(len(b.Imported), "the package", "its packages")+" the repository imports", b.Unread)})
+			Message: fmt.Sprintf("%s: the uses of %s the repository imports (%s) are not judged: its source could not be read (%s)",
+				mb.String(), plural(len(b.Imported), "package", "packages"), strings.Join(b.Imported, ", "), b.Unread)})
 		return nil
 	}
 	cl, err := diffclassify.Classify(ctx, diffclassify.Input{Files: b.Files, Base: b.Base, Head: b.Head, Frontends: lang.Set{fe}})

@@ -347,7 +347,7 @@ func download(ctx context.Context, mvs []string, deadline time.Time, dirs map[st
 		mv := m.Path + "@" + m.Version
 		switch {
 		case m.Error != "":
-			failed[mv] = firstLine(m.Error)
+			failed[mv] = strings.TrimPrefix(firstLine(m.Error), mv+": ")
 		case m.Dir != "":
 			dirs[mv] = m.Dir
 		}
