@@ -87,6 +87,17 @@ func matches(specs []string, p string) bool {
 func (out *Output) read(ctx context.Context, fe lang.Frontend, bp lang.Bumper, b *lang.Bump) error {
 	mb := b.Bump
 	out.Bumps = append(out.Bumps, &mb)
+	n := 0
+	for _, m := range b.Moved {
+		// an import path the bump moved: a rename of the import
+		c := &model.Change{Label: model.DI, Old: m[0], New: m[1], Bump: &mb, Details: []string{"moved to " + m[1].Name}}
+		out.Changes = append(out.Changes, c)
+		n++ // known without reading the versions
+	}
+	if b.InDiff != "" {
+		out.Notes = append(out.Notes, fmt.Sprintf("%s: the module is vendored: its changes are the diff's own in %s/", mb.String(), b.InDiff))
+		return nil
+	}
 	if b.Unread != "" {
 		out.Diagnostics = append(out.Diagnostics, model.Diagnostic{Path: mb.Manifest, Line: mb.Line,
 			Message: fmt.Sprintf("%s: the uses of %s the repository imports (%s) are not judged: its source could not be read (%s)",
@@ -105,7 +116,6 @@ func (out *Output) read(ctx context.Context, fe lang.Frontend, bp lang.Bumper, b
 			Message: mb.String() + ": " + versioned(d.Path, b) + ": " + d.Message, Partial: d.Partial})
 	}
 	forwarded(ctx, fe, bp, b, cl.Changes)
-	n := 0
 	for _, c := range cl.Changes {
 		if !kept(bp, c) {
 			continue

@@ -60,6 +60,15 @@ type Bump struct {
 	// Imported are the packages of the dependency the repository
 	// imports (import paths), the only ones read.
 	Imported []string
+	// Moved are the imported packages a major version moved to another
+	// import path (github.com/x/y/pkg -> github.com/x/y/v2/pkg), as
+	// import blocks of the old and the new path: the repository's
+	// imports of the old one no longer build.
+	Moved [][2]*model.Block
+	// InDiff is set when the repository vendors the dependency and the
+	// diff holds both versions' files: their changes are the diff's own
+	// seeds, and the bump adds none.
+	InDiff string
 	// Unread says why a version's source could not be read (offline,
 	// refused by the proxy): the bump is reported, its uses unjudged.
 	Unread string

@@ -131,9 +131,16 @@ func (fe *Frontend) Bumps(ctx context.Context, in lang.BumpInput) ([]*lang.Bump,
 			continue // an indirect dependency the repository does not import
 		}
 		b.Imported = imported
+		b.Moved = moved(b)
 		out = append(out, b)
 	}
-	readVersions(ctx, out, in.Deadline)
+	var fromCache []*lang.Bump
+	for _, b := range out {
+		if !vendored(ctx, in.Base, in.Head, b) {
+			fromCache = append(fromCache, b)
+		}
+	}
+	readVersions(ctx, fromCache, in.Deadline)
 	return out, nil
 }
 
@@ -298,6 +305,60 @@ func readVersions(ctx context.Context, bumps []*lang.Bump, deadline time.Time) {
 	}
 }
 
+// moved lists the packages of the old path of a major version change
+// that the repository imports, each with its new path.
+func moved(b *lang.Bump) [][2]*model.Block {
+	if b.NewModule == "" {
+		return nil
+	}
+	var out [][2]*model.Block
+	for _, ip := range b.Imported {
+		if ip != b.Module && !strings.HasPrefix(ip, b.Module+"/") ||
+			ip == b.NewModule || strings.HasPrefix(ip, b.NewModule+"/") {
+			continue // a package of the new path (kit/v2 begins with kit/)
+		}
+		rel := strings.TrimPrefix(ip, b.Module)
+		np := b.NewModule + rel
+		blk := func(mod, p string) *model.Block {
+			return &model.Block{Lang: "go", Kind: model.KindImport, Package: mod + "@" + rel, Name: p, Display: "import " + strconv.Quote(p)}
+		}
+		out = append(out, [2]*model.Block{blk(b.Module, ip), blk(b.NewModule, np)})
+	}
+	return out
+}
+
+// vendored reports a bump the repository vendors in both states at the
+// bump's versions (vendor/modules.txt beside the manifest says so): the
+// diff holds the dependency's changed files, which are classified as
+// the diff's own, and the bump reads nothing more.
+func vendored(ctx context.Context, base, head gitio.Tree, b *lang.Bump) bool {
+	dir := path.Dir(b.Manifest)
+	txt := path.Join(dir, "vendor", "modules.txt")
+	oldList, err1 := base.ReadFile(ctx, txt)
+	newList, err2 := head.ReadFile(ctx, txt)
+	newPath := b.Module
+	if b.NewModule != "" {
+		newPath = b.NewModule
+	}
+	if err1 != nil || err2 != nil || !vendorLists(oldList, b.Module, b.From) || !vendorLists(newList, newPath, b.To) {
+		return false
+	}
+	b.InDiff = path.Join(dir, "vendor")
+	return true
+}
+
+// vendorLists reports whether a vendor/modules.txt lists module mod at
+// version v ("# mod v", or "# mod v => replacement").
+func vendorLists(list []byte, mod, v string) bool {
+	for _, l := range strings.Split(string(list), "\n") {
+		f := strings.Fields(l)
+		if len(f) >= 3 && f[0] == "#" && f[1] == mod && f[2] == v {
+			return true
+		}
+	}
+	return false
+}
+
 // cacheDir is the module cache's directory of "path@version", "" when
 // the path or version cannot be escaped.
 func cacheDir(cache, mv string) string {
@@ -374,31 +435,60 @@ func firstLine(s string) string {
 }
 
 // moduleStates reads the imported packages' Go files (not tests, not
-// files built only with the ignore tag) of both versions into trees
-// under the bump's root, and the changes between them. A file equal in
-// both versions is left out: its declarations did not change.
+// files built only with the ignore tag) of both versions from their
+// module directories.
 func moduleStates(b *lang.Bump, oldDir, newDir string) (base, head gitio.MemTree, files []*gitio.FileChange) {
-	base, head = gitio.MemTree{}, gitio.MemTree{}
-	rels := map[string]bool{}
-	for _, ip := range b.Imported {
-		for _, p := range []string{b.Module, b.NewModule} {
-			if p != "" && (ip == p || strings.HasPrefix(ip, p+"/")) {
-				rels[strings.TrimPrefix(strings.TrimPrefix(ip, p), "/")] = true
-			}
+	read := func(modDir string) map[string]map[string][]byte {
+		out := map[string]map[string][]byte{}
+		for _, ip := range b.Imported {
+			out[ip] = packageFiles(filepath.Join(modDir, filepath.FromSlash(relOf(b, ip))))
+		}
+		return out
+	}
+	return states(b, read(oldDir), read(newDir))
+}
+
+// relOf is an imported package's directory within its module.
+func relOf(b *lang.Bump, ip string) string {
+	for _, p := range []string{b.NewModule, b.Module} {
+		if p != "" && (ip == p || strings.HasPrefix(ip, p+"/")) {
+			return strings.TrimPrefix(strings.TrimPrefix(ip, p), "/")
 		}
 	}
-	for rel := range rels {
-		olds := packageFiles(filepath.Join(oldDir, filepath.FromSlash(rel)))
-		news := packageFiles(filepath.Join(newDir, filepath.FromSlash(rel)))
-		for name, src := range olds {
+	return ""
+}
+
+// states puts both versions' files of each imported package (import
+// path -> file name -> content) into trees under the bump's root, and
+// the changes between them. A file equal in both versions is left out
+// of the changes: its declarations did not change. The two paths of a
+// package a major version moved meet under the new path's root.
+func states(b *lang.Bump, olds, news map[string]map[string][]byte) (base, head gitio.MemTree, files []*gitio.FileChange) {
+	base, head = gitio.MemTree{}, gitio.MemTree{}
+	type pair struct{ old, new map[string][]byte }
+	byRel := map[string]*pair{}
+	for ip := range olds {
+		rel := relOf(b, ip)
+		if byRel[rel] == nil {
+			byRel[rel] = &pair{}
+		}
+		if len(olds[ip]) > 0 && len(byRel[rel].old) == 0 {
+			byRel[rel].old = olds[ip]
+		}
+		if len(news[ip]) > 0 && len(byRel[rel].new) == 0 {
+			byRel[rel].new = news[ip]
+		}
+	}
+	for rel, pr := range byRel {
+		for name, src := range pr.old {
 			base[path.Join(b.Root, rel, name)] = src
 		}
-		for name, src := range news {
+		for name, src := range pr.new {
 			head[path.Join(b.Root, rel, name)] = src
 		}
-		for name, o := range olds {
+		for name, o := range pr.old {
 			p := path.Join(b.Root, rel, name)
-			n, ok := news[name]
+			n, ok := pr.new[name]
 			switch {
 			case !ok:
 				files = append(files, &gitio.FileChange{Status: gitio.Deleted, OldPath: p, Whole: true})
@@ -406,10 +496,9 @@ func moduleStates(b *lang.Bump, oldDir, newDir string) (base, head gitio.MemTree
 				files = append(files, &gitio.FileChange{Status: gitio.Modified, OldPath: p, NewPath: p, Whole: true})
 			}
 		}
-		for name := range news {
-			if _, ok := olds[name]; !ok {
-				p := path.Join(b.Root, rel, name)
-				files = append(files, &gitio.FileChange{Status: gitio.Added, NewPath: p, Whole: true})
+		for name := range pr.new {
+			if _, ok := pr.old[name]; !ok {
+				files = append(files, &gitio.FileChange{Status: gitio.Added, NewPath: path.Join(b.Root, rel, name), Whole: true})
 			}
 		}
 	}

@@ -37,6 +37,11 @@ func (ir *importers) importFindings(ctx context.Context, changes []*model.Change
 	for _, c := range changes {
 		switch c.Label {
 		case model.DI, model.MI:
+			if _, ext := externalImportPath(c.Old.Package); ext {
+				// a package a dependency's major version moved (bump.go)
+				removedPkgs[c.Old.Name] = c
+				continue
+			}
 			out = append(out, ir.importUses(ctx, c)...)
 		case model.DM, model.DC, model.DF:
 			if c.New == nil && ir.packageGone(c.Old.Package) {
@@ -160,6 +165,9 @@ func (ir *importers) importersOf(ctx context.Context, ip string, c *model.Change
 			r := &ref{t: &target{ch: c}, f: f, stack: stackAt(f.ast, im.Path.Pos()), prec: model.PrecisionSyntax}
 			v := verdict{rel: model.ImportedBy, v: model.Inconsistent,
 				msg: fmt.Sprintf("imports %q, whose last file this change deletes", ip)}
+			if c.Label == model.DI && c.New != nil {
+				v.msg = fmt.Sprintf("imports %q, which the new version moved to %q", ip, c.New.Name)
+			}
 			fd := ir.ix.finding(r, v, model.PrecisionSyntax)
 			fd.Site.Line, fd.Site.Col, fd.Site.Text = ir.ix.lineText(f, im.Path.Pos())
 			out = append(out, fd)
