@@ -122,6 +122,7 @@ func Run(ctx context.Context, repo *gitio.Repo, o Options) (*model.Result, error
 		return nil, err
 	}
 	cl.Changes = append(cl.Changes, bumps.Changes...)
+	res.Bumps = bumps.Bumps
 	cl.Parsed += bumps.Parsed
 	res.Changes = cl.Changes
 	res.Diagnostics = append(res.Diagnostics, cl.Diagnostics...)

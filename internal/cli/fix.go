@@ -192,7 +192,7 @@ func dirtyTree(ctx context.Context, repo *gitio.Repo) (string, error) {
 // printPlan shows the plan, each block once as it ended, the cost and
 // the patch.
 func printPlan(w io.Writer, r *fix.Result) {
-	if len(r.Obligations) == 0 {
+	if len(r.Obligations) == 0 && len(r.Migrated) == 0 {
 		fmt.Fprintln(w, "ripple: nothing to fix")
 	}
 	for i, o := range r.Blocks() {

@@ -61,6 +61,9 @@ type Result struct {
 	In          int            `json:"tokens_in"`  // model tokens
 	Out         int            `json:"tokens_out"`
 	Notes       []string       `json:"notes,omitempty"`
+	// Migrated are the files a dependency's own migration directives
+	// changed (lang.Migrator), before the rounds.
+	Migrated []string `json:"migrated,omitempty"`
 	// ModelUnreachable says why the model could not be reached
 	// ("model endpoint URL unreachable: connection refused"), when a
 	// request failed at the connection level: the run asked it nothing
@@ -134,6 +137,7 @@ func Run(ctx context.Context, repo *gitio.Repo, o Options) (*Result, error) {
 		return nil, err
 	}
 	defer e.sc.close()
+	e.migrate(ctx)
 
 	for round := 1; round <= o.Rounds; round++ {
 		e.res.Rounds = round
@@ -197,6 +201,33 @@ func Run(ctx context.Context, repo *gitio.Repo, o Options) (*Result, error) {
 		e.res.Out += ob.Out
 	}
 	return e.res, nil
+}
+
+// migrate applies the migration directives of the seed's dependency
+// bumps (lang.Migrator: Go's //go:fix inline) before the first round:
+// the rounds then plan what they left, and the oracle proves both.
+func (e *engine) migrate(ctx context.Context) {
+	bumps := e.res.Seed.Bumps
+	if len(bumps) == 0 {
+		return
+	}
+	for _, fe := range e.fes {
+		m, ok := fe.(lang.Migrator)
+		if !ok {
+			continue
+		}
+		mg, err := m.Migrate(ctx, e.sc.dir, bumps)
+		for _, f := range mg.Files {
+			e.sc.mark(f)
+		}
+		if len(mg.Files) > 0 {
+			e.res.Migrated = append(e.res.Migrated, mg.Files...)
+			e.note(fmt.Sprintf("applied %s: %s", mg.How, strings.Join(mg.Files, ", ")))
+		}
+		if err != nil {
+			e.note("migration directives not applied everywhere: " + err.Error())
+		}
+	}
 }
 
 // seedBlocks are the blocks the developer's change edited: never planned.

@@ -65,6 +65,15 @@ func (s *scratch) write(path string, data []byte) error {
 	return os.WriteFile(p, data, st.Mode().Perm())
 }
 
+// mark records a file a tool other than the engine edited in the
+// scratch work tree (a migration), so that the patch holds it.
+func (s *scratch) mark(path string) {
+	if s.written == nil {
+		s.written = map[string]bool{}
+	}
+	s.written[path] = true
+}
+
 // patch is the unified diff from the head state to the scratch state of
 // the files the engine wrote, and of nothing else: a checkout does not
 // reproduce every file (a working-tree-encoding that cannot hold its

@@ -73,3 +73,19 @@ type Bump struct {
 	// refused by the proxy): the bump is reported, its uses unjudged.
 	Unread string
 }
+
+// Migrator is a Bumper that applies the migration directives a
+// dependency's new version ships (Go's //go:fix inline) to the
+// repository's code, for the fix engine: in dir, a scratch work tree of
+// the head state.
+type Migrator interface {
+	Migrate(ctx context.Context, dir string, bumps []*model.Bump) (Migration, error)
+}
+
+// Migration is what a Migrator did: the repository-relative files it
+// changed, and how, for the plan ("the //go:fix inline directives of
+// the new versions (go fix -inline)").
+type Migration struct {
+	Files []string
+	How   string
+}

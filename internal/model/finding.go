@@ -362,6 +362,10 @@ type Result struct {
 	Changes     []*Change    `json:"changes"`
 	Findings    []*Finding   `json:"findings"`
 	Diagnostics []Diagnostic `json:"diagnostics,omitempty"`
+	// Bumps are the dependency version changes of the diff's manifests
+	// that the check read (internal/bump); the changes they caused are
+	// marked with them (Change.Bump).
+	Bumps []*Bump `json:"bumps,omitempty"`
 	// Precision is the weakest precision any finding was established with,
 	// and PrecisionNotes say why it is not stronger.
 	PrecisionNotes []string `json:"precision_notes,omitempty"`
