@@ -160,9 +160,11 @@ func (r *run) analyse(ctx context.Context, ev *event.Event) int {
 	languages := languageLines(files, res, cfg, r.getenv)
 	problem := ""
 	if m := onlyManifests(files); m != "" && len(res.Findings) == 0 {
-		// a pass would read as "the bump is safe": say what it is
-		problem = "Ripple checked nothing it could judge: this pull request changes only dependency manifests (" + m + "), and a dependency bump is not a change Ripple follows yet (the callers of what the new versions changed are not walked), so this pass says nothing about it."
-		r.noticef("ripple: %s", problem)
+		if unread := unreadManifests(files, res.Bumps); unread != "" {
+			// a pass would read as "the bump is safe": say what it is
+			problem = "Ripple checked nothing it could judge: this pull request changes only dependency manifests (" + m + "), and it read no dependency version change from " + unread + " (a bump of an ecosystem Ripple does not read yet is not a change it follows: the callers of what the new versions changed are not walked), so this pass says nothing about it."
+			r.noticef("ripple: %s", problem)
+		}
 	}
 	rep, err := findings.FromResult(res)
 	if err != nil {

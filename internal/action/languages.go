@@ -98,8 +98,10 @@ func languageLines(files []string, res *model.Result, cfg *config.Config, getenv
 }
 
 // manifests are files that declare dependencies, not code: a pull
-// request changing only these (Dependabot's, Renovate's) has nothing
-// Ripple judges yet (dependency bumps are not seeds).
+// request changing only these (Dependabot's, Renovate's) has nothing to
+// judge but the bumps they make, which Ripple reads for the ecosystems
+// whose front-end is a lang.Bumper (internal/bump) and not for the
+// others (unreadManifests).
 var manifests = map[string]bool{
 	"go.mod": true, "go.sum": true, "go.work": true, "go.work.sum": true,
 	"package.json": true, "package-lock.json": true, "npm-shrinkwrap.json": true, "pnpm-lock.yaml": true, "yarn.lock": true,
@@ -120,6 +122,39 @@ func onlyManifests(files []string) string {
 			return ""
 		}
 		if !have[b] {
+			have[b] = true
+			names = append(names, b)
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// manifestFamily groups a manifest with the files that go with it (a
+// go.sum with its go.mod, a lock file with its package.json): the
+// family of the manifest a bump was read from is covered.
+func manifestFamily(name string) string {
+	switch {
+	case strings.HasPrefix(name, "go."):
+		return "go"
+	case name == "package.json" || name == "package-lock.json" || name == "npm-shrinkwrap.json" || name == "pnpm-lock.yaml" || name == "yarn.lock":
+		return "npm"
+	}
+	return "python"
+}
+
+// unreadManifests names the changed manifests of a family from which no
+// bump was read (Ripple does not read that ecosystem's bumps, or the
+// change bumps no version): "" when every family was read.
+func unreadManifests(files []string, bumps []*model.Bump) string {
+	read := map[string]bool{}
+	for _, b := range bumps {
+		read[manifestFamily(path.Base(b.Manifest))] = true
+	}
+	var names []string
+	have := map[string]bool{}
+	for _, f := range files {
+		b := path.Base(f)
+		if !read[manifestFamily(b)] && !have[b] {
 			have[b] = true
 			names = append(names, b)
 		}

@@ -87,6 +87,10 @@ func matches(specs []string, p string) bool {
 func (out *Output) read(ctx context.Context, fe lang.Frontend, bp lang.Bumper, b *lang.Bump) error {
 	mb := b.Bump
 	out.Bumps = append(out.Bumps, &mb)
+	if len(b.Imported) == 0 {
+		out.Notes = append(out.Notes, mb.String()+": the repository imports none of its packages (an indirect dependency): no use to judge")
+		return nil
+	}
 	n := 0
 	for _, m := range b.Moved {
 		// an import path the bump moved: a rename of the import

@@ -58,7 +58,8 @@ type Bump struct {
 	OldRoot    string
 	NewRoot    string
 	// Imported are the packages of the dependency the repository
-	// imports (import paths), the only ones read.
+	// imports (import paths), the only ones read; none for an indirect
+	// dependency, which is reported as such and not read.
 	Imported []string
 	// Moved are the imported packages a major version moved to another
 	// import path (github.com/x/y/pkg -> github.com/x/y/v2/pkg), as

@@ -143,7 +143,7 @@ func TestDependencyBump(t *testing.T) {
 	w := runScenario(t, scenario{base: base, head: head, with: analyse})
 	w.wantOutput(t, "verdict", "pass")
 	w.wantStep(t, "run", "success")
-	const said = "Ripple checked nothing it could judge: this pull request changes only dependency manifests (go.mod, package.json), and a dependency bump is not a change Ripple follows yet"
+	const said = "Ripple checked nothing it could judge: this pull request changes only dependency manifests (go.mod, package.json), and it read no dependency version change from go.mod, package.json (a bump of an ecosystem Ripple does not read yet is not a change it follows"
 	w.wantSummary(t, "Ripple checked nothing it could judge: this pull request changes only dependency manifests")
 	var noticed bool
 	for _, a := range w.run.Annotations {

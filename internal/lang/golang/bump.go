@@ -127,16 +127,15 @@ func (fe *Frontend) Bumps(ctx context.Context, in lang.BumpInput) ([]*lang.Bump,
 		if err != nil {
 			return nil, err
 		}
-		if len(imported) == 0 {
-			continue // an indirect dependency the repository does not import
-		}
 		b.Imported = imported
 		b.Moved = moved(b)
 		out = append(out, b)
 	}
 	var fromCache []*lang.Bump
 	for _, b := range out {
-		if !vendored(ctx, in.Base, in.Head, b) {
+		// a module the repository does not import (an indirect
+		// dependency) is reported as such, and nothing is read
+		if len(b.Imported) > 0 && !vendored(ctx, in.Base, in.Head, b) {
 			fromCache = append(fromCache, b)
 		}
 	}
