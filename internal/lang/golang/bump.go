@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"go/ast"
+	"go/build"
 	"go/parser"
 	"go/token"
 	"os"
@@ -505,8 +506,11 @@ func states(b *lang.Bump, olds, news map[string]map[string][]byte) (base, head g
 	return base, head, files
 }
 
-// packageFiles reads a package directory's Go files, tests and
-// ignore-tagged files left out; a missing directory has none.
+// packageFiles reads a package directory's Go files that the default
+// build configuration compiles (this machine's GOOS and GOARCH, as the
+// type checker and the developer's build read them; tests and files of
+// other systems left out: a call the repository makes on linux is not
+// judged against foo_windows.go); a missing directory has none.
 func packageFiles(dir string) map[string][]byte {
 	out := map[string][]byte{}
 	ents, err := os.ReadDir(dir)
@@ -518,30 +522,16 @@ func packageFiles(dir string) map[string][]byte {
 		if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
 			continue
 		}
+		if ok, err := build.Default.MatchFile(dir, n); err != nil || !ok {
+			continue
+		}
 		src, err := os.ReadFile(filepath.Join(dir, n))
-		if err != nil || ignoreTagged(src) {
+		if err != nil {
 			continue
 		}
 		out[n] = src
 	}
 	return out
-}
-
-// ignoreTagged reports a file built only with the ignore tag (a
-// generator, a tools file): it is part of no build.
-func ignoreTagged(src []byte) bool {
-	for _, l := range bytes.Split(src, []byte("\n")) {
-		l = bytes.TrimSpace(l)
-		switch {
-		case bytes.HasPrefix(l, []byte("//go:build")):
-			return strings.TrimSpace(string(l[len("//go:build"):])) == "ignore"
-		case len(l) == 0, bytes.HasPrefix(l, []byte("//")):
-			continue
-		default:
-			return false
-		}
-	}
-	return false
 }
 
 var _ lang.Bumper = (*Frontend)(nil)
