@@ -203,6 +203,8 @@ func importedFrom(ctx context.Context, head gitio.Tree, mods *modules, b *lang.B
 	if modDir == "." {
 		modDir = ""
 	}
+	// a go.work's replacement applies to every module of the workspace
+	work := path.Base(b.Manifest) == "go.work"
 	paths := []string{b.Module}
 	if b.NewModule != "" {
 		paths = append(paths, b.NewModule)
@@ -225,7 +227,7 @@ func importedFrom(ctx context.Context, head gitio.Tree, mods *modules, b *lang.B
 		if strings.Contains("/"+h, "/vendor/") || strings.Contains("/"+h, "/testdata/") {
 			continue
 		}
-		if r := mods.root(path.Dir(h)); r == nil || r.dir != modDir {
+		if r := mods.root(path.Dir(h)); !work && (r == nil || r.dir != modDir) {
 			continue // a nested module: its own go.mod says its versions
 		}
 		files = append(files, h)
