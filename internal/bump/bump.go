@@ -108,6 +108,9 @@ func (out *Output) read(ctx context.Context, fe lang.Frontend, bp lang.Bumper, b
 				mb.String(), plural(len(b.Imported), "package", "packages"), strings.Join(b.Imported, ", "), b.Unread)})
 		return nil
 	}
+	if b.Fetched > 0 {
+		out.Notes = append(out.Notes, fmt.Sprintf("%s: fetching its versions took %v, past the budget: a dependency's bump is read whatever the budget, as the diff's own declarations are", mb.String(), b.Fetched.Round(100*time.Millisecond)))
+	}
 	cl, err := diffclassify.Classify(ctx, diffclassify.Input{Files: b.Files, Base: b.Base, Head: b.Head, Frontends: lang.Set{fe}})
 	if err != nil {
 		return err

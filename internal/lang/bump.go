@@ -38,10 +38,16 @@ type BumpInput struct {
 	Base, Head gitio.Tree
 	// Manifests are the changed files the Manifests pathspecs select.
 	Manifests []*gitio.FileChange
-	// Deadline bounds fetching a version that is not on disk (zero: no
-	// bound).
+	// Deadline is the check's budget. Reading a bump's versions is
+	// reading the seed, which a budget never cuts (its uses are the
+	// diff's own dependents): fetching may run past it, up to
+	// FetchLimit, and the time it took is said when it did.
 	Deadline time.Time
 }
+
+// FetchLimit bounds fetching the versions of a check's bumps that are
+// not on disk: past it, a bump is Unread.
+const FetchLimit = 2 * time.Minute
 
 // Bump is one dependency's version change and the two states of the
 // source the repository imports from it.
@@ -70,6 +76,9 @@ type Bump struct {
 	// diff holds both versions' files: their changes are the diff's own
 	// seeds, and the bump adds none.
 	InDiff string
+	// Fetched is how long fetching its versions took, set when that ran
+	// past the budget.
+	Fetched time.Duration
 	// Unread says why a version's source could not be read (offline,
 	// refused by the proxy): the bump is reported, its uses unjudged.
 	Unread string

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"go/ast"
 	"go/build"
 	"go/parser"
@@ -13,6 +14,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -274,7 +276,9 @@ func inLonger(ip, p string, reqs []module.Version) bool {
 
 // readVersions reads both versions of each bump's imported packages
 // from the module cache, downloading what is absent in one go command
-// bounded by the deadline; a bump it cannot read says why (Unread).
+// (bounded by lang.FetchLimit, not by the budget: the seed is read
+// whatever the budget); a bump it cannot read says why (Unread), one
+// fetched past the deadline how long it took (Fetched).
 func readVersions(ctx context.Context, bumps []*lang.Bump, deadline time.Time) {
 	cache := toolchainEnv().modcache
 	dirs := map[string]string{} // module@version -> directory
@@ -290,8 +294,14 @@ func readVersions(ctx context.Context, bumps []*lang.Bump, deadline time.Time) {
 			}
 		}
 	}
-	failed := download(ctx, missing, deadline, dirs)
+	start := time.Now()
+	failed := download(ctx, missing, dirs)
+	took := time.Since(start)
+	late := len(missing) > 0 && !deadline.IsZero() && time.Now().After(deadline)
 	for _, b := range bumps {
+		if late && (slices.Contains(missing, b.OldRoot) || slices.Contains(missing, b.NewRoot)) {
+			b.Fetched = took
+		}
 		od, nd := dirs[b.OldRoot], dirs[b.NewRoot]
 		if od == "" || nd == "" {
 			var why []string
@@ -377,16 +387,13 @@ func cacheDir(cache, mv string) string {
 // from the cache (the user's GOPROXY, GOFLAGS and GONOSUMDB apply) and
 // records their directories in dirs; it returns why each one it could
 // not fetch failed.
-func download(ctx context.Context, mvs []string, deadline time.Time, dirs map[string]string) map[string]string {
+func download(ctx context.Context, mvs []string, dirs map[string]string) map[string]string {
 	failed := map[string]string{}
 	if len(mvs) == 0 {
 		return failed
 	}
-	if !deadline.IsZero() {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithDeadline(ctx, deadline)
-		defer cancel()
-	}
+	ctx, cancel := context.WithTimeout(ctx, lang.FetchLimit)
+	defer cancel()
 	tmp, err := os.MkdirTemp("", "ripple-bump-")
 	if err != nil {
 		for _, mv := range mvs {
@@ -421,7 +428,7 @@ func download(ctx context.Context, mvs []string, deadline time.Time, dirs map[st
 		}
 		switch {
 		case ctx.Err() != nil:
-			failed[mv] = "the budget ran out fetching it"
+			failed[mv] = fmt.Sprintf("fetching it took longer than %v", lang.FetchLimit)
 		case runErr != nil:
 			failed[mv] = "go mod download: " + firstLine(strings.TrimSpace(stderr.String()+" "+runErr.Error()))
 		default:
