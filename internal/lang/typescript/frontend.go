@@ -51,7 +51,9 @@ var Language = lang.Language{
 
 func (fe *Frontend) Name() string { return "typescript" }
 
-func (fe *Frontend) Match(p string) bool { return !skippedPath(p) || extOf(p) != "" && fe.bumpOf(p) != nil }
+func (fe *Frontend) Match(p string) bool {
+	return !skippedPath(p) || extOf(p) != "" && fe.bumpOf(p) != nil
+}
 
 func (fe *Frontend) Pathspecs() []string { return pathspecs }
 

@@ -255,7 +255,7 @@ func importedSpecs(ctx context.Context, head interface {
 // resolved is an exact version and where it came from.
 type resolved struct {
 	version, from string // from: the lock file's path, "the range", "the registry"
-	err               string
+	err           string
 }
 
 // lockCache reads each state's lock files once.

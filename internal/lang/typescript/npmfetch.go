@@ -48,7 +48,7 @@ type npmPkg struct {
 type npmBump struct {
 	name, dir string
 	imported  []string // the specifiers the repository writes
-	root      string // the versionless root of the core's trees ("radix3@")
+	root      string   // the versionless root of the core's trees ("radix3@")
 	oldRoot   string
 	newRoot   string // "radix3@0.2.0": the paths the changes carry
 	pkg       *npmPkg
