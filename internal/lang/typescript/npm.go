@@ -179,7 +179,7 @@ func (fe *Frontend) Bumps(ctx context.Context, in lang.BumpInput) ([]*lang.Bump,
 	if len(all) == 0 {
 		return nil, nil
 	}
-	locks := &lockCache{m: map[string]*lockFile{}}
+	baseLocks, headLocks := &lockCache{m: map[string]*lockFile{}}, &lockCache{m: map[string]*lockFile{}}
 	var out []*lang.Bump
 	var reads []*npmRead
 	for _, f := range all {
@@ -191,11 +191,11 @@ func (fe *Frontend) Bumps(ctx context.Context, in lang.BumpInput) ([]*lang.Bump,
 			continue // a tool or a transitive need: nothing imports it
 		}
 		f.b.Imported = imported
-		ov := locks.version(ctx, in.Base, f.dir, f.dep.name, f.dep.oldRange)
-		nv := locks.version(ctx, in.Head, f.dir, f.dep.name, f.dep.range_)
+		ov := baseLocks.version(ctx, in.Base, f.dir, f.dep.name, f.dep.oldRange)
+		nv := headLocks.version(ctx, in.Head, f.dir, f.dep.name, f.dep.range_)
 		r := &npmRead{b: f.b, name: f.dep.name, typesFor: f.typesFor, dir: f.dir, oldV: ov, newV: nv,
-			typesOld: locks.version(ctx, in.Base, f.dir, "@types/"+typesName(f.typesFor), ""),
-			typesNew: locks.version(ctx, in.Head, f.dir, "@types/"+typesName(f.typesFor), "")}
+			typesOld: baseLocks.version(ctx, in.Base, f.dir, "@types/"+typesName(f.typesFor), ""),
+			typesNew: headLocks.version(ctx, in.Head, f.dir, "@types/"+typesName(f.typesFor), "")}
 		reads = append(reads, r)
 		out = append(out, f.b)
 	}
@@ -258,10 +258,10 @@ type resolved struct {
 	err           string
 }
 
-// lockCache reads each state's lock files once.
+// lockCache reads one state's lock files once.
 type lockCache struct {
 	mu sync.Mutex
-	m  map[string]*lockFile // rev + "\x00" + path
+	m  map[string]*lockFile // by path; nil: none there
 }
 
 // version resolves a dependency's exact version in a state: the lock
@@ -270,13 +270,12 @@ type lockCache struct {
 // range. rng "" (an @types package looked up for a package without
 // types) is read from the lock only.
 func (lc *lockCache) version(ctx context.Context, t interface {
-	Rev() string
 	ReadFile(context.Context, string) ([]byte, error)
 }, dir, name, rng string) resolved {
 	for d := dir; ; d = path.Dir(d) {
 		for _, n := range []string{"package-lock.json", "npm-shrinkwrap.json", "pnpm-lock.yaml", "yarn.lock"} {
 			p := path.Join(d, n)
-			k := t.Rev() + "\x00" + p
+			k := p
 			lc.mu.Lock()
 			lf, ok := lc.m[k]
 			lc.mu.Unlock()
