@@ -25,11 +25,16 @@ func (fe *Frontend) bumpOf(p string) *npmBump {
 	}
 	fe.mu.Lock()
 	defer fe.mu.Unlock()
+	// the versioned roots first: two manifests may bump one package
+	// (one root) to different versions
 	for _, b := range fe.npm {
-		for _, r := range []string{b.root, b.oldRoot, b.newRoot} {
-			if strings.HasPrefix(p, r+"/") {
-				return b
-			}
+		if strings.HasPrefix(p, b.newRoot+"/") || strings.HasPrefix(p, b.oldRoot+"/") {
+			return b
+		}
+	}
+	for _, b := range fe.npm {
+		if strings.HasPrefix(p, b.root+"/") {
+			return b
 		}
 	}
 	return nil
