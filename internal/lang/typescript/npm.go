@@ -179,7 +179,8 @@ func (fe *Frontend) Bumps(ctx context.Context, in lang.BumpInput) ([]*lang.Bump,
 	if len(all) == 0 {
 		return nil, nil
 	}
-	baseLocks, headLocks := &lockCache{m: map[string]*lockFile{}}, &lockCache{m: map[string]*lockFile{}}
+	baseLocks := &lockCache{m: map[string]*lockFile{}, deadline: in.Deadline}
+	headLocks := &lockCache{m: map[string]*lockFile{}, deadline: in.Deadline}
 	var out []*lang.Bump
 	var reads []*npmRead
 	for _, f := range all {
@@ -262,6 +263,8 @@ type resolved struct {
 type lockCache struct {
 	mu sync.Mutex
 	m  map[string]*lockFile // by path; nil: none there
+	// deadline bounds asking the registry (zero: 30 s a question)
+	deadline time.Time
 }
 
 // version resolves a dependency's exact version in a state: the lock
@@ -305,7 +308,7 @@ func (lc *lockCache) version(ctx context.Context, t interface {
 	if m := exactVersion.FindStringSubmatch(strings.TrimSpace(rng)); m != nil {
 		return resolved{version: m[1], from: "the range"}
 	}
-	v, err := registryMax(ctx, name, rng)
+	v, err := registryMax(ctx, name, rng, lc.deadline)
 	if err != nil {
 		return resolved{err: err.Error()}
 	}
@@ -314,8 +317,11 @@ func (lc *lockCache) version(ctx context.Context, t interface {
 
 // registryMax asks the configured registry (npm view) for the highest
 // version of name in range rng.
-func registryMax(ctx context.Context, name, rng string) (string, error) {
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+func registryMax(ctx context.Context, name, rng string, deadline time.Time) (string, error) {
+	if d := time.Now().Add(30 * time.Second); deadline.IsZero() || d.Before(deadline) {
+		deadline = d
+	}
+	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "npm", "view", name+"@"+rng, "version", "--json")
 	var stderr bytes.Buffer
