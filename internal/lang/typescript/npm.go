@@ -9,6 +9,7 @@ import (
 	"path"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -336,7 +337,7 @@ func registryMax(ctx context.Context, name, rng string, deadline time.Time) (str
 	}
 	var many []string
 	if json.Unmarshal(out, &many) == nil && len(many) > 0 {
-		return many[len(many)-1], nil // npm lists them in ascending order
+		return highest(many), nil // npm lists them in no promised order
 	}
 	return "", errors.New("the registry has no version of " + name + " in " + rng)
 }
@@ -501,4 +502,73 @@ func yarnVersion(src []byte, name, rng string) string {
 		}
 	}
 	return ""
+}
+
+// highest is the highest of semantic versions (a prerelease below its
+// release; build metadata ignored).
+func highest(vs []string) string {
+	best := vs[0]
+	for _, v := range vs[1:] {
+		if semverLess(best, v) {
+			best = v
+		}
+	}
+	return best
+}
+
+// semverLess compares two versions x.y.z[-pre] (prerelease identifiers
+// compared numerically when both are numbers, else as text).
+func semverLess(a, b string) bool {
+	split := func(v string) ([]string, []string) {
+		v, _, _ = strings.Cut(strings.TrimPrefix(v, "v"), "+")
+		core, pre, _ := strings.Cut(v, "-")
+		var p []string
+		if pre != "" {
+			p = strings.Split(pre, ".")
+		}
+		return strings.Split(core, "."), p
+	}
+	num := func(s string) (int, bool) {
+		n, err := strconv.Atoi(s)
+		return n, err == nil
+	}
+	cmp := func(x, y string) int {
+		nx, okx := num(x)
+		ny, oky := num(y)
+		switch {
+		case okx && oky:
+			return nx - ny
+		case okx:
+			return -1
+		case oky:
+			return 1
+		}
+		return strings.Compare(x, y)
+	}
+	ac, ap := split(a)
+	bc, bp := split(b)
+	for i := 0; i < 3; i++ {
+		var x, y string = "0", "0"
+		if i < len(ac) {
+			x = ac[i]
+		}
+		if i < len(bc) {
+			y = bc[i]
+		}
+		if c := cmp(x, y); c != 0 {
+			return c < 0
+		}
+	}
+	switch {
+	case len(ap) == 0:
+		return false // a release is not below anything of its core
+	case len(bp) == 0:
+		return true
+	}
+	for i := 0; i < len(ap) && i < len(bp); i++ {
+		if c := cmp(ap[i], bp[i]); c != 0 {
+			return c < 0
+		}
+	}
+	return len(ap) < len(bp)
 }

@@ -75,3 +75,21 @@ radix3@^0.2.0:
 		}
 	}
 }
+
+// TestHighest picks the registry's highest version of a range, whatever
+// order npm view lists them in.
+func TestHighest(t *testing.T) {
+	for _, c := range []struct {
+		vs   []string
+		want string
+	}{
+		{[]string{"0.2.1", "0.2.0"}, "0.2.1"},
+		{[]string{"1.9.0", "1.10.0", "1.2.0"}, "1.10.0"},
+		{[]string{"2.0.0-rc.1", "2.0.0", "2.0.0-rc.2"}, "2.0.0"},
+		{[]string{"2.0.0-rc.10", "2.0.0-rc.9"}, "2.0.0-rc.10"},
+	} {
+		if got := highest(c.vs); got != c.want {
+			t.Errorf("highest(%v) = %s, want %s", c.vs, got, c.want)
+		}
+	}
+}
