@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -103,6 +104,11 @@ func setupGit(env *testscript.Env) error {
 	outer := outerGoEnv()
 	env.Setenv("OUTER_GOMODCACHE", outer[0])
 	env.Setenv("OUTER_GOPROXY", outer[1])
+	// and a script that reads real npm packages (the npm condition)
+	// points npm at this process's user configuration (its registry)
+	if h, err := os.UserHomeDir(); err == nil {
+		env.Setenv("OUTER_NPMRC", filepath.Join(h, ".npmrc"))
+	}
 	mode := filepath.Join(home, ".config", "go", "telemetry", "mode")
 	if err := os.MkdirAll(filepath.Dir(mode), 0o755); err != nil {
 		return err
@@ -272,6 +278,9 @@ func scriptCondition(cond string) (bool, error) {
 	if mods, ok := strings.CutPrefix(cond, "modules:"); ok {
 		return modulesServed(strings.Split(mods, ",")), nil
 	}
+	if pkgs, ok := strings.CutPrefix(cond, "npm:"); ok {
+		return npmServed(strings.Split(pkgs, ",")), nil
+	}
 	return false, fmt.Errorf("unknown condition %q", cond)
 }
 
@@ -316,6 +325,28 @@ func modulesServed(mvs []string) bool {
 	cmd.Dir = os.TempDir()
 	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
 	ok := cmd.Run() == nil
+	served.Store(key, ok)
+	return ok
+}
+
+// npmServed reports whether this process's npm registry serves every
+// name@version (the npm condition: a script that bumps a real package
+// skips, saying so, where npm or the registry cannot be reached).
+func npmServed(nvs []string) bool {
+	key := "npm\x00" + strings.Join(nvs, ",")
+	if v, ok := served.Load(key); ok {
+		return v.(bool)
+	}
+	ok := true
+	for _, nv := range nvs {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		out, err := exec.CommandContext(ctx, "npm", "view", nv, "version").Output()
+		cancel()
+		if err != nil || strings.TrimSpace(string(out)) == "" {
+			ok = false
+			break
+		}
+	}
 	served.Store(key, ok)
 	return ok
 }

@@ -276,4 +276,8 @@ func declarations(c *model.Change) []string {
 	return out
 }
 
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+// oneLine is a declaration on one line, without the semicolon that
+// ends a declaration file's bodiless one (TypeScript).
+func oneLine(s string) string {
+	return strings.TrimSuffix(strings.Join(strings.Fields(s), " "), ";")
+}

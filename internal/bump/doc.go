@@ -1,11 +1,13 @@
 // Package bump turns a dependency's version change into seed changes.
 //
 // A diff that changes a dependency's version in a manifest (go.mod,
-// go.work) changes declarations whose source is not in the repository.
-// Each front-end that is a lang.Bumper finds the bumps of its manifests
-// and reads the two versions of the dependency, as far as the repository
-// imports it (Go: the module cache, fetched through GOPROXY when
-// absent). This package, language-neutral like the rest of the core:
+// go.work, package.json) changes declarations whose source is not in
+// the repository. Each front-end that is a lang.Bumper finds the bumps
+// of its manifests and reads the two versions of the dependency, as far
+// as the repository imports it (Go: the module cache, fetched through
+// GOPROXY when absent; npm: the packages' declaration files, from
+// tarballs npm pack fetches into the user cache; docs/bumps.md). This
+// package, language-neutral like the rest of the core:
 //
 //   - classifies the two states with the classifier every diff goes
 //     through (internal/diffclassify), so a bump's changes carry the same

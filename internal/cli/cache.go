@@ -121,7 +121,9 @@ func cacheParts() ([]cachePart, error) {
 	types.bytes = usercache.Size(types.path)
 	words := cachePart{name: "words", path: filepath.Join(root, gitio.WordsDir), what: "the words of the files searched, by blob id, one index per repository", root: root}
 	words.bytes = usercache.Size(words.path)
-	parts := []cachePart{types, words}
+	npm := cachePart{name: "npm", path: filepath.Join(root, "npm"), what: "the tarballs of the npm packages bumps compared", root: root}
+	npm.bytes = usercache.Size(npm.path)
+	parts := []cachePart{types, words, npm}
 	for _, tool := range languages.Tools() {
 		t := tool.Name
 		dir, err := usercache.ToolDir(t)

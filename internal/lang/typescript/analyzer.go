@@ -68,8 +68,11 @@ func (a *analyzer) Stats() (int, int) { return a.c.Count(), a.typed }
 
 // file returns the parsed head-state file at p, nil when it is not one.
 func (a *analyzer) file(p string) *tsfile {
-	if p == "" || !a.files[p] {
+	if p == "" {
 		return nil
+	}
+	if !a.files[p] {
+		return a.virtualFile(p) // a bumped package's (npmvirtual.go)
 	}
 	if f, ok := a.c.Get(p); ok {
 		return f
@@ -184,6 +187,7 @@ func (a *analyzer) targets(qs []lang.Query) []*target {
 		if c.New != nil {
 			t.path = c.New.Path
 		}
+		t.path = a.fe.headPath(t.path) // a bumped package's: its new version (npmvirtual.go)
 		if t.d == nil {
 			t.d = nd
 		}
@@ -382,7 +386,7 @@ func (a *analyzer) searchWords(t *target) []string {
 		words = append(append(words, t.container), t.alts...)
 	}
 	if !t.member {
-		words = append(words, moduleWords(t.path)...)
+		words = append(words, a.modWords(t.path)...)
 	}
 	if t.member && t.d.kind == dIMember {
 		// literals written for the container as the value of another
@@ -392,7 +396,7 @@ func (a *analyzer) searchWords(t *target) []string {
 	if t.comp != "" {
 		words = []string{t.comp}
 		if f := a.file(t.path); t.comp == "default" || f != nil && f.exports["default"] == t.comp {
-			words = append(words, moduleWords(t.path)...)
+			words = append(words, a.modWords(t.path)...)
 		}
 	}
 	return words

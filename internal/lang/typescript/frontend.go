@@ -2,6 +2,7 @@ package typescript
 
 import (
 	"context"
+	"sync"
 
 	"github.com/ripple-dev/ripple/internal/corpus"
 	"github.com/ripple-dev/ripple/internal/lang"
@@ -16,6 +17,11 @@ import (
 // classifier's parse of a seed file serves the analyzer too.
 type Frontend struct {
 	cache *corpus.Memo[*tsfile]
+	// npm are the dependency bumps Bumps read (npm.go): the analyzer
+	// resolves their packages' bare specifiers to the new versions'
+	// declarations (npmvirtual.go)
+	mu  sync.Mutex
+	npm []*npmBump
 }
 
 // New returns a TypeScript front-end for one check.
@@ -45,7 +51,9 @@ var Language = lang.Language{
 
 func (fe *Frontend) Name() string { return "typescript" }
 
-func (fe *Frontend) Match(p string) bool { return !skippedPath(p) }
+func (fe *Frontend) Match(p string) bool {
+	return !skippedPath(p) || extOf(p) != "" && fe.bumpOf(p) != nil
+}
 
 func (fe *Frontend) Pathspecs() []string { return pathspecs }
 

@@ -38,26 +38,26 @@ func (a *analyzer) resolve(from, spec string) string {
 // target: the file as written, the TypeScript source of a .js path,
 // inferred extensions, a directory's index file. "" when none exists.
 func (a *analyzer) resolvePath(base string) string {
-	if a.files[base] && extOf(base) != "" {
+	if a.has(base) && extOf(base) != "" {
 		return base
 	}
 	stem := base
 	switch path.Ext(base) {
 	case ".js", ".jsx", ".mjs", ".cjs":
 		stem = strings.TrimSuffix(base, path.Ext(base))
-		for _, e := range []string{".ts", ".tsx", ".mts", ".cts", ".d.ts"} {
-			if a.files[stem+e] {
+		for _, e := range []string{".ts", ".tsx", ".mts", ".cts", ".d.ts", ".d.mts", ".d.cts"} {
+			if a.has(stem + e) {
 				return stem + e
 			}
 		}
 	}
 	for _, e := range resolveExts {
-		if a.files[base+e] {
+		if a.has(base + e) {
 			return base + e
 		}
 	}
 	for _, e := range resolveExts {
-		if a.files[base+"/index"+e] {
+		if a.has(base + "/index" + e) {
 			return base + "/index" + e
 		}
 	}

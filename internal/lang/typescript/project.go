@@ -222,6 +222,9 @@ func (p *project) resolveBare(from, spec string) string {
 	if r == "" {
 		r = p.viaWorkspace(spec)
 	}
+	if r == "" {
+		r = p.a.npmResolve(from, spec) // a bumped package (npmvirtual.go)
+	}
 	p.cache[key] = r
 	return r
 }

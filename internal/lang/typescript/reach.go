@@ -88,6 +88,8 @@ func (a *analyzer) forwards(p string) []string {
 		if src, err := a.env.Head.ReadFile(a.ctx, p); err == nil {
 			out = forwardSpecs(src)
 		}
+	} else if src, ok := a.fe.virtualSrc(p); ok {
+		out = forwardSpecs(src)
 	}
 	if a.fwd == nil {
 		a.fwd = map[string][]string{}

@@ -224,6 +224,9 @@ func (p *tscPrepared) checkProjects(ctx context.Context, a tscTier, tree, root s
 	}
 	trace("%s of %s found in %v (%d configurations read)", model.Plural(len(order), "project", "projects"), model.Plural(len(todo), "site", "sites"), time.Since(t0), projects.Ran)
 	paths := a.workspacePaths(tree)
+	for k, v := range a.npmPaths(root) {
+		paths[k] = v // the bumped packages' new versions (npmvirtual.go)
+	}
 	var lacking []string
 	left := 0
 	for i, proj := range order {
