@@ -138,6 +138,10 @@ func (out *Output) read(ctx context.Context, fe lang.Frontend, bp lang.Bumper, b
 		out.Changes = append(out.Changes, c)
 		n++
 	}
+	if len(b.Directives) > 0 {
+		out.Notes = append(out.Notes, fmt.Sprintf("%s: the new version marks %s %s (%s), its own migration: hook fix applies it where the repository uses them",
+			mb.String(), plural(len(b.Directives), "name", "names"), b.Directive, strings.Join(b.Directives, ", ")))
+	}
 	out.Notes = append(out.Notes, fmt.Sprintf("%s: compared %s the repository imports (%s): %s of their API",
 		mb.String(), plural(len(b.Imported), "package", "packages"), strings.Join(b.Imported, ", "), plural(n, "change", "changes")))
 	return nil

@@ -76,6 +76,11 @@ type Bump struct {
 	// diff holds both versions' files: their changes are the diff's own
 	// seeds, and the bump adds none.
 	InDiff string
+	// Directives are the names the new version marks for its own
+	// migration, which a Migrator applies, and the directive's spelling
+	// ("//go:fix inline").
+	Directives []string
+	Directive  string
 	// Fetched is how long fetching its versions took, set when that ran
 	// past the budget.
 	Fetched time.Duration

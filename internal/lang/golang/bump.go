@@ -313,7 +313,9 @@ func readVersions(ctx context.Context, bumps []*lang.Bump, deadline time.Time) {
 			b.Unread = strings.Join(why, "; ")
 			continue
 		}
-		b.Base, b.Head, b.Files = moduleStates(b, od, nd)
+		base, head, files := moduleStates(b, od, nd)
+		b.Base, b.Head, b.Files = base, head, files
+		b.Directives, b.Directive = inlineDirectives(head), "//go:fix inline"
 	}
 }
 
@@ -598,4 +600,57 @@ func (fe *Frontend) Forwards(b *model.Block) string {
 		}
 	}
 	return id.Name
+}
+
+// inlineDirectives lists the names a version's files mark //go:fix
+// inline (functions, constants, type aliases): its own migration,
+// which go fix -inline applies to their uses (migrate.go).
+func inlineDirectives(t gitio.MemTree) []string {
+	var out []string
+	fset := token.NewFileSet()
+	for p, src := range t {
+		if !bytes.Contains(src, []byte("//go:fix inline")) {
+			continue
+		}
+		f, err := parser.ParseFile(fset, p, src, parser.ParseComments|parser.SkipObjectResolution)
+		if err != nil {
+			continue
+		}
+		marked := func(cg *ast.CommentGroup) bool {
+			if cg == nil {
+				return false
+			}
+			for _, c := range cg.List {
+				if strings.TrimSpace(c.Text) == "//go:fix inline" {
+					return true
+				}
+			}
+			return false
+		}
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if marked(d.Doc) && d.Recv == nil {
+					out = append(out, d.Name.Name)
+				}
+			case *ast.GenDecl:
+				for _, sp := range d.Specs {
+					switch sp := sp.(type) {
+					case *ast.ValueSpec:
+						if marked(d.Doc) || marked(sp.Doc) {
+							for _, n := range sp.Names {
+								out = append(out, n.Name)
+							}
+						}
+					case *ast.TypeSpec:
+						if marked(d.Doc) || marked(sp.Doc) {
+							out = append(out, sp.Name.Name)
+						}
+					}
+				}
+			}
+		}
+	}
+	sort.Strings(out)
+	return slices.Compact(out)
 }
