@@ -9,7 +9,7 @@
 // length in bytes, then that many bytes. For each record one JSON line is
 // written (and flushed) on stdout:
 //
-//	{"name": ..., "ok": true|false, "error": "...", "package": "p",
+//	{"name": ..., "ok": true|false, "error": "...", "package": "p", "generated": false,
 //	 "imports": [{"path": "a/b", "name": "b", "explicit": false, "start": 3, "end": 3}],
 //	 "funcs": [{"name": "T.M", "start": 10, "end": 20}],
 //	 "quals": {"b": [12, 15]}}
@@ -53,13 +53,15 @@ type funcRec struct {
 }
 
 type fileRec struct {
-	Name    string           `json:"name"`
-	OK      bool             `json:"ok"`
-	Error   string           `json:"error,omitempty"`
-	Package string           `json:"package"`
-	Imports []importRec      `json:"imports"`
-	Funcs   []funcRec        `json:"funcs"`
-	Quals   map[string][]int `json:"quals"`
+	Name    string `json:"name"`
+	OK      bool   `json:"ok"`
+	Error   string `json:"error,omitempty"`
+	Package string `json:"package"`
+	// Generated: the file has Go's "Code generated ... DO NOT EDIT." marker (ast.IsGenerated).
+	Generated bool             `json:"generated"`
+	Imports   []importRec      `json:"imports"`
+	Funcs     []funcRec        `json:"funcs"`
+	Quals     map[string][]int `json:"quals"`
 }
 
 func recvName(e ast.Expr) string {
@@ -95,6 +97,7 @@ func analyze(name string, src []byte) fileRec {
 	if f.Name != nil {
 		rec.Package = f.Name.Name
 	}
+	rec.Generated = ast.IsGenerated(f)
 	for _, is := range f.Imports {
 		p, perr := strconv.Unquote(is.Path.Value)
 		if perr != nil {
