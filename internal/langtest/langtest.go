@@ -327,7 +327,7 @@ func NeedTools(t *testing.T, comment string) {
 		for _, tool := range strings.Fields(rest) {
 			switch tool {
 			case "tsc":
-				testrepo.UseTools(t, "typescript")
+				testrepo.UseTools(t, testrepo.TypeScriptTool)
 				if _, err := (&tsc.Compiler{}).Locate(context.Background()); err != nil {
 					t.Skipf("TypeScript 7's compiler cannot run here: %v", err)
 				}

@@ -47,7 +47,13 @@ func Env(home string) []string {
 // Tools are the folders of Ripple's user cache that hold the tools the
 // languages install on first use (lang.Tool's names: languages_test
 // holds this list to the registry's), which UseTools names.
-var Tools = []string{"pyright", "typescript"}
+var Tools = []string{PyrightTool, TypeScriptTool}
+
+// The tools' folders, for UseTools.
+const (
+	PyrightTool    = "pyright"
+	TypeScriptTool = "typescript"
+)
 
 // processCache is the user cache of the process, before any test's
 // hermetic HOME: where .ci/run installed the tools.
