@@ -117,6 +117,15 @@ func setupGit(env *testscript.Env) error {
 		return err
 	}
 	env.Setenv("GOTOOLCHAIN", "local")
+	// the Go oracle (hook fix) and the scripts' own go build and go vet
+	// share the build cache of the process running the tests (safe for
+	// concurrent use; content-addressed, so no result depends on what it
+	// holds): under the script's HOME each script compiled and vetted the
+	// standard library afresh (-trimpath), fix_preexisting_vet alone
+	// 60+ CPU s. Ripple itself keeps no state there.
+	if c := goCache(); c != "" {
+		env.Setenv("GOCACHE", c)
+	}
 	// pyright, when this machine has it: its directory goes on the
 	// script's PATH, since the script's HOME has no cache to install into
 	if bin, ok := pyrightBin(); ok {
@@ -349,4 +358,24 @@ func npmServed(nvs []string) bool {
 	}
 	served.Store(key, ok)
 	return ok
+}
+
+var (
+	goCacheOnce sync.Once
+	goCacheDir  string
+)
+
+// goCache is the Go build cache of the process running the tests:
+// $GOCACHE, else what `go env GOCACHE` says ("" when go is missing).
+func goCache() string {
+	goCacheOnce.Do(func() {
+		if c := os.Getenv("GOCACHE"); c != "" {
+			goCacheDir = c
+			return
+		}
+		if out, err := exec.Command("go", "env", "GOCACHE").Output(); err == nil {
+			goCacheDir = strings.TrimSpace(string(out))
+		}
+	})
+	return goCacheDir
 }

@@ -525,6 +525,7 @@ def shift(x: int) -> int:
 // neither here nor installable (no npm, or npm's registry unreachable).
 func needPyright(t *testing.T) {
 	t.Helper()
+	testrepo.UseTools(t, testrepo.PyrightTool)
 	if _, err := (&pyright.Oracle{}).Locate(context.Background()); err != nil {
 		t.Skipf("the Python oracle cannot run: %v", err)
 	}

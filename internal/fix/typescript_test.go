@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ripple-dev/ripple/internal/lang/typescript/tsc"
+	"github.com/ripple-dev/ripple/internal/testrepo"
 )
 
 // TestTypeScriptModelEdit: a TypeScript caller that no mechanical fix
@@ -80,6 +81,7 @@ export function scale(x: number, factor: number): number {
 // (.ci/run installs it beforehand where it can).
 func needTSC(t *testing.T) {
 	t.Helper()
+	testrepo.UseTools(t, testrepo.TypeScriptTool)
 	if _, err := (&tsc.Compiler{}).Locate(context.Background()); err != nil {
 		t.Skipf("TypeScript 7's compiler cannot run here: %v", err)
 	}

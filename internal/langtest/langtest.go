@@ -315,7 +315,8 @@ func checkFixed(t *testing.T, sc *testrepo.Scenario, res *model.Result) {
 // NeedTools skips a scenario whose comment says `needs: tsc` when the
 // tool cannot run here (found on PATH or in the user cache, else
 // installed there with npm, as the check itself does under precision
-// types).
+// types). The tool installed in the process's user cache is linked into
+// the test's hermetic one (testrepo.UseTools).
 func NeedTools(t *testing.T, comment string) {
 	t.Helper()
 	for _, l := range strings.Split(comment, "\n") {
@@ -326,6 +327,7 @@ func NeedTools(t *testing.T, comment string) {
 		for _, tool := range strings.Fields(rest) {
 			switch tool {
 			case "tsc":
+				testrepo.UseTools(t, testrepo.TypeScriptTool)
 				if _, err := (&tsc.Compiler{}).Locate(context.Background()); err != nil {
 					t.Skipf("TypeScript 7's compiler cannot run here: %v", err)
 				}

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -72,6 +73,15 @@ func TestRegistryHoldsTheFacts(t *testing.T) {
 	if _, ok := For("README.md"); ok {
 		t.Error("a language owns README.md")
 	}
+	// the tools' folders of the user cache (hook tools lists each as
+	// usercache.ToolDir(Name)) are the ones a hermetic test HOME keeps
+	var names []string
+	for _, tool := range Tools() {
+		names = append(names, tool.Name)
+	}
+	if !slices.Equal(names, testrepo.Tools) {
+		t.Errorf("the languages' tools are %q, testrepo.Tools %q: a hermetic test would install the others with npm again", names, testrepo.Tools)
+	}
 }
 
 // TestNoLanguageNameOutside: a language's name is a literal only in its
@@ -81,6 +91,7 @@ func TestRegistryHoldsTheFacts(t *testing.T) {
 func TestNoLanguageNameOutside(t *testing.T) {
 	allowed := map[string]string{
 		"internal/action/harness/uses.go": "the go command's file name",
+		"internal/testrepo/testrepo.go":   "the go command's file name; the typescript npm package's folder of the user cache (Tools)",
 	}
 	names := map[string]bool{}
 	for _, l := range All() {

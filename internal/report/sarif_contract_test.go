@@ -452,6 +452,7 @@ func runScenario(t *testing.T, file string) (*model.Result, string) {
 		t.Fatal(err)
 	}
 	sc := testrepo.FromTxtar(t, ar)
+	langtest.NeedTools(t, sc.Comment)
 	top, err := filepath.EvalSymlinks(sc.Dir) // as git names the top level
 	if err != nil {
 		t.Fatal(err)

@@ -10,8 +10,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"golang.org/x/tools/txtar"
@@ -42,6 +44,100 @@ func Env(home string) []string {
 	)
 }
 
+// Tools are the folders of Ripple's user cache that hold the tools the
+// languages install on first use (lang.Tool's names: languages_test
+// holds this list to the registry's), which UseTools names.
+var Tools = []string{PyrightTool, TypeScriptTool}
+
+// The tools' folders, for UseTools.
+const (
+	PyrightTool    = "pyright"
+	TypeScriptTool = "typescript"
+)
+
+// processCache is the user cache of the process, before any test's
+// hermetic HOME: where .ci/run installed the tools.
+var processCache, processCacheErr = os.UserCacheDir()
+
+var (
+	toolsMu sync.Mutex
+	toolsOf = map[testing.TB][]string{}
+)
+
+// UseTools keeps the named tools (Tools) in reach of t, a test that needs
+// them: the user cache of t's hermetic HOME, the one it has now and any
+// that Hermetic gives it later, links to each one the process's own
+// user cache holds, so that the code under test finds it there as on a
+// developer's machine, instead of installing it again with npm (10-15 s
+// and a registry round trip a test). A test that does not ask sees a
+// cache without them, as on a machine without the tool.
+func UseTools(t testing.TB, names ...string) {
+	t.Helper()
+	for _, n := range names {
+		if !slices.Contains(Tools, n) {
+			t.Fatalf("UseTools: %q is not one of the user cache's tools %q", n, Tools)
+		}
+	}
+	toolsMu.Lock()
+	if _, ok := toolsOf[t]; !ok {
+		t.Cleanup(func() {
+			toolsMu.Lock()
+			delete(toolsOf, t)
+			toolsMu.Unlock()
+		})
+	}
+	toolsOf[t] = append(toolsOf[t], names...)
+	toolsMu.Unlock()
+	linkTools(t, names)
+}
+
+// linkTools links the named tools of the process's user cache into the
+// current one, when that is another (a hermetic HOME's) and lacks them.
+func linkTools(t testing.TB, names []string) {
+	cache, err := os.UserCacheDir()
+	if err != nil || processCacheErr != nil || cache == processCache {
+		return
+	}
+	for _, n := range names {
+		from := filepath.Join(processCache, "ripple", n)
+		if st, err := os.Stat(from); err != nil || !st.IsDir() {
+			continue
+		}
+		to := filepath.Join(cache, "ripple", n)
+		if _, err := os.Lstat(to); err == nil {
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(from, to); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+var (
+	goCacheOnce sync.Once
+	goCacheDir  string
+)
+
+// goCache is the process's Go build cache: $GOCACHE, else what `go env
+// GOCACHE` says ("" without go, or with the cache off).
+func goCache() string {
+	goCacheOnce.Do(func() {
+		if c := os.Getenv("GOCACHE"); c != "" {
+			goCacheDir = c
+			return
+		}
+		if out, err := exec.Command("go", "env", "GOCACHE").Output(); err == nil {
+			if c := strings.TrimSpace(string(out)); c != "off" {
+				goCacheDir = c
+			}
+		}
+	})
+	return goCacheDir
+}
+
 // GlobalConfig is the global git configuration of a hermetic HOME: no
 // background maintenance or auto-gc (a detached gc races the removal of
 // test directories), no advice.
@@ -58,8 +154,17 @@ const GlobalConfig = `[gc]
 // Hermetic makes the test process's own git invocations hermetic (for
 // code under test that runs git), with a fresh HOME holding
 // GlobalConfig.
+//
+// The Go build cache stays the process's own (GOCACHE is pinned to it):
+// it is content-addressed and safe for concurrent use, so no result
+// depends on what it holds, and under a fresh HOME every go build and
+// go vet of the code under test compiled the standard library again (20
+// CPU s for fmt's imports with -trimpath). The tools a test asked for
+// with UseTools are linked into the fresh user cache; Ripple's own
+// caches (the type cache, the word indexes) start empty.
 func Hermetic(t testing.TB) string {
 	t.Helper()
+	gocache := goCache()
 	home := t.TempDir()
 	if err := os.WriteFile(filepath.Join(home, ".gitconfig"), []byte(GlobalConfig), 0o644); err != nil {
 		t.Fatal(err)
@@ -70,6 +175,13 @@ func Hermetic(t testing.TB) string {
 			t.Setenv(k, v)
 		}
 	}
+	if gocache != "" {
+		t.Setenv("GOCACHE", gocache)
+	}
+	toolsMu.Lock()
+	names := toolsOf[t]
+	toolsMu.Unlock()
+	linkTools(t, names)
 	for _, k := range []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"} {
 		os.Unsetenv(k)
 	}

@@ -87,7 +87,7 @@ func (g *Oracle) Check(ctx context.Context, dir string, o oracle.Options) (*orac
 	if err != nil {
 		return nil, err
 	}
-	res.Diagnostics = append(res.Diagnostics, oracle.Dedupe(res.Diagnostics, Parse(out, "vet", dir))...)
+	res.Diagnostics = append(res.Diagnostics, oracle.Dedupe(res.Diagnostics, relocate(Parse(out, "vet", dir), dir))...)
 
 	if o.Tests {
 		out, err = run("test", append([]string{"test", "-count=1"}, pkgs...)...)
@@ -100,6 +100,35 @@ func (g *Oracle) Check(ctx context.Context, dir string, o oracle.Options) (*orac
 	res.Pass = len(res.Diagnostics) == 0
 	res.Took = time.Since(start)
 	return res, nil
+}
+
+// relocate puts back in dir the vet diagnostics that name a file of
+// another tree. The go command caches vet's output, and under -trimpath
+// a package's vet action is the same in every tree holding the same
+// files: a later vet of a copy replays the output of the first, naming
+// the first tree's files ("../a/q/say.go", or an absolute path into a
+// scratch worktree long removed). The copy holds the same file at the
+// same module-relative path: the longest tail of the named path that is
+// a file in dir.
+func relocate(ds []oracle.Diagnostic, dir string) []oracle.Diagnostic {
+	for i, d := range ds {
+		p := filepath.ToSlash(d.Path)
+		if p == "" || !filepath.IsAbs(d.Path) && p != ".." && !strings.HasPrefix(p, "../") {
+			continue
+		}
+		parts := strings.Split(p, "/")
+		for j := 1; j < len(parts); j++ {
+			tail := strings.Join(parts[j:], "/")
+			if tail == "" || strings.HasPrefix(tail, "../") {
+				continue
+			}
+			if st, err := os.Stat(filepath.Join(dir, filepath.FromSlash(tail))); err == nil && st.Mode().IsRegular() {
+				ds[i].Path = tail
+				break
+			}
+		}
+	}
+	return ds
 }
 
 // goflags keeps module files read-only, or uses the vendor directory when

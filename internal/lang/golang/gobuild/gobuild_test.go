@@ -126,6 +126,33 @@ func TestOracleCacheAcrossWorktrees(t *testing.T) {
 	}
 }
 
+// TestVetReplayAcrossWorktrees: go vet's output is cached, and under
+// -trimpath a copy of a package in another tree replays the first tree's
+// output, naming its files (the base state's preexisting problem then
+// named a removed scratch worktree, and was counted as new). Each tree's
+// diagnostic names its own file.
+func TestVetReplayAcrossWorktrees(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go not installed")
+	}
+	files := map[string]string{
+		"go.mod":   "module example.com/m\n\ngo 1.22\n",
+		"q/say.go": "package q\n\nimport \"fmt\"\n\nfunc Say() {\n\tfmt.Printf(\"%d\", \"x\")\n}\n",
+	}
+	o := &Oracle{Env: []string{"GOPROXY=off"}} // the process's build cache, shared as a user's is
+	for i := range 2 {
+		dir := t.TempDir()
+		testrepo.WriteFiles(t, dir, files)
+		res, err := o.Check(context.Background(), dir, oracle.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Diagnostics) != 1 || res.Diagnostics[0].Path != "q/say.go" || res.Diagnostics[0].Line != 6 || res.Diagnostics[0].Source == "" {
+			t.Errorf("worktree %d: %+v, want vet's one problem in q/say.go:6", i, res.Diagnostics)
+		}
+	}
+}
+
 func countFiles(t *testing.T, dir string) int {
 	n := 0
 	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {

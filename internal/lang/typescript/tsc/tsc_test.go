@@ -18,6 +18,7 @@ import (
 // there with npm; .ci/run installs it beforehand where it can).
 func needTSC(t *testing.T) string {
 	t.Helper()
+	testrepo.UseTools(t, testrepo.TypeScriptTool)
 	bin, err := (&Compiler{}).Locate(context.Background())
 	if err != nil {
 		t.Skipf("TypeScript 7's compiler cannot run here: %v", err)
