@@ -127,7 +127,27 @@ func (a *analyzer) Answer(ctx context.Context, qs []lang.Query) ([]*lang.Ref, er
 	if err != nil {
 		return nil, err
 	}
-	return lang.Keep(qs, append(refs, extra...)), nil
+	return lang.Keep(qs, outsideVendor(append(refs, extra...))), nil
+}
+
+// outsideVendor drops the sites in vendor/ directories: a vendored
+// module is its authors' release, consistent as vendored (go mod vendor
+// copies it whole), and a diff that bumps it changes its files together;
+// the repository's own uses of what changed are the sites. On a lazygit
+// bump of golang.org/x/sys, the variants of a deleted
+// syscall_linux_ppc.go's functions were 75 warnings inside vendor/.
+func outsideVendor(refs []*lang.Ref) []*lang.Ref {
+	out := refs[:0]
+	for _, r := range refs {
+		if !inVendor(r.Site.Path) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func inVendor(p string) bool {
+	return strings.HasPrefix(p, "vendor/") || strings.Contains(p, "/vendor/")
 }
 
 // seedDeclFiles lists the files of the seed packages (seedDirs) that the

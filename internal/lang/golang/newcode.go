@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"regexp"
+	"slices"
 	"sort"
 	"time"
 
@@ -29,8 +30,10 @@ func (a *analyzer) JudgeNewCode(ctx context.Context, changes []*model.Change) ([
 	if a.env.Precision == config.PrecisionSyntax {
 		return nil, nil
 	}
-	// the touched lines of each changed Go file, by the change holding them
+	// the touched lines of each changed Go file, by the change holding
+	// them; a vendored module's files are its authors' (outsideVendor)
 	blocks, paths := lang.NewCode(a.env, changes, "go")
+	paths = slices.DeleteFunc(paths, inVendor)
 	if len(paths) == 0 {
 		return nil, nil
 	}
