@@ -135,11 +135,11 @@ func onlyManifests(files []string) string {
 func manifestFamily(name string) string {
 	switch {
 	case strings.HasPrefix(name, "go."):
-		return "go"
+		return "go.mod"
 	case name == "package.json" || name == "package-lock.json" || name == "npm-shrinkwrap.json" || name == "pnpm-lock.yaml" || name == "yarn.lock":
-		return "npm"
+		return "package.json"
 	}
-	return "python"
+	return "pyproject.toml"
 }
 
 // unreadManifests names the changed manifests of a family from which no
