@@ -105,7 +105,7 @@ func (out *Output) read(ctx context.Context, fe lang.Frontend, bp lang.Bumper, b
 	if b.Unread != "" {
 		out.Diagnostics = append(out.Diagnostics, model.Diagnostic{Path: mb.Manifest, Line: mb.Line,
 			Message: fmt.Sprintf("%s: the uses of %s the repository imports (%s) are not judged: its source could not be read (%s)",
-				mb.String(), plural(len(b.Imported), "package", "packages"), strings.Join(b.Imported, ", "), b.Unread)})
+				mb.String(), model.Plural(len(b.Imported), "package", "packages"), strings.Join(b.Imported, ", "), b.Unread)})
 		return nil
 	}
 	if b.Fetched > 0 {
@@ -140,10 +140,10 @@ func (out *Output) read(ctx context.Context, fe lang.Frontend, bp lang.Bumper, b
 	}
 	if len(b.Directives) > 0 {
 		out.Notes = append(out.Notes, fmt.Sprintf("%s: the new version marks %s %s (%s), its own migration: hook fix applies it where the repository uses them",
-			mb.String(), plural(len(b.Directives), "name", "names"), b.Directive, strings.Join(b.Directives, ", ")))
+			mb.String(), model.Plural(len(b.Directives), "name", "names"), b.Directive, strings.Join(b.Directives, ", ")))
 	}
 	out.Notes = append(out.Notes, fmt.Sprintf("%s: compared %s the repository imports (%s): %s of their API",
-		mb.String(), plural(len(b.Imported), "package", "packages"), strings.Join(b.Imported, ", "), plural(n, "change", "changes")))
+		mb.String(), model.Plural(len(b.Imported), "package", "packages"), strings.Join(b.Imported, ", "), model.Plural(n, "change", "changes")))
 	return nil
 }
 
@@ -173,13 +173,6 @@ func kept(bp lang.Bumper, c *model.Change) bool {
 
 func versioned(p string, b *lang.Bump) string {
 	return strings.Replace(p, b.Root, b.NewRoot, 1)
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprint(n) + " " + many
 }
 
 // Summarize says, per bump, how many of its changes the repository uses
@@ -221,7 +214,7 @@ func Summarize(bumps []*model.Bump, changes []*model.Change, findings []*model.F
 		if k.changes == 0 {
 			continue
 		}
-		out = append(out, fmt.Sprintf("%s: %d of %s used by the repository, at %s", b.String(), len(k.used), plural(k.changes, "API change", "API changes"), plural(len(k.sites), "site", "sites")))
+		out = append(out, fmt.Sprintf("%s: %d of %s used by the repository, at %s", b.String(), len(k.used), model.Plural(k.changes, "API change", "API changes"), model.Plural(len(k.sites), "site", "sites")))
 	}
 	sort.Strings(out)
 	return out
