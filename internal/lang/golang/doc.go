@@ -136,5 +136,15 @@
 // errors that say a line does not fit a declaration it uses are
 // findings of relation Uses.
 //
+// Dependency bumps (bump.go, migrate.go): the front-end is a
+// lang.Bumper and a lang.Migrator. A go.mod or go.work whose requirement
+// or replacement changed version is read through the module cache (go
+// mod download when absent) for the packages the repository imports;
+// their files reach the classifier under a versionless root
+// ("github.com/x/y@/pkg/a.go") that importPath maps to the import path,
+// so the walk finds their uses as for any package. `hook fix` applies
+// the new version's //go:fix inline directives (go fix -inline). Sites
+// inside vendor/ are never reported: a vendored module is its authors'.
+//
 // Set RIPPLE_TRACE=1 to print the time of each phase to stderr.
 package golang
