@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"golang.org/x/tools/txtar"
 
@@ -151,6 +152,29 @@ const GlobalConfig = `[gc]
 	defaultBranch = main
 `
 
+// tempHome is a temporary HOME removed when the test ends, retried for
+// a moment: the code under test may still be finishing a background
+// write into its user cache (the type cache's trim marks the folder it
+// trimmed), which t.TempDir's cleanup reports as a failure
+// ("directory not empty").
+func tempHome(t testing.TB) string {
+	d, err := os.MkdirTemp("", "ripple-home-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		var err error
+		for i := 0; i < 20; i++ {
+			if err = os.RemoveAll(d); err == nil {
+				return
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		t.Errorf("removing the test's HOME: %v", err)
+	})
+	return d
+}
+
 // Hermetic makes the test process's own git invocations hermetic (for
 // code under test that runs git), with a fresh HOME holding
 // GlobalConfig.
@@ -165,7 +189,7 @@ const GlobalConfig = `[gc]
 func Hermetic(t testing.TB) string {
 	t.Helper()
 	gocache := goCache()
-	home := t.TempDir()
+	home := tempHome(t)
 	if err := os.WriteFile(filepath.Join(home, ".gitconfig"), []byte(GlobalConfig), 0o644); err != nil {
 		t.Fatal(err)
 	}
