@@ -202,6 +202,29 @@ def replaces(mf):
     return out
 
 
+# Modules whose source is a reserved repository (the product's acceptance
+# tests, never fetched, mined or swept): a commit bumping one is never a
+# case, and its versions are never downloaded.
+RESERVED_MODULES = (
+    "github.com/prometheus/prometheus", "go.etcd.io/etcd", "github.com/etcd-io/etcd",
+    "github.com/containerd/containerd", "go.k6.io/k6", "github.com/grafana/k6",
+    "github.com/traefik/traefik", "google.golang.org/grpc", "github.com/grpc/grpc-go",
+    "go.opentelemetry.io/otel", "github.com/open-telemetry/opentelemetry-go",
+    "sigs.k8s.io/controller-runtime", "github.com/kubernetes-sigs/controller-runtime",
+    "github.com/goreleaser/goreleaser", "github.com/cockroachdb/pebble", "github.com/rclone/rclone",
+)
+
+
+def reserved(path):
+    """Whether a module path (or a replacement's) belongs to a reserved repository."""
+    p = strip_major(path or "")
+    return any(p == r or p.startswith(r + "/") for r in RESERVED_MODULES)
+
+
+def reserved_bump(b):
+    return any(reserved(x) for x in (b["module"], b.get("new_module"), *(b.get("replace_target") or [])))
+
+
 _MAJOR = re.compile(r"^(.*?)(/v[0-9]+|\.v[0-9]+)$")
 
 
