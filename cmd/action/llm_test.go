@@ -5,10 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"os/exec"
 	"regexp"
-	"strings"
 	"sync"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -109,23 +106,4 @@ func cmdLLM(ts *testscript.TestScript, neg bool, args []string) {
 	default:
 		ts.Fatalf("llm: unknown subcommand %q", args[0])
 	}
-}
-
-var (
-	goCacheOnce sync.Once
-	goCacheDir  string
-)
-
-// goCache is the Go build cache of the process running the tests.
-func goCache() string {
-	goCacheOnce.Do(func() {
-		if c := os.Getenv("GOCACHE"); c != "" {
-			goCacheDir = c
-			return
-		}
-		if out, err := exec.Command("go", "env", "GOCACHE").Output(); err == nil {
-			goCacheDir = strings.TrimSpace(string(out))
-		}
-	})
-	return goCacheDir
 }

@@ -121,7 +121,7 @@ func setup(env *testscript.Env) error {
 	// the oracle builds and vets: share the Go build cache of the process
 	// running the tests (safe for concurrent use), or each script would
 	// compile the standard library afresh
-	if c := goCache(); c != "" {
+	if c := testrepo.GoCache(); c != "" {
 		env.Setenv("GOCACHE", c)
 	}
 	model := newScriptedModel()

@@ -123,7 +123,7 @@ func setupGit(env *testscript.Env) error {
 	// holds): under the script's HOME each script compiled and vetted the
 	// standard library afresh (-trimpath), fix_preexisting_vet alone
 	// 60+ CPU s. Ripple itself keeps no state there.
-	if c := goCache(); c != "" {
+	if c := testrepo.GoCache(); c != "" {
 		env.Setenv("GOCACHE", c)
 	}
 	// pyright, when this machine has it: its directory goes on the
@@ -358,24 +358,4 @@ func npmServed(nvs []string) bool {
 	}
 	served.Store(key, ok)
 	return ok
-}
-
-var (
-	goCacheOnce sync.Once
-	goCacheDir  string
-)
-
-// goCache is the Go build cache of the process running the tests:
-// $GOCACHE, else what `go env GOCACHE` says ("" when go is missing).
-func goCache() string {
-	goCacheOnce.Do(func() {
-		if c := os.Getenv("GOCACHE"); c != "" {
-			goCacheDir = c
-			return
-		}
-		if out, err := exec.Command("go", "env", "GOCACHE").Output(); err == nil {
-			goCacheDir = strings.TrimSpace(string(out))
-		}
-	})
-	return goCacheDir
 }

@@ -122,9 +122,9 @@ var (
 	goCacheDir  string
 )
 
-// goCache is the process's Go build cache: $GOCACHE, else what `go env
+// GoCache is the process's Go build cache: $GOCACHE, else what `go env
 // GOCACHE` says ("" without go, or with the cache off).
-func goCache() string {
+func GoCache() string {
 	goCacheOnce.Do(func() {
 		if c := os.Getenv("GOCACHE"); c != "" {
 			goCacheDir = c
@@ -188,7 +188,7 @@ func tempHome(t testing.TB) string {
 // caches (the type cache, the word indexes) start empty.
 func Hermetic(t testing.TB) string {
 	t.Helper()
-	gocache := goCache()
+	gocache := GoCache()
 	home := tempHome(t)
 	if err := os.WriteFile(filepath.Join(home, ".gitconfig"), []byte(GlobalConfig), 0o644); err != nil {
 		t.Fatal(err)
