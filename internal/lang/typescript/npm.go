@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ripple-dev/ripple/internal/gitio"
 	"github.com/ripple-dev/ripple/internal/jsonc"
 	"github.com/ripple-dev/ripple/internal/lang"
 	"github.com/ripple-dev/ripple/internal/model"
@@ -34,7 +35,20 @@ import (
 // depSections are the package.json fields whose ranges are read.
 var depSections = []string{"dependencies", "devDependencies", "peerDependencies", "optionalDependencies"}
 
-func (fe *Frontend) Manifests() []string { return []string{"package.json", "*/package.json"} }
+// lockNames are the lock files a version is read from, nearest first
+// in one folder.
+var lockNames = []string{"package-lock.json", "npm-shrinkwrap.json", "pnpm-lock.yaml", "yarn.lock"}
+
+// Manifests: the package.json files and the lock files (a lock that
+// moves a dependency within an unchanged range is a bump too: npm
+// update, Dependabot's lock-file-only updates).
+func (fe *Frontend) Manifests() []string {
+	out := []string{"package.json", "*/package.json"}
+	for _, n := range lockNames {
+		out = append(out, n, "*/"+n)
+	}
+	return out
+}
 
 // API: a declaration its module exports, or a member of one.
 func (fe *Frontend) API(b *model.Block) bool {
@@ -148,9 +162,17 @@ func (fe *Frontend) Bumps(ctx context.Context, in lang.BumpInput) ([]*lang.Bump,
 		typesFor string // the package @types/X declares: X
 	}
 	var all []*found
+	var locks []*gitio.FileChange
 	for _, fc := range in.Manifests {
 		p := fc.Path()
-		if ignoredConfigPath(p) || path.Base(p) != "package.json" || fc.OldPath == "" || fc.NewPath == "" {
+		if ignoredConfigPath(p) || fc.OldPath == "" || fc.NewPath == "" {
+			continue
+		}
+		if contains(lockNames, path.Base(p)) {
+			locks = append(locks, fc)
+			continue
+		}
+		if path.Base(p) != "package.json" {
 			continue
 		}
 		oldSrc, err1 := in.Base.ReadFile(ctx, fc.OldPath)
@@ -166,22 +188,31 @@ func (fe *Frontend) Bumps(ctx context.Context, in lang.BumpInput) ([]*lang.Bump,
 			if !registrySpec(d.oldRange) || !registrySpec(d.range_) {
 				continue
 			}
-			f := &found{dep: d, dir: path.Dir(p), typesFor: d.name}
-			if x, ok := strings.CutPrefix(d.name, "@types/"); ok {
-				f.typesFor = x
-				if a, b, ok := strings.Cut(x, "__"); ok {
-					f.typesFor = "@" + a + "/" + b // @types/scope__name
-				}
-			}
+			f := &found{dep: d, dir: path.Dir(p), typesFor: typesFor(d.name)}
 			f.b = &lang.Bump{Bump: model.Bump{Module: d.name, From: d.oldRange, To: d.range_, Manifest: p, Line: d.line}}
+			all = append(all, f)
+		}
+	}
+	baseLocks := &lockCache{m: map[string]*lockFile{}, deadline: in.Deadline}
+	headLocks := &lockCache{m: map[string]*lockFile{}, deadline: in.Deadline}
+	if len(locks) > 0 {
+		covered := map[string]bool{}
+		for _, f := range all {
+			covered[f.dir+"\x00"+f.dep.name] = true
+		}
+		deps, err := lockOnly(ctx, in, locks, covered, baseLocks, headLocks)
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range deps {
+			f := &found{dep: d.npmDep, dir: d.dir, typesFor: typesFor(d.name)}
+			f.b = &lang.Bump{Bump: model.Bump{Module: d.name, From: d.from, To: d.to, Manifest: d.lock, Line: d.line}}
 			all = append(all, f)
 		}
 	}
 	if len(all) == 0 {
 		return nil, nil
 	}
-	baseLocks := &lockCache{m: map[string]*lockFile{}, deadline: in.Deadline}
-	headLocks := &lockCache{m: map[string]*lockFile{}, deadline: in.Deadline}
 	var out []*lang.Bump
 	var reads []*npmRead
 	for _, f := range all {
@@ -203,6 +234,19 @@ func (fe *Frontend) Bumps(ctx context.Context, in lang.BumpInput) ([]*lang.Bump,
 	}
 	fe.readNPM(ctx, reads, in.Deadline)
 	return out, nil
+}
+
+// typesFor is the package whose types a dependency declares: itself,
+// or X for @types/X (@types/scope__name declares @scope/name).
+func typesFor(dep string) string {
+	x, ok := strings.CutPrefix(dep, "@types/")
+	if !ok {
+		return dep
+	}
+	if a, b, ok := strings.Cut(x, "__"); ok {
+		return "@" + a + "/" + b
+	}
+	return x
 }
 
 // typesName is the @types package name's part for a package:
@@ -277,7 +321,7 @@ func (lc *lockCache) version(ctx context.Context, t interface {
 	ReadFile(context.Context, string) ([]byte, error)
 }, dir, name, rng string) resolved {
 	for d := dir; ; d = path.Dir(d) {
-		for _, n := range []string{"package-lock.json", "npm-shrinkwrap.json", "pnpm-lock.yaml", "yarn.lock"} {
+		for _, n := range lockNames {
 			p := path.Join(d, n)
 			k := p
 			lc.mu.Lock()

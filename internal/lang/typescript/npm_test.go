@@ -224,3 +224,57 @@ func TestNPMBumpCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestNPMLockOnlyBump reads a bump from a lock file alone: the range in
+// package.json stays ^1.0.0, the lock moves tiny 1.0.0 -> 1.1.0. A
+// folder with a package.json the lock does not name as a workspace
+// member (an example app) is not governed by it, even though it
+// imports the package; a lock that moves nothing is no bump.
+func TestNPMLockOnlyBump(t *testing.T) {
+	ar := readArchive(t)
+	npmCache(t, ar)
+	base, head := trees(ar)
+	head["package.json"] = base["package.json"]
+	demo := []byte(`{"name": "demo", "dependencies": {"tiny": "^1.0.0"}}`)
+	for _, tr := range []gitio.MemTree{base, head} {
+		tr["examples/demo/package.json"] = demo
+		tr["examples/demo/main.ts"] = []byte(`import { join } from "tiny";` + "\nexport const x = join(\"a\");\n")
+	}
+	lock := []*gitio.FileChange{{Status: gitio.Modified, OldPath: "package-lock.json", NewPath: "package-lock.json", Whole: true}}
+	bumps, err := typescript.New().Bumps(context.Background(), lang.BumpInput{Base: base, Head: head, Manifests: lock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bumps) != 1 {
+		t.Fatalf("got %d bumps, want 1", len(bumps))
+	}
+	b := bumps[0]
+	if got := b.String(); got != "tiny 1.0.0 -> 1.1.0" || b.Manifest != "package-lock.json" || b.Line != 6 || b.Unread != "" {
+		t.Errorf("bump %s at %s:%d (unread %q), want tiny 1.0.0 -> 1.1.0 at package-lock.json:6", got, b.Manifest, b.Line, b.Unread)
+	}
+	if got := strings.Join(b.Imported, " "); got != "tiny tiny/helpers" {
+		t.Errorf("imported %q (the example app is not the lock's)", got)
+	}
+	if len(b.Files) == 0 {
+		t.Error("no changed declaration files read")
+	}
+
+	// the range changed too: the manifest's bump, read once
+	_, head2 := trees(ar)
+	both := append(lock, &gitio.FileChange{Status: gitio.Modified, OldPath: "package.json", NewPath: "package.json"})
+	bumps, err = typescript.New().Bumps(context.Background(), lang.BumpInput{Base: base, Head: head2, Manifests: both})
+	if err != nil || len(bumps) != 1 || bumps[0].Manifest != "package.json" {
+		t.Fatalf("with the range changed: %v bumps (%v), want one read from package.json", len(bumps), err)
+	}
+
+	// a lock that changed but moved nothing imported
+	head3 := gitio.MemTree{}
+	for k, v := range base {
+		head3[k] = v
+	}
+	head3["package-lock.json"] = bytes.Replace(base["package-lock.json"], []byte(`"2.0.0"`), []byte(`"2.0.1"`), 1)
+	bumps, err = typescript.New().Bumps(context.Background(), lang.BumpInput{Base: base, Head: head3, Manifests: lock})
+	if err != nil || len(bumps) != 0 {
+		t.Fatalf("a lock moving only an unimported package: %d bumps (%v), want none", len(bumps), err)
+	}
+}
