@@ -149,6 +149,9 @@ func (p *prepared) jsonChange(i int, c *model.Change) JSONChange {
 			jc.Side = "head" // an old block the merge check saw is the head's
 		}
 	}
+	if bp := c.Bump; bp != nil {
+		jc.Bump = &JSONBump{Module: bp.Module, NewModule: bp.NewModule, From: bp.From, To: bp.To, Manifest: bp.Manifest, Line: bp.Line}
+	}
 	return jc
 }
 
@@ -251,6 +254,20 @@ type JSONChange struct {
 	// the commit Path and Line are in when it is not the one Side says.
 	Merged *JSONMerged `json:"merged"`
 	Rev    string      `json:"rev"`
+	// Bump is set on a change of a dependency's declaration: Path then
+	// names the dependency's file outside the repository ("module@version/
+	// file.go"), and the manifest's line is the developer's change.
+	Bump *JSONBump `json:"bump,omitempty"`
+}
+
+// JSONBump is a dependency's version change (model.Bump).
+type JSONBump struct {
+	Module    string `json:"module"`
+	NewModule string `json:"new_module,omitempty"`
+	From      string `json:"from"`
+	To        string `json:"to"`
+	Manifest  string `json:"manifest"`
+	Line      int    `json:"line"`
 }
 
 // JSONMerged names the branch the merge check merged the head with: Ref

@@ -176,11 +176,7 @@ func of(rep *findings.Report, f *findings.Finding, level string) Annotation {
 		}
 	}
 	if len(f.Trail) >= 2 {
-		parts := []string{f.Trail[0].Display}
-		for _, s := range f.Trail[1:] {
-			parts = append(parts, findings.Phrase(s.Relation)+" "+s.Display)
-		}
-		fmt.Fprintf(&b, "\nrelation path: %s", strings.Join(parts, " → "))
+		fmt.Fprintf(&b, "\nrelation path: %s", findings.TrailText(f.Trail, nil))
 	}
 	a.Message = b.String()
 	return a

@@ -236,6 +236,10 @@ func (l Links) Seed(r *Report, c *Change) string {
 	switch {
 	case c == nil:
 		return ""
+	case c.Bump != nil:
+		// a dependency's declaration lives in no commit of the
+		// repository: the manifest's line that bumped it does
+		return l.Blob(r.Head, c.Bump.Manifest, c.Bump.Line)
 	case c.Rev != "":
 		return l.Blob(c.Rev, c.Path, c.Line)
 	case c.Side == "base":
@@ -298,6 +302,25 @@ func Short(sha string) string {
 // Phrase is the words of a relation on a relation path.
 func Phrase(relation string) string {
 	return model.Relation(relation).Phrase()
+}
+
+// TrailText is a relation path, seed first: "seed → called by wrapper
+// → ...", each block's name put through code (markdown code, or as it
+// is when code is nil). A step without a relation (the dependency's
+// declaration after a bump's manifest line) is named alone.
+func TrailText(t []report.JSONStep, code func(string) string) string {
+	if code == nil {
+		code = func(s string) string { return s }
+	}
+	parts := make([]string, 0, len(t))
+	for i, s := range t {
+		if i > 0 && s.Relation != "" {
+			parts = append(parts, Phrase(s.Relation)+" "+code(s.Display))
+		} else {
+			parts = append(parts, code(s.Display))
+		}
+	}
+	return strings.Join(parts, " → ")
 }
 
 // Headline is the headline of report.Headline, without its "ripple: "

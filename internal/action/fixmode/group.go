@@ -269,13 +269,7 @@ func (gr *grouping) pathOf(ob *fix.Obligation, r fix.Reason, depth int) string {
 	return strings.Join(append(chain, hop), " → ")
 }
 
-func trailString(t []model.Step) string {
-	parts := []string{t[0].Display}
-	for _, s := range t[1:] {
-		parts = append(parts, findings.Phrase(string(s.Relation))+" "+s.Display)
-	}
-	return strings.Join(parts, " → ")
-}
+func trailString(t []model.Step) string { return model.TrailText(t) }
 
 func contains(xs []string, x string) bool {
 	for _, y := range xs {

@@ -129,10 +129,11 @@ func TestTypeScriptTypesTier(t *testing.T) {
 	w.golden(t, "typescript-types")
 }
 
-// TestDependencyBump: a Dependabot-style pull request that changes only
-// go.mod and package.json. Nothing in it is a declaration Ripple judges
-// (dependency bumps are not seeds yet), and the action says so in the
-// log and the summary instead of a bare pass.
+// TestDependencyBump: a pull request that changes only go.mod and
+// package.json without a dependency version Ripple can read (the go
+// directive; an npm range with no lock and no registry here). Nothing in
+// it is judged, and the action says so in the log and the summary
+// instead of a bare pass. TestGoBumpFix is a bump that is read.
 func TestDependencyBump(t *testing.T) {
 	needGit(t)
 	base := merge(goBase, map[string]string{"package.json": `{ "name": "demo", "dependencies": { "left-pad": "1.2.0" } }` + "\n"})

@@ -138,11 +138,7 @@ func trailText(f *findings.Finding) string {
 	if len(f.Trail) < 2 {
 		return ""
 	}
-	parts := []string{md.Code(f.Trail[0].Display)}
-	for _, s := range f.Trail[1:] {
-		parts = append(parts, findings.Phrase(s.Relation)+" "+md.Code(s.Display))
-	}
-	return strings.Join(parts, " → ")
+	return findings.TrailText(f.Trail, md.Code)
 }
 
 // resolvedBody is an earlier comment's text once its finding is no

@@ -132,7 +132,13 @@ func writeGroups(b *strings.Builder, rep *findings.Report, links findings.Links)
 					where = "Was declared at"
 				}
 				label := md.Text(findings.WhereSeed(c))
-				fmt.Fprintf(b, "%s %s", where, md.Link(label, links.Seed(rep, c)))
+				if bp := c.Bump; bp != nil {
+					// the dependency's file is in no commit: link the
+					// manifest's line that bumped it
+					fmt.Fprintf(b, "%s %s, bumped at %s", where, label, md.Link(md.Text(fmt.Sprintf("%s:%d", bp.Manifest, bp.Line)), links.Seed(rep, c)))
+				} else {
+					fmt.Fprintf(b, "%s %s", where, md.Link(label, links.Seed(rep, c)))
+				}
 				if c.Derived {
 					b.WriteString(" (a change Ripple inferred: it must follow the one it wraps)")
 				}
@@ -167,11 +173,7 @@ func trail(f *findings.Finding) string {
 	if len(f.Trail) == 0 {
 		return ""
 	}
-	parts := []string{md.Code(f.Trail[0].Display)}
-	for _, s := range f.Trail[1:] {
-		parts = append(parts, findings.Phrase(s.Relation)+" "+md.Code(s.Display))
-	}
-	return strings.Join(parts, " → ")
+	return findings.TrailText(f.Trail, md.Code)
 }
 
 func writeDetails(b *strings.Builder, rep *findings.Report) {
