@@ -24,6 +24,7 @@ var grammar = &treesit.Grammar{
 // file serves the analyzer too.
 type Frontend struct {
 	cache *corpus.Memo[*pfile]
+	bumpState // the dependency bumps Bumps read (bump.go)
 }
 
 // New returns a Python front-end for one check.
@@ -71,7 +72,7 @@ func (fe *Frontend) NewAnalyzer(ctx context.Context, env *lang.Env) (lang.Analyz
 	if !treesit.Available {
 		return lang.Unavailable(env, "python-nocgo", "python: not analysed ("+grammar.NoCgo+")"), nil
 	}
-	ix, err := newIndex(ctx, env.Head, env.Ignored, env.Diag, fe.cache)
+	ix, err := newIndex(ctx, fe.headTree(env.Head), env.Ignored, env.Diag, fe.cache)
 	if err != nil {
 		return nil, err
 	}
