@@ -23,7 +23,7 @@ var grammar = &treesit.Grammar{
 // caches the files it parsed, so that the classifier's parse of a seed
 // file serves the analyzer too.
 type Frontend struct {
-	cache *corpus.Memo[*pfile]
+	cache     *corpus.Memo[*pfile]
 	bumpState // the dependency bumps Bumps read (bump.go)
 }
 
