@@ -131,7 +131,8 @@ func (fe *Frontend) Bumps(ctx context.Context, in lang.BumpInput) ([]*lang.Bump,
 			out = append(out, b)
 			continue
 		}
-		if err := fe.readBump(ctx, in, f, d, b); err != nil {
+		err := fe.readBump(ctx, in, f, d, b)
+		if err != nil {
 			return nil, err
 		}
 		out = append(out, b)

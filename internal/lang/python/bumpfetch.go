@@ -198,6 +198,9 @@ func (f *pyFetcher) choose(ctx context.Context, name, version string) (distLink,
 		return distLink{}, fmt.Errorf("the index %s: %v", f.index, err)
 	}
 	body, err := f.get(ctx, page, 8<<20)
+	if errors.Is(err, errNotFound) {
+		return distLink{}, fmt.Errorf("the index %s does not list %s", redact(f.index), name)
+	}
 	if err != nil {
 		return distLink{}, err
 	}
@@ -241,6 +244,8 @@ func (f *pyFetcher) choose(ctx context.Context, name, version string) (distLink,
 	return best, nil
 }
 
+var errNotFound = errors.New("not found")
+
 // get reads a URL of the index, at most limit bytes.
 func (f *pyFetcher) get(ctx context.Context, u string, limit int64) ([]byte, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
@@ -256,6 +261,9 @@ func (f *pyFetcher) get(ctx context.Context, u string, limit int64) ([]byte, err
 		return nil, fmt.Errorf("%s: %v", redact(u), errors.Unwrap(err))
 	}
 	defer resp.Body.Close()
+	if resp.StatusCode == http.StatusNotFound {
+		return nil, fmt.Errorf("%s: %w", redact(u), errNotFound)
+	}
 	if resp.StatusCode != http.StatusOK {
 		return nil, fmt.Errorf("%s: %s", redact(u), resp.Status)
 	}

@@ -55,6 +55,9 @@ var pep508 = regexp.MustCompile(`^\s*([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?
 // versionRE is a PEP 440 version as a pin writes it.
 var versionRE = regexp.MustCompile(`^v?[0-9]+(?:\.[0-9]+)*(?:[-_.]?(?:a|b|c|rc|alpha|beta|pre|preview)[-_.]?[0-9]*)?(?:[-_.]?(?:post|rev|r)[-_.]?[0-9]*)?(?:[-_.]?dev[-_.]?[0-9]*)?(?:\+[a-z0-9]+(?:[-_.][a-z0-9]+)*)?$`)
 
+// specClause is one clause of a PEP 440 version specifier.
+var specClause = regexp.MustCompile(`^(===|==|!=|~=|<=|>=|<|>)[A-Za-z0-9.*+!_-]+$`)
+
 // parseRequirement reads one PEP 508 requirement. ok is false for text
 // that is not one; direct references (name @ url) are requirements
 // without a pin.
@@ -75,10 +78,14 @@ func parseRequirement(s string) (r pyReq, ok bool) {
 		return r, true // a direct reference: no version to compare
 	}
 	rest = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(rest, "("), ")"))
-	if rest != "" && !strings.ContainsAny(rest[:1], "=<>!~") {
-		return r, false
-	}
 	r.spec = strings.Join(strings.Fields(rest), "")
+	if r.spec != "" {
+		for _, clause := range strings.Split(r.spec, ",") {
+			if !specClause.MatchString(clause) {
+				return r, false
+			}
+		}
+	}
 	r.pin = pinOf(r.spec)
 	return r, true
 }

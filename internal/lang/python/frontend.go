@@ -51,8 +51,10 @@ var Language = lang.Language{
 
 func (fe *Frontend) Name() string { return "python" }
 
+// Match: Python sources and stubs (a stub is what a distribution
+// declares its API in; the diff's pathspecs select sources only).
 func (fe *Frontend) Match(path string) bool {
-	return strings.HasSuffix(path, ".py")
+	return strings.HasSuffix(path, ".py") || strings.HasSuffix(path, ".pyi")
 }
 
 func (fe *Frontend) Pathspecs() []string { return []string{"*.py"} }
