@@ -68,6 +68,17 @@ func (fe *Frontend) headTree(t gitio.Tree) gitio.Tree {
 	return v
 }
 
+// bumpRoots are the import roots of the bumps' new versions.
+func (fe *Frontend) bumpRoots() map[string]bool {
+	fe.bumpMu.Lock()
+	defer fe.bumpMu.Unlock()
+	out := map[string]bool{}
+	for _, b := range fe.bumps {
+		out[b.newRoot] = true
+	}
+	return out
+}
+
 // bumpTree overlays the bumped distributions' files on a tree.
 type bumpTree struct {
 	gitio.Tree

@@ -78,6 +78,7 @@ func (fe *Frontend) NewAnalyzer(ctx context.Context, env *lang.Env) (lang.Analyz
 	if err != nil {
 		return nil, err
 	}
+	ix.mods.depRoots = fe.bumpRoots()
 	return &analyzer{fe: fe, env: env, ix: ix, r: newResolver(ix), mods: &moduleSeeds{env: env, ix: ix, modDone: map[string]bool{}}}, nil
 }
 
