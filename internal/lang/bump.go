@@ -9,7 +9,7 @@ import (
 )
 
 // Bumper is a front-end that reads its ecosystem's dependency manifests
-// (go.mod, package.json): a diff that changes a dependency's version is
+// (go.mod, package.json, requirements.txt, pyproject.toml, lock files): a diff that changes a dependency's version is
 // a seed whose declarations live outside the repository. The front-end
 // finds the bumps and reads the two versions of the dependency's source,
 // as far as the repository imports it; the core (internal/bump)
