@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -108,6 +109,14 @@ func setupGit(env *testscript.Env) error {
 	// points npm at this process's user configuration (its registry)
 	if h, err := os.UserHomeDir(); err == nil {
 		env.Setenv("OUTER_NPMRC", filepath.Join(h, ".npmrc"))
+	}
+	// and a script that reads real Python distributions (the pypi
+	// condition) uses this process's pip configuration: its index,
+	// certificates and timeouts (the script's HOME has no pip.conf)
+	for _, kv := range os.Environ() {
+		if k, v, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "PIP_") {
+			env.Setenv(k, v)
+		}
 	}
 	mode := filepath.Join(home, ".config", "go", "telemetry", "mode")
 	if err := os.MkdirAll(filepath.Dir(mode), 0o755); err != nil {
@@ -290,7 +299,49 @@ func scriptCondition(cond string) (bool, error) {
 	if pkgs, ok := strings.CutPrefix(cond, "npm:"); ok {
 		return npmServed(strings.Split(pkgs, ",")), nil
 	}
+	if dists, ok := strings.CutPrefix(cond, "pypi:"); ok {
+		return pypiServed(strings.Split(dists, ",")), nil
+	}
 	return false, fmt.Errorf("unknown condition %q", cond)
+}
+
+// pypiServed reports whether the package index (PIP_INDEX_URL, else
+// PyPI's simple index) lists a file of every NAME==VERSION (the pypi
+// condition: a script that bumps a real distribution skips, saying so,
+// where the index cannot be reached).
+func pypiServed(nvs []string) bool {
+	key := "pypi\x00" + strings.Join(nvs, ",")
+	if v, ok := served.Load(key); ok {
+		return v.(bool)
+	}
+	index := os.Getenv("PIP_INDEX_URL")
+	if index == "" {
+		index = "https://pypi.org/simple"
+	}
+	ok := true
+	for _, nv := range nvs {
+		name, version, _ := strings.Cut(nv, "==")
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(index, "/")+"/"+strings.ToLower(name)+"/", nil)
+		var page []byte
+		if err == nil {
+			var resp *http.Response
+			if resp, err = http.DefaultClient.Do(req); err == nil {
+				page, err = io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != http.StatusOK {
+					err = errors.New(resp.Status)
+				}
+			}
+		}
+		cancel()
+		if err != nil || !strings.Contains(strings.ToLower(string(page)), "-"+version+"-") && !strings.Contains(strings.ToLower(string(page)), "-"+version+".tar.gz") {
+			ok = false
+			break
+		}
+	}
+	served.Store(key, ok)
+	return ok
 }
 
 func pyrightBin() (string, bool) {

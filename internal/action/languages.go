@@ -138,8 +138,10 @@ func manifestFamily(name string) string {
 		return "go.mod"
 	case name == "package.json" || name == "package-lock.json" || name == "npm-shrinkwrap.json" || name == "pnpm-lock.yaml" || name == "yarn.lock":
 		return "package.json"
+	case name == "Pipfile" || name == "Pipfile.lock":
+		return "Pipfile" // Pipenv's: not read (docs/bumps.md)
 	}
-	return "pyproject.toml"
+	return "pyproject.toml" // with requirements*.txt, uv.lock, poetry.lock
 }
 
 // unreadManifests names the changed manifests of a family from which no

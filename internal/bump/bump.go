@@ -61,7 +61,8 @@ func Seeds(ctx context.Context, in Input) (*Output, error) {
 		if len(manifests) == 0 {
 			continue
 		}
-		bumps, err := bp.Bumps(ctx, lang.BumpInput{Base: in.Base, Head: in.Head, Manifests: manifests, Deadline: in.Deadline})
+		bumps, err := bp.Bumps(ctx, lang.BumpInput{Base: in.Base, Head: in.Head, Manifests: manifests, Deadline: in.Deadline,
+			Diag: func(d model.Diagnostic) { out.Diagnostics = append(out.Diagnostics, d) }})
 		if err != nil {
 			return nil, fmt.Errorf("reading the dependency bumps: %w", err)
 		}
@@ -149,14 +150,19 @@ func (out *Output) read(ctx context.Context, fe lang.Frontend, bp lang.Bumper, b
 
 // kept reports whether a change of a dependency is one of its API that
 // dependents may depend on: a body change is the dependency's
-// behaviour, which is not judged; imports and unexported names are
-// invisible from outside; an added function, type or method reaches no
+// behaviour, which is not judged; imports (but re-exports) and
+// unexported names are invisible from outside; an added function, type or method reaches no
 // code that compiled before (an added interface method reaches its
 // implementers, an added field the struct's unkeyed literals).
 func kept(bp lang.Bumper, c *model.Change) bool {
 	switch c.Label {
-	case model.MMB, model.AI, model.DI, model.MI:
+	case model.MMB, model.AI:
 		return false
+	case model.DI, model.MI:
+		// an import is the dependency's own business, unless it is
+		// how its package exports the name (lang.ReExporter)
+		re, ok := bp.(lang.ReExporter)
+		return ok && c.Old != nil && re.ReExport(c.Old)
 	case model.AC, model.ACC:
 		return false // code that compiled before cannot name it
 	case model.AM:

@@ -123,7 +123,9 @@ func cacheParts() ([]cachePart, error) {
 	words.bytes = usercache.Size(words.path)
 	npm := cachePart{name: "npm", path: filepath.Join(root, "npm"), what: "the tarballs of the npm packages bumps compared", root: root}
 	npm.bytes = usercache.Size(npm.path)
-	parts := []cachePart{types, words, npm}
+	pypi := cachePart{name: "pypi", path: filepath.Join(root, "pypi"), what: "the wheels and sdists of the Python distributions bumps compared", root: root}
+	pypi.bytes = usercache.Size(pypi.path)
+	parts := []cachePart{types, words, npm, pypi}
 	for _, tool := range languages.Tools() {
 		t := tool.Name
 		dir, err := usercache.ToolDir(t)

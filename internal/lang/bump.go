@@ -9,7 +9,7 @@ import (
 )
 
 // Bumper is a front-end that reads its ecosystem's dependency manifests
-// (go.mod, package.json): a diff that changes a dependency's version is
+// (go.mod, package.json, requirements.txt, pyproject.toml, lock files): a diff that changes a dependency's version is
 // a seed whose declarations live outside the repository. The front-end
 // finds the bumps and reads the two versions of the dependency's source,
 // as far as the repository imports it; the core (internal/bump)
@@ -43,6 +43,9 @@ type BumpInput struct {
 	// diff's own dependents): fetching may run past it, up to
 	// FetchLimit, and the time it took is said when it did.
 	Deadline time.Time
+	// Diag records what the Bumper could not read (a manifest that
+	// does not parse, by file and line); nil drops it.
+	Diag func(model.Diagnostic)
 }
 
 // FetchLimit bounds fetching the versions of a check's bumps that are
@@ -87,6 +90,16 @@ type Bump struct {
 	// Unread says why a version's source could not be read (offline,
 	// refused by the proxy): the bump is reported, its uses unjudged.
 	Unread string
+}
+
+// ReExporter is a Bumper whose dependencies' imports may be their API:
+// a Python package's __init__.py re-exports what its users import
+// (`from .core import render`), and deleting that import deletes the
+// name from the package.
+type ReExporter interface {
+	// ReExport reports whether an import of a dependency binds a name
+	// the dependency's users import: its deletion or change is kept.
+	ReExport(b *model.Block) bool
 }
 
 // Migrator is a Bumper that applies the migration directives a

@@ -7,7 +7,8 @@
 // (typescript/, pyright/, internal/oracle: always under the user cache
 // directory), the word index of each repository (words/,
 // internal/gitio), the tarballs of the npm packages a dependency bump
-// compared (npm/, internal/lang/typescript), the class-data archive of javac's own classes that
+// compared (npm/, internal/lang/typescript), the wheels and sdists of the
+// Python distributions one compared (pypi/, internal/lang/python), the class-data archive of javac's own classes that
 // makes its start faster (javac/, internal/lang/java/javac) and the
 // background warm-up's lock and log.
 //

@@ -113,10 +113,13 @@ var (
 // targets turns the changes of the queries the finders serve into the
 // declarations whose dependents are searched.
 func (a *analyzer) targets(qs []lang.Query) []*target {
-	s := &targetSet{a: a, ctorSeen: map[string]*target{}, deletedClasses: map[string]bool{}}
+	s := &targetSet{a: a, ctorSeen: map[string]*target{}, deletedClasses: map[string]bool{}, renames: map[string]*model.Change{}}
 	for _, q := range qs {
 		if c := q.Change; c.Label == model.DC && c.Old != nil {
 			s.deletedClasses[c.Old.Path+"\x00"+qualOf(c.Old)] = true
+		}
+		if c := q.Change; (c.Label == model.DM || c.Label == model.DC) && c.Renamed() && c.Old.Container == "" {
+			s.renames[renameKey(c.Bump, c.Old.Name)] = c
 		}
 	}
 	for _, q := range qs {
@@ -134,6 +137,32 @@ type targetSet struct {
 	ts             []*target
 	ctorSeen       map[string]*target
 	deletedClasses map[string]bool
+	// renames are the module-level renames of the queries, by bump
+	// and old name (reExportRename)
+	renames map[string]*model.Change
+}
+
+func renameKey(b *model.Bump, name string) string {
+	if b == nil {
+		return "\x00" + name
+	}
+	return b.String() + "\x00" + name
+}
+
+// reExportRename is the rename a deleted re-export stands for: a
+// package's import of a name that the same diff (or bump) renamed,
+// where the package now binds the new name. Its importers follow the
+// rename through the package, and their edit is the new name.
+func (s *targetSet) reExportRename(c *model.Change, path, name string) *model.Change {
+	rc := s.renames[renameKey(c.Bump, name)]
+	if rc == nil {
+		return nil
+	}
+	f := s.a.ix.file(path)
+	if f == nil || len(f.top.names[rc.New.Name]) == 0 {
+		return nil
+	}
+	return rc
 }
 
 // addCtor adds (once) the constructor target of class cqual in path,
@@ -181,6 +210,13 @@ func (s *targetSet) add(q lang.Query) {
 	}
 	od, _ := dataOf(old)
 	nd, _ := dataOf(new)
+	if hp := a.fe.headPath(d.Path); hp != d.Path {
+		// a dependency's declaration (bump.go): looked for where the
+		// repository's imports of its package now resolve
+		hd := *d
+		hd.Path = hp
+		d = &hd
+	}
 	dd := od
 	if dd == nil {
 		dd = nd
@@ -238,6 +274,9 @@ func (s *targetSet) add(q lang.Query) {
 		if d.Kind == model.KindImport {
 			t.name = strings.TrimPrefix(d.Name, "import ")
 			t.qual = t.name
+			if rc := s.reExportRename(c, t.path, t.name); rc != nil {
+				t.ch = rc
+			}
 		}
 		if od != nil && od.fn != nil && od.fn.fixture {
 			t.fixture = true

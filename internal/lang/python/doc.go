@@ -237,6 +237,24 @@
 // absorbed, comments or several lines inside the argument list get no fix.
 // Two uses on one line merge their edits into the line's one finding.
 //
+// # Dependency bumps (bump.go, bumpmanifest.go, bumpfetch.go, bumpvirtual.go)
+//
+// The front-end is a lang.Bumper: a changed requirements file,
+// pyproject.toml, uv.lock or poetry.lock whose pinned version of a
+// distribution changed is a seed (docs/bumps.md). Both versions come from
+// the index the user's pip configuration names, through the simple
+// repository API, a wheel preferred, into the user cache; only the
+// top-level packages the repository imports are read, a stub standing
+// for its module. The core classifies them like any diff; API keeps
+// public names (and __all__), ReExport a package's re-exports, Forwards
+// recognises a deprecated function that only warns and forwards. The
+// new version's files are overlaid on the head state under their
+// versioned root (bumpTree, an import root resolved as the dependency
+// itself), never searched for sites; a change's declaration path is
+// mapped to the new version's (headPath) so that the repository's
+// references, resolved there, meet it. A deleted re-export of a name the
+// same bump renamed is that rename, seen through the package.
+//
 // # Over-approximation policy
 //
 //   - An error needs proof from syntax: a resolved reference and a rule of

@@ -23,7 +23,8 @@ var grammar = &treesit.Grammar{
 // caches the files it parsed, so that the classifier's parse of a seed
 // file serves the analyzer too.
 type Frontend struct {
-	cache *corpus.Memo[*pfile]
+	cache     *corpus.Memo[*pfile]
+	bumpState // the dependency bumps Bumps read (bump.go)
 }
 
 // New returns a Python front-end for one check.
@@ -50,8 +51,10 @@ var Language = lang.Language{
 
 func (fe *Frontend) Name() string { return "python" }
 
+// Match: Python sources and stubs (a stub is what a distribution
+// declares its API in; the diff's pathspecs select sources only).
 func (fe *Frontend) Match(path string) bool {
-	return strings.HasSuffix(path, ".py")
+	return strings.HasSuffix(path, ".py") || strings.HasSuffix(path, ".pyi")
 }
 
 func (fe *Frontend) Pathspecs() []string { return []string{"*.py"} }
@@ -71,10 +74,11 @@ func (fe *Frontend) NewAnalyzer(ctx context.Context, env *lang.Env) (lang.Analyz
 	if !treesit.Available {
 		return lang.Unavailable(env, "python-nocgo", "python: not analysed ("+grammar.NoCgo+")"), nil
 	}
-	ix, err := newIndex(ctx, env.Head, env.Ignored, env.Diag, fe.cache)
+	ix, err := newIndex(ctx, fe.headTree(env.Head), env.Ignored, env.Diag, fe.cache)
 	if err != nil {
 		return nil, err
 	}
+	ix.mods.depRoots = fe.bumpRoots()
 	return &analyzer{fe: fe, env: env, ix: ix, r: newResolver(ix), mods: &moduleSeeds{env: env, ix: ix, modDone: map[string]bool{}}}, nil
 }
 

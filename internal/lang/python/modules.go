@@ -34,6 +34,9 @@ type modules struct {
 	root  map[string]string
 	// deps are the top-level names of declared third-party dependencies
 	deps map[string]bool
+	// depRoots are the roots of the bumped distributions' new versions
+	// (bumpvirtual.go): what resolves there is the dependency itself
+	depRoots map[string]bool
 }
 
 func newModules(paths []string) *modules {
@@ -183,6 +186,9 @@ func (m *modules) resolveAbs(dotted, from string) string {
 					ns = f
 				}
 				continue
+			}
+			if m.depRoots[r] {
+				return f // a bumped distribution: the dependency itself
 			}
 			if m.external(dotted) && (m.throughNamespace(r, rel) || r != own && !m.isPackage(join(r, topName(dotted)))) {
 				// a declared dependency or a standard-library module is
