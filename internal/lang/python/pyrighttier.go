@@ -1,6 +1,7 @@
 package python
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -98,8 +99,11 @@ func (a *analyzer) typecheck(ctx context.Context, refs []*lang.Ref) {
 		}
 		if !types && !a.env.Deadline.IsZero() {
 			t0 := time.Now()
-			bytes, n, cut := a.importClosure(ctx, files, pyrightMaxBytes)
-			cost, left := pyrightCost(bytes), time.Until(a.env.Deadline)
+			left := time.Until(a.env.Deadline)
+			// the estimate stops once it is over what half the budget left
+			// allows: more is not needed to decide
+			bytes, n, cut := a.importClosure(ctx, files, pyrightBytes(left/2))
+			cost := pyrightCost(bytes)
 			trace("pyright on %d files importing %d (%.1f MB%s): about %v, %v of the budget left (estimated in %v)", len(files), n, float64(bytes)/(1<<20), map[bool]string{true: " and more", false: ""}[cut], cost.Round(100*time.Millisecond), left.Round(100*time.Millisecond), time.Since(t0))
 			if cut || cost > left/2 {
 				more := ""
@@ -326,20 +330,26 @@ func workTop(t gitio.Tree) string {
 const (
 	pyrightStart          = 1200 * time.Millisecond
 	pyrightBytesPerSecond = 1 << 20
-	// pyrightMaxBytes stops the estimate: more than this is never
-	// within a pre-push budget.
-	pyrightMaxBytes = 24 << 20
 )
 
 func pyrightCost(bytes int64) time.Duration {
 	return pyrightStart + time.Duration(float64(bytes)/pyrightBytesPerSecond*float64(time.Second))
 }
 
+// pyrightBytes is how many bytes of sources pyright is expected to read
+// in d (at least 0).
+func pyrightBytes(d time.Duration) int64 {
+	if d <= pyrightStart {
+		return 0
+	}
+	return int64((d - pyrightStart).Seconds() * pyrightBytesPerSecond)
+}
+
 // importClosure returns the size in bytes and the number of the
 // repository's Python files that files import, transitively (themselves
 // included), as the front-end resolves imports; cut reports that it
 // stopped at max bytes.
-func (a *analyzer) importClosure(ctx context.Context, files []string, max int64) (bytes int64, n int, cut bool) {
+func (a *analyzer) importClosure(ctx context.Context, files []string, max int64) (size int64, n int, cut bool) {
 	seen := map[string]bool{}
 	var level []string
 	add := func(p string) {
@@ -352,18 +362,19 @@ func (a *analyzer) importClosure(ctx context.Context, files []string, max int64)
 		add(f)
 	}
 	for len(level) > 0 {
-		srcs, _ := a.env.Head.ReadFiles(ctx, level)
-		cur := level
-		level = nil
+		// a batch at a time: the sources are only measured and scanned
+		cur := level[:min(len(level), 64)]
+		level = level[len(cur):]
+		srcs, _ := a.env.Head.ReadFiles(ctx, cur)
 		for _, p := range cur {
 			src, ok := srcs[p]
 			if !ok {
 				continue
 			}
-			bytes += int64(len(src))
+			size += int64(len(src))
 			n++
-			if bytes > max {
-				return bytes, n, true
+			if size > max {
+				return size, n, true
 			}
 			for _, spec := range importSpecs(src) {
 				f := a.ix.mods.resolve(spec, p)
@@ -376,7 +387,7 @@ func (a *analyzer) importClosure(ctx context.Context, files []string, max int64)
 			}
 		}
 	}
-	return bytes, n, false
+	return size, n, false
 }
 
 // importSpecs scans a source for the modules its import statements name
@@ -385,8 +396,18 @@ func (a *analyzer) importClosure(ctx context.Context, files []string, max int64)
 // estimate.
 func importSpecs(src []byte) []string {
 	var out []string
-	for _, line := range strings.Split(string(src), "\n") {
-		l := strings.TrimSpace(line)
+	for len(src) > 0 {
+		var raw []byte
+		if i := bytes.IndexByte(src, '\n'); i >= 0 {
+			raw, src = src[:i], src[i+1:]
+		} else {
+			raw, src = src, nil
+		}
+		raw = bytes.TrimLeft(raw, " \t")
+		if !bytes.HasPrefix(raw, []byte("import ")) && !bytes.HasPrefix(raw, []byte("from ")) {
+			continue // most lines: nothing allocated
+		}
+		l := strings.TrimSpace(string(raw))
 		switch {
 		case strings.HasPrefix(l, "import "):
 			for _, part := range strings.Split(strings.TrimPrefix(l, "import "), ",") {
