@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -100,18 +102,25 @@ func (a *analyzer) typecheck(ctx context.Context, refs []*lang.Ref) {
 		if !types && !a.env.Deadline.IsZero() {
 			t0 := time.Now()
 			left := time.Until(a.env.Deadline)
+			// the estimate is of pyright's own time: on a machine busier
+			// than its cores, its wall time stretches by the load
+			load := loadFactor()
 			// the estimate stops once it is over what half the budget left
 			// allows: more is not needed to decide
-			bytes, n, cut := a.importClosure(ctx, files, pyrightBytes(left/2))
-			cost := pyrightCost(bytes)
-			trace("pyright on %d files importing %d (%.1f MB%s): about %v, %v of the budget left (estimated in %v)", len(files), n, float64(bytes)/(1<<20), map[bool]string{true: " and more", false: ""}[cut], cost.Round(100*time.Millisecond), left.Round(100*time.Millisecond), time.Since(t0))
+			bytes, n, cut := a.importClosure(ctx, files, pyrightBytes(time.Duration(float64(left/2)/load)))
+			cost := time.Duration(float64(pyrightCost(bytes)) * load)
+			trace("pyright on %d files importing %d (%.1f MB%s): about %v at load factor %.1f, %v of the budget left (estimated in %v)", len(files), n, float64(bytes)/(1<<20), map[bool]string{true: " and more", false: ""}[cut], cost.Round(100*time.Millisecond), load, left.Round(100*time.Millisecond), time.Since(t0))
 			if cut || cost > left/2 {
 				more := ""
 				if cut {
 					more = " or more"
 				}
-				a.note("python-budget", fmt.Sprintf("python: %s not type-checked: pyright would take about %v%s on %s and the %d files they import (%.1f MB), more than half the %v left of the time budget (raise budget, or use precision: types)",
-					model.Plural(len(fresh), "site was", "sites were"), cost.Round(100*time.Millisecond), more, model.Plural(len(files), "file", "files"), n, float64(bytes)/(1<<20), left.Round(100*time.Millisecond)))
+				busy := ""
+				if load > 1 {
+					busy = fmt.Sprintf(" at this machine's load (%.1f times its cores)", load)
+				}
+				a.note("python-budget", fmt.Sprintf("python: %s not type-checked: pyright would take about %v%s on %s and the %d files they import (%.1f MB)%s, more than half the %v left of the time budget (raise budget, or use precision: types)",
+					model.Plural(len(fresh), "site was", "sites were"), cost.Round(100*time.Millisecond), more, model.Plural(len(files), "file", "files"), n, float64(bytes)/(1<<20), busy, left.Round(100*time.Millisecond)))
 				a.leave(fresh, "a pyright check within the time budget")
 				a.settleJudged(todo)
 				return
@@ -334,6 +343,25 @@ const (
 
 func pyrightCost(bytes int64) time.Duration {
 	return pyrightStart + time.Duration(float64(bytes)/pyrightBytesPerSecond*float64(time.Second))
+}
+
+// loadFactor is how much longer than its own time a process takes on
+// this machine now: the one-minute load average over the cores, at
+// least 1 (1 where the load cannot be read: /proc/loadavg is Linux's).
+func loadFactor() float64 {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 1
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return 1
+	}
+	l, err := strconv.ParseFloat(f[0], 64)
+	if err != nil {
+		return 1
+	}
+	return max(1, l/float64(runtime.NumCPU()))
 }
 
 // pyrightBytes is how many bytes of sources pyright is expected to read
