@@ -75,12 +75,7 @@ func languageLines(files []string, res *model.Result, cfg *config.Config, getenv
 		}
 		switch lang {
 		case "Python":
-			l := "**Python**: types (pyright), syntax (Ripple's own resolution of names, imports and calls) where it cannot settle a site; pyright proves fix mode's edits too"
-			if ns := notes("python: types not checked", "python: type checking stopped", "not type-checked: pyright"); len(ns) > 0 {
-				l = "**Python**: syntax (Ripple's own resolution of names, imports and calls); pyright proves fix mode's edits; lacked: " + strings.Join(ns, "; ")
-			} else if cfg.Precision == config.PrecisionSyntax {
-				l = "**Python**: syntax (precision: syntax); pyright proves fix mode's edits"
-			}
+			l := "**Python**: syntax (Ripple's own resolution of names, imports and calls); pyright proves fix mode's edits"
 			if py := getenv(pyright.PythonEnv); py != "" {
 				l += ", in the environment of `" + py + "`"
 			} else {

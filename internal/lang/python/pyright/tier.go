@@ -136,11 +136,18 @@ func parseAll(out []byte, root string) ([]Diag, int, error) {
 		return nil, 0, errors.New("output without a summary")
 	}
 	abs, _ := filepath.Abs(root)
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		real = abs
+	}
 	var ds []Diag
 	for _, g := range report.GeneralDiagnostics {
 		rel := g.File
-		if r, err := filepath.Rel(abs, g.File); err == nil && !strings.HasPrefix(r, "..") {
-			rel = filepath.ToSlash(r)
+		for _, base := range []string{abs, real} {
+			if r, err := filepath.Rel(base, g.File); err == nil && !strings.HasPrefix(r, "..") {
+				rel = filepath.ToSlash(r)
+				break
+			}
 		}
 		ds = append(ds, Diag{Path: rel, Line: g.Range.Start.Line + 1, Col: g.Range.Start.Character + 1,
 			EndLine: g.Range.End.Line + 1, EndCol: g.Range.End.Character + 1,
