@@ -8,17 +8,21 @@
 #   export RIPPLE_BIN=$PWD/bin/hook WARN_LOG=/tmp/warnings.log
 #   TOOL="$PWD/bench/count-warnings.sh {base} {head}" ../shared/bench/python/run
 #   bench/count-warnings.sh --median /tmp/warnings.log real   # median over subjects matching "real"
+#
+# Arguments after {base} {head} are passed to `hook check` as flags:
+#   TOOL="$PWD/bench/count-warnings.sh {base} {head} -precision types"
 set -euo pipefail
 if [[ "${1:-}" == --median ]]; then
   grep -i -- "${3:-real}" "$2" | awk -F'\t' '{print $2}' | sort -n | awk '{a[NR]=$1} END {if (NR==0) {print "no runs"; exit} m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2; print "runs " NR " median_warnings " m " max " a[NR]}'
   exit 0
 fi
 base=$1 head=$2
+shift 2
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 set +e
 t0=$(date +%s.%N)
-"${RIPPLE_BIN:?set RIPPLE_BIN to the hook binary}" check --base "$base" --head "$head" --format sarif >"$out"
+"${RIPPLE_BIN:?set RIPPLE_BIN to the hook binary}" check --base "$base" --head "$head" --format sarif "$@" >"$out"
 code=$?
 t1=$(date +%s.%N)
 set -e

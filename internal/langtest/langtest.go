@@ -19,6 +19,7 @@ import (
 	"testing"
 
 	"github.com/ripple-dev/ripple/internal/lang/java/javac"
+	"github.com/ripple-dev/ripple/internal/lang/python/pyright"
 	"github.com/ripple-dev/ripple/internal/lang/typescript/tsc"
 
 	"golang.org/x/tools/txtar"
@@ -53,7 +54,8 @@ var Update = flag.Bool("update", false, "rewrite the expected outputs: scenarios
 //     shows it: with " (without WHAT)" when the verdict lacked evidence.
 //   - a comment line `needs: tsc` skips the scenario, saying why, when
 //     TypeScript 7's compiler can be neither found nor installed;
-//     `needs: javac` when no javac is on PATH or in JAVA_HOME.
+//     `needs: javac` when no javac is on PATH or in JAVA_HOME; `needs:
+//     pyright` when pyright can be neither found nor installed.
 //   - files under fixed/ are the head state after applying every
 //     mechanical fix the check proposed; each listed file must match.
 func Scenarios(t *testing.T, pattern string) {
@@ -330,6 +332,11 @@ func NeedTools(t *testing.T, comment string) {
 				testrepo.UseTools(t, testrepo.TypeScriptTool)
 				if _, err := (&tsc.Compiler{}).Locate(context.Background()); err != nil {
 					t.Skipf("TypeScript 7's compiler cannot run here: %v", err)
+				}
+			case "pyright":
+				testrepo.UseTools(t, testrepo.PyrightTool)
+				if _, err := (&pyright.Oracle{}).Locate(context.Background()); err != nil {
+					t.Skipf("pyright cannot run here: %v", err)
 				}
 			case "javac":
 				if _, err := (&javac.Compiler{}).Locate(context.Background()); err != nil {

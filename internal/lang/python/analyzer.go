@@ -27,9 +27,11 @@ type analyzer struct {
 	newImports, newCalls int
 	static, fixedMemo    map[*pfile]bool        // staticModule, fixed
 	patched              map[*treesit.Node]bool // lazyOrPatched, by top-level statement
+	// tier is pyright's type tier (pyrighttier.go)
+	tier tier
 }
 
-func (a *analyzer) Stats() (int, int) { return a.ix.Count(), 0 }
+func (a *analyzer) Stats() (int, int) { return a.ix.Count(), a.tier.runs }
 
 // tkind is what a target's dependents are.
 type tkind int
@@ -376,7 +378,9 @@ func (a *analyzer) Answer(ctx context.Context, qs []lang.Query) ([]*lang.Ref, er
 	if err != nil {
 		return nil, err
 	}
-	return lang.Keep(qs, refs), nil
+	refs = lang.Keep(qs, refs)
+	a.typecheck(ctx, refs)
+	return refs, nil
 }
 
 func (a *analyzer) impacted(ctx context.Context, qs []lang.Query) ([]*lang.Ref, error) {

@@ -1,9 +1,10 @@
 // Package python is Ripple's Python front-end: it reads Python
 // declarations for the classifier and answers impact queries for the
 // driver, with the same contract, verdicts and precisions as the Go
-// front-end. There is no type checker behind it: every finding is
-// established from syntax (PrecisionSyntax) or from a name alone
-// (PrecisionName, never an error).
+// front-end. Its findings are established from syntax (PrecisionSyntax)
+// or from a name alone (PrecisionName, never an error); pyright, the
+// type tier, settles what the syntax could only warn about
+// (PrecisionTypes: "The type tier" below).
 //
 // # Parsing (frontend.go, parse_cgo.go, internal/lang/treesit)
 //
@@ -255,11 +256,58 @@
 // references, resolved there, meet it. A deleted re-export of a name the
 // same bump renamed is that rename, seen through the package.
 //
+// # The type tier (pyrighttier.go, pyrightsettle.go, package pyright)
+//
+// Under `precision: types`, and in `auto` when pyright is installed
+// (auto never installs it) and expected to fit half of what is left of
+// the budget, pyright analyses the files holding the warnings of a
+// round (not notes, not derived changes, not gathered default
+// reliances), in the head state: the work tree when it holds it, else a
+// copy of the head's Python files and configuration. It runs through a
+// configuration of Ripple's own written outside the tree
+// (pyright.Analyse): the repository's settings from pyrightconfig.json
+// or pyproject's [tool.pyright] (without the keys that choose files), a
+// virtual environment .venv or venv at the top of the work tree (else
+// $RIPPLE_PYTHON), the front-end's import roots as extra paths, every
+// body analysed, `# type: ignore` not honoured, and the reports of
+// unknown types turned on, so that pyright says where it could not type
+// an expression. A file analysed in one round is not analysed again.
+//
+// A warning becomes an error (PrecisionTypes, pyright's message) where
+// pyright reports in the site's statement (or the header it stands in)
+// an error tied to the change: `Cannot access attribute "NAME" for
+// class "C"` with NAME the deleted or renamed member and C its class or
+// a subclass (pyright prints self's type as "C*", any subclass: a
+// member deleted from a base that subclasses define stays a warning);
+// a module attribute or import of a deleted name of the changed module;
+// for a changed signature or constructor, a call error whose innermost
+// call is the site's (an arity, an unknown or missing keyword) or an
+// argument's type error naming the changed function. A warning becomes
+// consistent only where pyright analysed the file, resolved every
+// import the file makes (file-wide: pyright's reports do not say which
+// import an expression's type depends on), reported no unknown type and
+// no error in the site's reach, no comment silences the line, and what
+// the syntax doubted was a binding (a name matched on an unknown
+// receiver, a deleted member's attribute read on a typed receiver).
+// Otherwise the warning stands and Ref.Missing says what pyright lacked
+// (an unresolved import, an untyped expression, an error of another
+// cause, a budget, pyright itself). A changed default, arguments that
+// moved between parameters of compatible types and overrides are never
+// settled by silence: they are not errors of types.
+//
+// Cost (bench/pyright.sh's change on sqlalchemy): auto estimates
+// pyright's time from its start (1.2 s) and the repository sources the
+// sites' files import, transitively, as this front-end resolves imports,
+// at 1 MB/s (a sqlalchemy test file with its 7 MB closure took 12 CPU s
+// in pyright), stopping the estimate once it exceeds what half the
+// budget left allows; there it declines in 0.1 s and says so, where
+// pyright on the sites' two files takes longer than the whole budget.
+//
 // # Over-approximation policy
 //
 //   - An error needs proof from syntax: a resolved reference and a rule of
 //     the language (binding, lookup through the MRO, an import of a name
-//     the module lacks). Decorators that may change a calling convention
+//     the module lacks), or from pyright (the type tier). Decorators that may change a calling convention
 //     (anything but the well-known ones and repository decorators that
 //     wrap with functools.wraps or return their argument) turn binding
 //     errors into warnings.

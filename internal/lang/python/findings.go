@@ -102,6 +102,7 @@ func (j *judge) emit(t *target, x *ref, v verdict) {
 	}
 	// the core keeps one finding per line (the strongest, fixes merged)
 	j.out = append(j.out, f)
+	j.a.tier.sites[f] = &pysite{ref: f, t: t, x: x}
 	if v.v == model.MayBeImpacted {
 		j.dflt.add(x, t.ch, f)
 	}

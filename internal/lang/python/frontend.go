@@ -79,7 +79,8 @@ func (fe *Frontend) NewAnalyzer(ctx context.Context, env *lang.Env) (lang.Analyz
 		return nil, err
 	}
 	ix.mods.depRoots = fe.bumpRoots()
-	return &analyzer{fe: fe, env: env, ix: ix, r: newResolver(ix), mods: &moduleSeeds{env: env, ix: ix, modDone: map[string]bool{}}}, nil
+	return &analyzer{fe: fe, env: env, ix: ix, r: newResolver(ix), mods: &moduleSeeds{env: env, ix: ix, modDone: map[string]bool{}},
+		tier: tier{sites: map[*lang.Ref]*pysite{}, judged: map[string]*pyFile{}}}, nil
 }
 
 // newMemo returns the parse memo of one check: summarized files by path

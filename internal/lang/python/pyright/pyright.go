@@ -37,6 +37,10 @@ type Oracle struct {
 	// project's requirements into, else pyright's own search (an active
 	// virtual environment, then python on PATH).
 	Python string
+	// NoInstall makes a missing pyright an error instead of an install
+	// (auto precision: a pre-push check never reaches the network
+	// unasked).
+	NoInstall bool
 }
 
 // PythonEnv names the environment variable that points pyright at an
@@ -71,6 +75,9 @@ func (p *Oracle) locate(ctx context.Context) (string, error) {
 	bin := filepath.Join(dir, "node_modules", ".bin", "pyright")
 	if _, err := os.Stat(bin); err == nil {
 		return bin, nil
+	}
+	if p.NoInstall {
+		return "", errors.New("pyright is not installed (`hook tools install` installs it)")
 	}
 	npm, err := exec.LookPath("npm")
 	if err != nil {
