@@ -68,6 +68,7 @@ func TestScripts(t *testing.T) {
 			"json":     cmdJSON,
 			"repeat":   cmdRepeat,
 			"waitwarm": cmdWaitWarm,
+			"llm":      cmdLLM,
 		},
 	})
 }

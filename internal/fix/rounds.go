@@ -76,6 +76,9 @@ func (e *engine) oracleObligations(ctx context.Context, ds []oracle.Diagnostic, 
 			e.note("oracle, outside any block: " + d.String())
 			continue
 		}
+		if e.calleeObligation(ctx, d, blk, byKey, &obs, round) {
+			continue
+		}
 		e.receiverFieldObligation(d, blk, byKey, &obs, round)
 		k := blockKey(d.Path, blk.Display)
 		if e.seeds[k] {
