@@ -388,7 +388,7 @@ func runCase(c caseRec, hook string) *outcome {
 			o.Declare++
 		case ob.Status == fix.Pending:
 			o.Pending++ // planned, never sent: the oracle passed first
-		case reaches[ob] || ob.Status == fix.Skipped || ob.Block == fix.FileScope:
+		case reaches[ob] || ob.Status == fix.Skipped || fix.AtFileScope(ob.Block):
 		case !sites.changedByCommit(ctx, ob):
 			o.OverPlanned = append(o.OverPlanned, fmt.Sprintf("%s|%s (%s)", ob.Path, ob.Block, ob.Status))
 			if ob.Status == fix.Done {

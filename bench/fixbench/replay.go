@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/ripple-dev/ripple/internal/fix"
 	"github.com/ripple-dev/ripple/internal/gitio"
 	"github.com/ripple-dev/ripple/internal/lang"
 	"github.com/ripple-dev/ripple/internal/model"
@@ -53,7 +55,7 @@ func newReplay(fes lang.Set, tree, head gitio.Tree) *replay {
 }
 
 var (
-	blockLineRE = regexp.MustCompile(`ripple-block: path=(\S+) block="([^"]+)"`)
+	blockLineRE = regexp.MustCompile(`(?m)^ripple-block: path=(\S+) block=("(?:[^"\\]|\\.)*")`)
 	// the block closes the prompt (prompt.go): greedy up to the last
 	// fence, so that a block holding a fence of its own is read whole
 	blockTextRE = regexp.MustCompile("(?s)\nThe block \\([^)]*\\):\n```\n(.*)```\n\nReply with the complete new text")
@@ -73,6 +75,9 @@ func (s *replay) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	prompt := req.Messages[len(req.Messages)-1].Content
 	text, lang := "", ""
 	if m := blockLineRE.FindStringSubmatch(prompt); m != nil {
+		if u, err := strconv.Unquote(m[2]); err == nil {
+			m[2] = u
+		}
 		var how answer
 		if fe := s.frontendFor(m[1]); fe != nil {
 			lang = fe.Name()
@@ -111,6 +116,9 @@ func (s *replay) frontendFor(p string) lang.Frontend { return s.fes.For(p) }
 // commit has the same text or no such block.
 func (s *replay) blockAt(ctx context.Context, path, block, shown string) (string, answer) {
 	fe := s.frontendFor(path)
+	if fix.AtFileScope(block) {
+		return s.statementAt(ctx, fe, path, strings.TrimPrefix(block, fix.StatementBlock("")), shown)
+	}
 	q, _ := fe.(lang.Quoter)
 	ed, _ := fe.(lang.BlockEditor)
 	src, err := s.tree.ReadFile(ctx, path)
@@ -236,4 +244,31 @@ func (s *replay) newMethods(ctx context.Context, fe lang.Frontend, file string, 
 		}
 	}
 	return out
+}
+
+// statementAt answers a request for a top-level statement (its name is
+// its first line, lang.TopLevel): the commit's top-level statement of
+// that name in path, else the statement as shown.
+func (s *replay) statementAt(ctx context.Context, fe lang.Frontend, path, name, shown string) (string, answer) {
+	tl, _ := fe.(lang.TopLevel)
+	src, err := s.tree.ReadFile(ctx, path)
+	if tl == nil || err != nil {
+		return shown, absent
+	}
+	lines := strings.SplitAfter(string(src), "\n")
+	for l := 1; l <= len(lines); l++ {
+		if !strings.HasPrefix(strings.TrimSpace(lines[l-1]), name) {
+			continue
+		}
+		sp, n, ok := tl.Statement(path, src, l)
+		if !ok || sp.StartLine != l || n != name {
+			continue
+		}
+		text := strings.Join(lines[sp.StartLine-1:sp.EndLine], "")
+		if strings.TrimSpace(text) == strings.TrimSpace(shown) {
+			return shown, noChange
+		}
+		return text, fromCommit
+	}
+	return shown, absent
 }

@@ -71,7 +71,7 @@ func (s *sites) reaches(ctx context.Context, ob *fix.Obligation, t truthRec) boo
 	if ob.Path != t.File || ob.Declare != "" {
 		return false
 	}
-	if ob.Block == fix.FileScope {
+	if fix.AtFileScope(ob.Block) {
 		return t.Func == "<module>" && ob.Span.StartLine <= t.EndLine && t.StartLine <= ob.Span.EndLine
 	}
 	d, _ := s.find(ctx, s.st.partial, ob.Path, ob.Block)

@@ -311,6 +311,9 @@ func (e *engine) ask(ctx context.Context, ob *Obligation, prompt string) (code s
 // checkBlock asks the file's front-end to judge a block replacement.
 func (e *engine) checkBlock(ob *Obligation, src []byte, from, to int) error {
 	fe := e.frontendFor(ob.Path)
+	if ob.Block != FileScope && AtFileScope(ob.Block) {
+		return e.checkStatement(ob, src, from, to)
+	}
 	ed, ok := fe.(lang.BlockEditor)
 	if !ok {
 		return fmt.Errorf("no front-end can check edits of %s", ob.Path)

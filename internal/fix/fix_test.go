@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os/exec"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -32,7 +33,7 @@ type scripted struct {
 	prompts []string
 }
 
-var blockRE = regexp.MustCompile(`ripple-block: path=(\S+) block="([^"]+)"`)
+var blockRE = regexp.MustCompile(`(?m)^ripple-block: path=(\S+) block=("(?:[^"\\]|\\.)*")`)
 
 func (s *scripted) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions" {
@@ -63,7 +64,12 @@ func (s *scripted) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	call := s.calls
 	s.prompts = append(s.prompts, prompt)
 	s.mu.Unlock()
-	status, text, delay := s.answer(m[2], prompt, call)
+	block, err := strconv.Unquote(m[2])
+	if err != nil {
+		s.t.Errorf("prompt with a block name that is not quoted: %s", m[0])
+		return
+	}
+	status, text, delay := s.answer(block, prompt, call)
 	if delay > 0 {
 		select {
 		case <-time.After(delay):

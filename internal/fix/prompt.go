@@ -14,7 +14,7 @@ import (
 )
 
 // systemPrompt fixes the model's job and the reply's form.
-const systemPrompt = `You update one block of code (a function, a method or a type) so that it is consistent with changes already made elsewhere in the same repository.
+const systemPrompt = `You update one block of code (a function, a method, a type, or top-level statements of a file) so that it is consistent with changes already made elsewhere in the same repository.
 Rules:
 - Reply with the complete new text of the block, in one fenced code block, and nothing else.
 - Keep the block's name and kind. Do not add or remove other declarations or files; the one exception: a type that must gain methods (an interface it must implement has new ones) may be followed by those new methods, in the same code block.

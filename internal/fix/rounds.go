@@ -73,6 +73,9 @@ func (e *engine) oracleObligations(ctx context.Context, ds []oracle.Diagnostic, 
 		}
 		blk := e.enclosing(d.Path, d.Line)
 		if blk == nil {
+			blk = e.statementBlock(d.Path, d.Line)
+		}
+		if blk == nil {
 			e.note("oracle, outside any block: " + d.String())
 			continue
 		}
