@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -34,9 +35,10 @@ type replay struct {
 	// would add them (a type that must gain an interface's new method)
 	head gitio.Tree
 
-	mu      sync.Mutex
-	answers map[string]answer // by path|block, the last answer
-	counts  map[answer]int    // every answer, by kind
+	mu       sync.Mutex
+	answers  map[string]answer // by path|block, the last answer
+	counts   map[answer]int    // every answer, by kind
+	requests int               // chat requests served
 }
 
 // answer is how the replay answered one request.
@@ -73,7 +75,21 @@ func (s *replay) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	prompt := req.Messages[len(req.Messages)-1].Content
+	s.mu.Lock()
+	s.requests++
+	s.mu.Unlock()
 	text, lang := "", ""
+	if ms := blockLineRE.FindAllStringSubmatch(prompt, -1); len(ms) > 1 {
+		text = s.batch(r, prompt, ms)
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(map[string]any{
+			"id": "replay", "object": "chat.completion", "model": req.Model,
+			"choices": []map[string]any{{"index": 0, "finish_reason": "stop",
+				"message": map[string]any{"role": "assistant", "content": text}}},
+			"usage": map[string]any{"prompt_tokens": len(prompt) / 4, "completion_tokens": len(text) / 4, "total_tokens": (len(prompt) + len(text)) / 4},
+		})
+		return
+	}
 	if m := blockLineRE.FindStringSubmatch(prompt); m != nil {
 		if u, err := strconv.Unquote(m[2]); err == nil {
 			m[2] = u
@@ -110,6 +126,54 @@ func (s *replay) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *replay) frontendFor(p string) lang.Frontend { return s.fes.For(p) }
+
+// sectionBlockRE is a block's text in its section of a batched review
+// (internal/fix/batch.go): up to the first closing fence.
+var sectionBlockRE = regexp.MustCompile("(?s)\nThe block \\([^)]*\\):\n```\n(.*?)```\n")
+
+// batch answers a batched review (the prompt names several blocks of one
+// file, each in a section opened by "### NAME"): per block, its text in
+// the commit, or "unchanged" where the commit has the block as shown or
+// lacks it, in the reply form the prompt states.
+func (s *replay) batch(r *http.Request, prompt string, ms [][]string) string {
+	var out strings.Builder
+	for i, m := range ms {
+		if u, err := strconv.Unquote(m[2]); err == nil {
+			m[2] = u
+		}
+		shown := ""
+		head := "\n### " + m[2] + "\n"
+		if at := strings.Index(prompt, head); at >= 0 {
+			sec := prompt[at+len(head):]
+			if i+1 < len(ms) {
+				if n, err := strconv.Unquote(ms[i+1][2]); err == nil {
+					if end := strings.Index(sec, "\n### "+n+"\n"); end >= 0 {
+						sec = sec[:end+1]
+					}
+				}
+			}
+			if b := sectionBlockRE.FindStringSubmatch(sec); b != nil {
+				shown = b[1]
+			}
+		}
+		text, how := s.blockAt(r.Context(), m[1], m[2], shown)
+		s.mu.Lock()
+		s.answers[m[1]+"|"+m[2]] = how
+		s.counts[how]++
+		s.mu.Unlock()
+		fmt.Fprintf(&out, "### %s\n", m[2])
+		if how != fromCommit {
+			out.WriteString("unchanged\n\n")
+			continue
+		}
+		fence := "```"
+		for strings.Contains(text, fence) {
+			fence += "`"
+		}
+		out.WriteString(fence + "\n" + text + fence + "\n\n")
+	}
+	return out.String()
+}
 
 // blockAt answers a request for the block named block in path, shown in
 // the prompt as shown: its text in the commit, or shown itself when the

@@ -120,6 +120,9 @@ func (e *engine) applyModel(ctx context.Context, obs []*Obligation) bool {
 		}
 		return sorted[i].Span.StartLine > sorted[j].Span.StartLine
 	})
+	// a file's review blocks are asked about in one request, before its
+	// edits (they show the blocks as they are now)
+	e.batchReviews(ctx, sorted)
 	edited := false
 	// Blocks of a file are edited bottom-up so that an edit leaves the
 	// spans of the blocks above it in place; imports an edit adds at the
@@ -173,9 +176,25 @@ func (e *engine) editBlock(ctx context.Context, ob *Obligation) (bool, int) {
 		ob.Status, ob.Note = Failed, err.Error()
 		return false, 0
 	}
-	code, imports, ok := e.ask(ctx, ob, e.promptFor(ctx, ob, block))
-	if !ok {
-		return false, 0
+	var code string
+	var imports []string
+	if a := ob.batched; a != nil {
+		// answered with the other review blocks of its file
+		ob.batched = nil
+		switch {
+		case a.note != "":
+			ob.Status, ob.Note = Failed, a.note
+			return false, 0
+		case a.unchanged:
+			ob.Status = Unchanged
+			return false, 0
+		}
+		code, imports = a.code, a.imports
+	} else {
+		var ok bool
+		if code, imports, ok = e.ask(ctx, ob, e.promptFor(ctx, ob, block)); !ok {
+			return false, 0
+		}
 	}
 	ed, _ := e.frontendFor(ob.Path).(lang.BlockEditor)
 	// a reply that opens with a comment brings the block's doc comment:
@@ -275,21 +294,8 @@ func (e *engine) ask(ctx context.Context, ob *Obligation, prompt string) (code s
 		{Role: "user", Content: prompt},
 	})
 	ob.In, ob.Out = ob.In+reply.In, ob.Out+reply.Out
-	var down *UnreachableError
-	if errors.As(err, &down) {
-		// no other request can get through: mechanical fixes only from
-		// now on, said once (Result.ModelUnreachable), not per block
-		ob.Status, ob.Note, ob.Method = Failed, modelDown, ""
-		e.noModel = true
-		e.res.ModelUnreachable = down.Error()
-		return "", nil, false
-	}
 	if err != nil {
-		ob.Status, ob.Note = Failed, err.Error()
-		if errors.Is(err, ErrBudget) || ctx.Err() != nil || strings.Contains(err.Error(), "no answer within") {
-			e.noModel = true
-			e.note("model: " + err.Error())
-		}
+		e.modelFailed(ctx, ob, err)
 		return "", nil, false
 	}
 	code, ok = codeBlock(reply.Text)
@@ -306,6 +312,27 @@ func (e *engine) ask(ctx context.Context, ob *Obligation, prompt string) (code s
 		return "", nil, false
 	}
 	return code, imports, true
+}
+
+// modelFailed marks an obligation whose request failed, and stops
+// further model calls when the budget is spent or the endpoint is gone.
+func (e *engine) modelFailed(ctx context.Context, ob *Obligation, err error) {
+	var down *UnreachableError
+	if errors.As(err, &down) {
+		// no other request can get through: mechanical fixes only from
+		// now on, said once (Result.ModelUnreachable), not per block
+		ob.Status, ob.Note, ob.Method = Failed, modelDown, ""
+		e.noModel = true
+		e.res.ModelUnreachable = down.Error()
+		return
+	}
+	ob.Status, ob.Note = Failed, err.Error()
+	if errors.Is(err, ErrBudget) || ctx.Err() != nil || strings.Contains(err.Error(), "no answer within") {
+		if !e.noModel {
+			e.note("model: " + err.Error())
+		}
+		e.noModel = true
+	}
 }
 
 // checkBlock asks the file's front-end to judge a block replacement.

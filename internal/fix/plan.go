@@ -80,6 +80,9 @@ type Obligation struct {
 	In       int         `json:"tokens_in,omitempty"`
 	Out      int         `json:"tokens_out,omitempty"`
 	Note     string      `json:"note,omitempty"`
+	// batched is the model's answer for the block in a batched review
+	// of its file, until the block is merged
+	batched *batchAnswer
 }
 
 // Blocks is the plan by block, for reports: one obligation per block,

@@ -21,7 +21,8 @@ Rules:
 - If the new block needs packages the file does not import, start the code block with an import declaration listing them; imports are never removed.
 - Change only what the change requires; keep everything else, comments included, as it is.
 - Never undo the change that was made: adapt this block to it.
-- When asked instead to declare a name the code uses and nothing declares, reply with the new declarations only: that name, and any new helper it needs; never one that exists already.`
+- When asked instead to declare a name the code uses and nothing declares, reply with the new declarations only: that name, and any new helper it needs; never one that exists already.
+- When asked to review several blocks at once, answer every block, in the form the request states.`
 
 // promptFor builds the user message of an obligation: what must become
 // true, the change and the edits that led here (temporal context), the
@@ -56,6 +57,11 @@ func (e *engine) promptFor(ctx context.Context, o *Obligation, block string) str
 // temporal is the diffs on the obligation's plan path: the seed changes
 // behind its reasons (base -> head), then the edits of its ancestors.
 func (e *engine) temporal(ctx context.Context, o *Obligation) string {
+	return strings.Join(e.temporalParts(ctx, o), "")
+}
+
+// temporalParts are temporal's diffs, one per change or edit.
+func (e *engine) temporalParts(ctx context.Context, o *Obligation) []string {
 	var parts []string
 	seen := map[*model.Change]bool{}
 	for _, r := range o.Reasons {
@@ -78,7 +84,7 @@ func (e *engine) temporal(ctx context.Context, o *Obligation) string {
 			parts = append(parts, p.Diff)
 		}
 	}
-	return strings.Join(parts, "")
+	return parts
 }
 
 // changeDiff is the diff of one seed declaration from base to head.
