@@ -20,7 +20,7 @@ import (
 
 // batchRule is the reply form of a batched review, as the prompt states
 // it: per block a heading line, then `unchanged` or the new text.
-const batchRule = "Reply with one section per block: a line `### ` followed by the block's name exactly as given, then either the word `unchanged` (the block is right as it is) or the block's complete new text in one fenced code block."
+const batchRule = "Reply with one section per block: a line `### ` followed by the block's name exactly as given, then either the word `unchanged` (the block is right as it is) or the block's complete new text in one fenced code block (or `ripple: delete`, or `ripple: rename` and the new text, as for one block)."
 
 // batchAnswer is a batched reply's answer for one block: unchanged, new
 // code (with the imports it opens with), or a note saying why it cannot
@@ -29,6 +29,7 @@ type batchAnswer struct {
 	unchanged bool
 	code      string
 	imports   []string
+	directive string // replyDirective's
 	note      string
 }
 
@@ -110,7 +111,12 @@ func (e *engine) askBatch(ctx context.Context, path string, group []*Obligation)
 		case strings.EqualFold(strings.Trim(strings.TrimSpace(sec), "`*."), "unchanged"):
 			a.unchanged = true
 		default:
-			code, ok := codeBlock(sec)
+			var text string
+			a.directive, text = replyDirective(sec)
+			if a.directive == directiveDelete {
+				break
+			}
+			code, ok := codeBlock(text)
 			if ok && ed != nil {
 				var err error
 				if a.imports, code, err = ed.SplitImports(code); err != nil {

@@ -176,7 +176,7 @@ func (e *engine) editBlock(ctx context.Context, ob *Obligation) (bool, int) {
 		ob.Status, ob.Note = Failed, err.Error()
 		return false, 0
 	}
-	var code string
+	var code, directive string
 	var imports []string
 	if a := ob.batched; a != nil {
 		// answered with the other review blocks of its file
@@ -189,12 +189,15 @@ func (e *engine) editBlock(ctx context.Context, ob *Obligation) (bool, int) {
 			ob.Status = Unchanged
 			return false, 0
 		}
-		code, imports = a.code, a.imports
+		code, imports, directive = a.code, a.imports, a.directive
 	} else {
 		var ok bool
-		if code, imports, ok = e.ask(ctx, ob, e.promptFor(ctx, ob, block)); !ok {
+		if code, imports, directive, ok = e.askBlock(ctx, ob, e.promptFor(ctx, ob, block)); !ok {
 			return false, 0
 		}
+	}
+	if directive == directiveDelete {
+		return e.deleteBlock(ob, src), 0
 	}
 	ed, _ := e.frontendFor(ob.Path).(lang.BlockEditor)
 	// a reply that opens with a comment brings the block's doc comment:
@@ -219,9 +222,15 @@ func (e *engine) editBlock(ctx context.Context, ob *Obligation) (bool, int) {
 	if err == nil && ed != nil {
 		out, shift, err = ed.AddImports(out, imports)
 	}
+	renamed := ""
 	if err == nil {
 		from += shift
-		err = e.checkBlock(ob, out, from, from+strings.Count(strings.TrimSuffix(code, "\n"), "\n"))
+		to := from + strings.Count(strings.TrimSuffix(code, "\n"), "\n")
+		if directive == directiveRename {
+			renamed, err = e.checkRename(ob, src, out, from, to)
+		} else {
+			err = e.checkBlock(ob, out, from, to)
+		}
 	}
 	if err == nil {
 		err = e.sc.write(ob.Path, out)
@@ -232,6 +241,9 @@ func (e *engine) editBlock(ctx context.Context, ob *Obligation) (bool, int) {
 		return false, 0
 	}
 	ob.Status = Done
+	if renamed != "" {
+		ob.Note = "renamed to " + renamed
+	}
 	ob.Diff = lineDiff(ob.Path, block, code)
 	return true, shift
 }
@@ -289,6 +301,18 @@ func mergeDoc(ed lang.BlockEditor, src []byte, start int, code string) (int, str
 // obligation (a reply without code is counted as rejected) and stops
 // further model calls when the budget is spent or the endpoint is gone.
 func (e *engine) ask(ctx context.Context, ob *Obligation, prompt string) (code string, imports []string, ok bool) {
+	code, imports, directive, ok := e.askBlock(ctx, ob, prompt)
+	if ok && directive != "" {
+		ob.Status, ob.Note = Failed, "rejected: a reply of `ripple: "+directive+"` where new declarations were asked for"
+		e.res.Rejected++
+		return "", nil, false
+	}
+	return code, imports, ok
+}
+
+// askBlock is ask for a block's edit: the reply may also be one of the
+// protocol's directives (replyDirective), delete or rename.
+func (e *engine) askBlock(ctx context.Context, ob *Obligation, prompt string) (code string, imports []string, directive string, ok bool) {
 	reply, err := e.opts.Model.Complete(ctx, []Message{
 		{Role: "system", Content: systemPrompt},
 		{Role: "user", Content: prompt},
@@ -296,9 +320,13 @@ func (e *engine) ask(ctx context.Context, ob *Obligation, prompt string) (code s
 	ob.In, ob.Out = ob.In+reply.In, ob.Out+reply.Out
 	if err != nil {
 		e.modelFailed(ctx, ob, err)
-		return "", nil, false
+		return "", nil, "", false
 	}
-	code, ok = codeBlock(reply.Text)
+	directive, text := replyDirective(reply.Text)
+	if directive == directiveDelete {
+		return "", nil, directive, true
+	}
+	code, ok = codeBlock(text)
 	if ed, isEd := e.frontendFor(ob.Path).(lang.BlockEditor); ok && isEd {
 		if imports, code, err = ed.SplitImports(code); err != nil {
 			ok = false
@@ -309,9 +337,9 @@ func (e *engine) ask(ctx context.Context, ob *Obligation, prompt string) (code s
 	if !ok || strings.TrimSpace(code) == "" && (ob.Declare == "" || len(imports) == 0) {
 		ob.Status, ob.Note = Failed, "rejected: the reply has no code block"
 		e.res.Rejected++
-		return "", nil, false
+		return "", nil, "", false
 	}
-	return code, imports, true
+	return code, imports, directive, true
 }
 
 // modelFailed marks an obligation whose request failed, and stops
