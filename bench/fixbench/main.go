@@ -122,6 +122,8 @@ type outcome struct {
 	Requests    int  `json:"requests"`
 	NoChange    int  `json:"no_change"`
 	Absent      int  `json:"absent"`
+	Deleted     int  `json:"deleted"` // answers "ripple: delete" (the commit lacks the block)
+	Renamed     int  `json:"renamed"` // answers "ripple: rename" (the commit has its body under another name)
 	FromCommit  int  `json:"from_commit"`
 	Unchanged   int  `json:"unchanged"`
 	Mechanical  int  `json:"mechanical"`
@@ -367,7 +369,7 @@ func runCase(c caseRec, hook string) *outcome {
 	}
 	rp.mu.Lock()
 	o.NoChange, o.Absent, o.FromCommit, o.Declared = rp.counts[noChange], rp.counts[absent], rp.counts[fromCommit], rp.counts[declared]
-	o.Requests = rp.requests
+	o.Requests, o.Deleted, o.Renamed = rp.requests, rp.counts[deleted], rp.counts[renamed]
 	rp.mu.Unlock()
 
 	sites := newSites(ctx, fes, trees)
@@ -468,7 +470,7 @@ func lastLine(s string) string {
 
 func summary(all []*outcome, set string) {
 	var truth, reached, real, fixedGivenReal, mech, model, in, out, proven, errs, realSeedOK, fixedSeedOK, blockOK, fixedBlockOK int
-	var blocks, over, overEdited, pending, declare, declared, noChange, absent, fromCommit, unchanged, requests int
+	var blocks, over, overEdited, pending, declare, declared, noChange, absent, fromCommit, unchanged, requests, deletedN, renamedN int
 	langs := map[string]bool{}
 	for _, o := range all {
 		if o.Err != "" {
@@ -493,6 +495,8 @@ func summary(all []*outcome, set string) {
 		fromCommit += o.FromCommit
 		unchanged += o.Unchanged
 		requests += o.Requests
+		deletedN += o.Deleted
+		renamedN += o.Renamed
 		if o.Proven {
 			proven++
 		}
@@ -538,8 +542,8 @@ func summary(all []*outcome, set string) {
 	fmt.Printf("# %s, set %s (%s): cases %d (errors %d); truth blocks %d, reached %d; real commits passing %s %d\n", lname, set, *flagBench, len(all), errs, truth, reached, judged, real)
 	fmt.Printf("# blocks planned %d (%d never touched: the oracle passed first); touched but left as they were by the real commit (over-planned) %d, of which the fix edited %d; declarations asked %d, the commit had %d\n",
 		blocks, pending, over, overEdited, declare, declared)
-	fmt.Printf("# replay answers: %d from the commit, %d no change needed (the commit's text is the prompt's), %d for blocks the commit lacks; obligations closed unchanged %d; model requests %d\n",
-		fromCommit, noChange, absent, unchanged, requests)
+	fmt.Printf("# replay answers: %d from the commit, %d no change needed (the commit's text is the prompt's), %d for blocks neither the commit nor the state has, %d deletions and %d renames (blocks the commit lacks); obligations closed unchanged %d; model requests %d\n",
+		fromCommit, noChange, absent, deletedN, renamedN, unchanged, requests)
 	fmt.Printf("# blocks edited: %d mechanical (%.0f%%), %d by the model; %d tokens in, %d out; %d tokens per model-edited block\n",
 		mech, 100*ratio(mech, mech+model), model, in, out, perBlock)
 	fmt.Printf("# among the cases whose real commit passes, %d have no seed error other than missing names; the fixed state passes in %d of them\n", realSeedOK, fixedSeedOK)

@@ -47,7 +47,9 @@ type answer string
 const (
 	fromCommit answer = "commit"    // the block's text in the commit, which differs from the prompt's
 	noChange   answer = "no change" // the commit's text is the prompt's: the block unchanged
-	absent     answer = "absent"    // the commit has no such block: unchanged
+	absent     answer = "absent"    // the commit has no such block, and the state being fixed none either: unchanged
+	deleted    answer = "deleted"   // the commit lacks the block: ripple: delete
+	renamed    answer = "renamed"   // the commit has the block's body under another name: ripple: rename
 	declared   answer = "declared"  // a name to declare: the commit's declaration
 	undeclared answer = "undeclared"
 )
@@ -79,6 +81,7 @@ func (s *replay) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.requests++
 	s.mu.Unlock()
 	text, lang := "", ""
+	var how answer
 	if ms := blockLineRE.FindAllStringSubmatch(prompt, -1); len(ms) > 1 {
 		text = s.batch(r, prompt, ms)
 		w.Header().Set("Content-Type", "application/json")
@@ -94,7 +97,6 @@ func (s *replay) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if u, err := strconv.Unquote(m[2]); err == nil {
 			m[2] = u
 		}
-		var how answer
 		if fe := s.frontendFor(m[1]); fe != nil {
 			lang = fe.Name()
 		}
@@ -112,15 +114,12 @@ func (s *replay) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.counts[how]++
 		s.mu.Unlock()
 	}
-	fence := "```"
-	for strings.Contains(text, fence) {
-		fence += "`"
-	}
+	content := replyFor(text, how, lang)
 	w.Header().Set("Content-Type", "application/json")
 	json.NewEncoder(w).Encode(map[string]any{
 		"id": "replay", "object": "chat.completion", "model": req.Model,
 		"choices": []map[string]any{{"index": 0, "finish_reason": "stop",
-			"message": map[string]any{"role": "assistant", "content": fence + lang + "\n" + text + fence + "\n"}}},
+			"message": map[string]any{"role": "assistant", "content": content}}},
 		"usage": map[string]any{"prompt_tokens": len(prompt) / 4, "completion_tokens": len(text) / 4, "total_tokens": (len(prompt) + len(text)) / 4},
 	})
 }
@@ -162,15 +161,11 @@ func (s *replay) batch(r *http.Request, prompt string, ms [][]string) string {
 		s.counts[how]++
 		s.mu.Unlock()
 		fmt.Fprintf(&out, "### %s\n", m[2])
-		if how != fromCommit {
+		if how == noChange || how == absent {
 			out.WriteString("unchanged\n\n")
 			continue
 		}
-		fence := "```"
-		for strings.Contains(text, fence) {
-			fence += "`"
-		}
-		out.WriteString(fence + "\n" + text + fence + "\n\n")
+		out.WriteString(replyFor(text, how, "") + "\n")
 	}
 	return out.String()
 }
@@ -198,7 +193,7 @@ func (s *replay) blockAt(ctx context.Context, path, block, shown string) (string
 		}
 	}
 	if d == nil {
-		return shown, absent
+		return s.goneAt(ctx, fe, q, path, block, shown, src, decls)
 	}
 	ds := append([]*lang.Decl{d}, s.newMethods(ctx, fe, path, decls, d)...)
 	text, err := q.Quote(path, src, ds)
@@ -209,6 +204,57 @@ func (s *replay) blockAt(ctx context.Context, path, block, shown string) (string
 		return shown, noChange
 	}
 	return text, fromCommit
+}
+
+// goneAt answers for a block of the state being fixed that the commit's
+// file lacks: the commit's declaration of the same kind, container and
+// body under another name that the state lacks (renamed), else a
+// deletion. A block the state lacks too is answered as shown.
+func (s *replay) goneAt(ctx context.Context, fe lang.Frontend, q lang.Quoter, path, block, shown string, src []byte, decls []*lang.Decl) (string, answer) {
+	hsrc, err := s.head.ReadFile(ctx, path)
+	if err != nil {
+		return shown, absent
+	}
+	hds, _ := fe.Decls(path, hsrc)
+	var hd *lang.Decl
+	have := map[string]bool{}
+	for _, x := range hds {
+		have[x.Display] = true
+		if x.Display == block {
+			hd = x
+		}
+	}
+	if hd == nil {
+		return shown, absent
+	}
+	var cands []*lang.Decl
+	for _, x := range decls {
+		if !have[x.Display] && x.Kind == hd.Kind && x.Container == hd.Container && x.Body == hd.Body {
+			cands = append(cands, x)
+		}
+	}
+	if len(cands) == 1 {
+		if text, err := q.Quote(path, src, cands); err == nil {
+			return text, renamed
+		}
+	}
+	return "", deleted
+}
+
+// replyFor is the reply text of one block's answer.
+func replyFor(text string, how answer, lang string) string {
+	if how == deleted {
+		return "ripple: delete\n"
+	}
+	fence := "```"
+	for strings.Contains(text, fence) {
+		fence += "`"
+	}
+	out := fence + lang + "\n" + text + fence + "\n"
+	if how == renamed {
+		out = "ripple: rename\n" + out
+	}
+	return out
 }
 
 // declAt answers a request to declare a missing name ("F", "T", "T.M")
