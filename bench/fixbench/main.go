@@ -74,6 +74,7 @@ var (
 	flagVerbose = flag.Bool("v", false, "print the diagnostics that fail a state (engine rule)")
 	flagOut     = flag.String("out", "", "write per-case results as JSON lines here")
 	flagRounds  = flag.Int("rounds", 0, "oracle rounds of hook fix (0: its default)")
+	flagPlan    = flag.Bool("plan-only", false, "plan only: hook fix -no-oracle (one planning round, nothing proven), states not judged; reach and requests")
 	flagServe   = flag.String("serve", "", "only serve the replay model on this `address` (with -repo and -commit), for running hook fix by hand")
 	flagRepo    = flag.String("repo", "", "with -serve: the repository")
 	flagCommit  = flag.String("commit", "", "with -serve: the commit whose blocks are replayed")
@@ -116,8 +117,13 @@ type outcome struct {
 	// the prompt's); Absent: answers for blocks the commit lacks;
 	// FromCommit: answers that changed the block; Unchanged: obligations
 	// the engine closed as needing no change
+	// Requests are the chat requests the replay served (a batch of
+	// review blocks is one)
+	Requests    int  `json:"requests"`
 	NoChange    int  `json:"no_change"`
 	Absent      int  `json:"absent"`
+	Deleted     int  `json:"deleted"` // answers "ripple: delete" (the commit lacks the block)
+	Renamed     int  `json:"renamed"` // answers "ripple: rename" (the commit has its body under another name)
 	FromCommit  int  `json:"from_commit"`
 	Unchanged   int  `json:"unchanged"`
 	Mechanical  int  `json:"mechanical"`
@@ -168,8 +174,8 @@ func main() {
 	for _, c := range cases {
 		o := runCase(c, hook)
 		all = append(all, o)
-		fmt.Printf("%-34s truth %2d reached %2d obligations %2d over %d mech %2d model %2d no_change %d rejected %d proven %-5v real_ok %-5v fixed_ok %-5v seed_broken %-5v %5.1fs %s\n",
-			o.ID, o.Truth, o.Reached, o.Obligations, len(o.OverPlanned), o.Mechanical, o.ByModel, o.NoChange, o.Rejected, o.Proven, o.RealPasses, o.FixedPasses, o.SeedBroken, o.Seconds, o.Err)
+		fmt.Printf("%-34s truth %2d reached %2d obligations %2d over %d mech %2d model %2d requests %2d no_change %d rejected %d proven %-5v real_ok %-5v fixed_ok %-5v seed_broken %-5v %5.1fs %s\n",
+			o.ID, o.Truth, o.Reached, o.Obligations, len(o.OverPlanned), o.Mechanical, o.ByModel, o.Requests, o.NoChange, o.Rejected, o.Proven, o.RealPasses, o.FixedPasses, o.SeedBroken, o.Seconds, o.Err)
 		for _, m := range o.Missed {
 			fmt.Println("    missed", m)
 		}
@@ -336,6 +342,9 @@ func runCase(c caseRec, hook string) *outcome {
 	defer srv.Close()
 
 	args := []string{"fix", "-base", base, "-json"}
+	if *flagPlan {
+		args = append(args, "-no-oracle")
+	}
 	if *flagRounds > 0 {
 		args = append(args, "-rounds", strconv.Itoa(*flagRounds))
 	}
@@ -360,6 +369,7 @@ func runCase(c caseRec, hook string) *outcome {
 	}
 	rp.mu.Lock()
 	o.NoChange, o.Absent, o.FromCommit, o.Declared = rp.counts[noChange], rp.counts[absent], rp.counts[fromCommit], rp.counts[declared]
+	o.Requests, o.Deleted, o.Renamed = rp.requests, rp.counts[deleted], rp.counts[renamed]
 	rp.mu.Unlock()
 
 	sites := newSites(ctx, fes, trees)
@@ -388,13 +398,16 @@ func runCase(c caseRec, hook string) *outcome {
 			o.Declare++
 		case ob.Status == fix.Pending:
 			o.Pending++ // planned, never sent: the oracle passed first
-		case reaches[ob] || ob.Status == fix.Skipped || ob.Block == fix.FileScope:
+		case reaches[ob] || ob.Status == fix.Skipped || fix.AtFileScope(ob.Block):
 		case !sites.changedByCommit(ctx, ob):
 			o.OverPlanned = append(o.OverPlanned, fmt.Sprintf("%s|%s (%s)", ob.Path, ob.Block, ob.Status))
 			if ob.Status == fix.Done {
 				o.OverEdited++
 			}
 		}
+	}
+	if *flagPlan {
+		return o
 	}
 	j := newJudge(fes, dir, base, full, c.Lang)
 	o.RealPasses = j.passes(ctx, full, "")
@@ -457,7 +470,7 @@ func lastLine(s string) string {
 
 func summary(all []*outcome, set string) {
 	var truth, reached, real, fixedGivenReal, mech, model, in, out, proven, errs, realSeedOK, fixedSeedOK, blockOK, fixedBlockOK int
-	var blocks, over, overEdited, pending, declare, declared, noChange, absent, fromCommit, unchanged int
+	var blocks, over, overEdited, pending, declare, declared, noChange, absent, fromCommit, unchanged, requests, deletedN, renamedN int
 	langs := map[string]bool{}
 	for _, o := range all {
 		if o.Err != "" {
@@ -481,6 +494,9 @@ func summary(all []*outcome, set string) {
 		absent += o.Absent
 		fromCommit += o.FromCommit
 		unchanged += o.Unchanged
+		requests += o.Requests
+		deletedN += o.Deleted
+		renamedN += o.Renamed
 		if o.Proven {
 			proven++
 		}
@@ -526,14 +542,15 @@ func summary(all []*outcome, set string) {
 	fmt.Printf("# %s, set %s (%s): cases %d (errors %d); truth blocks %d, reached %d; real commits passing %s %d\n", lname, set, *flagBench, len(all), errs, truth, reached, judged, real)
 	fmt.Printf("# blocks planned %d (%d never touched: the oracle passed first); touched but left as they were by the real commit (over-planned) %d, of which the fix edited %d; declarations asked %d, the commit had %d\n",
 		blocks, pending, over, overEdited, declare, declared)
-	fmt.Printf("# replay answers: %d from the commit, %d no change needed (the commit's text is the prompt's), %d for blocks the commit lacks; obligations closed unchanged %d\n",
-		fromCommit, noChange, absent, unchanged)
+	fmt.Printf("# replay answers: %d from the commit, %d no change needed (the commit's text is the prompt's), %d for blocks neither the commit nor the state has, %d deletions and %d renames (blocks the commit lacks); obligations closed unchanged %d; model requests %d\n",
+		fromCommit, noChange, absent, deletedN, renamedN, unchanged, requests)
 	fmt.Printf("# blocks edited: %d mechanical (%.0f%%), %d by the model; %d tokens in, %d out; %d tokens per model-edited block\n",
 		mech, 100*ratio(mech, mech+model), model, in, out, perBlock)
 	fmt.Printf("# among the cases whose real commit passes, %d have no seed error other than missing names; the fixed state passes in %d of them\n", realSeedOK, fixedSeedOK)
 	fmt.Printf("# of those, %d end with no name undefined that the real commit declares; the fixed state passes in %d of them\n", blockOK, fixedBlockOK)
 	fmt.Printf("cases %d reach %.3f fixed_valid %.3f (%d/%d of the cases whose real commit passes) fixed_valid_seed_ok %.3f (%d/%d) fixed_valid_reachable %.3f (%d/%d) proven %d over_planned %d no_change %d\n",
 		len(all)-errs, ratio(reached, truth), ratio(fixedGivenReal, real), fixedGivenReal, real, ratio(fixedSeedOK, realSeedOK), fixedSeedOK, realSeedOK, ratio(fixedBlockOK, blockOK), fixedBlockOK, blockOK, proven, over, noChange)
+	fmt.Printf("requests %d\n", requests)
 }
 
 // serve runs the replay model alone.

@@ -3,11 +3,14 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/ripple-dev/ripple/internal/fix"
 	"github.com/ripple-dev/ripple/internal/gitio"
 	"github.com/ripple-dev/ripple/internal/lang"
 	"github.com/ripple-dev/ripple/internal/model"
@@ -32,9 +35,10 @@ type replay struct {
 	// would add them (a type that must gain an interface's new method)
 	head gitio.Tree
 
-	mu      sync.Mutex
-	answers map[string]answer // by path|block, the last answer
-	counts  map[answer]int    // every answer, by kind
+	mu       sync.Mutex
+	answers  map[string]answer // by path|block, the last answer
+	counts   map[answer]int    // every answer, by kind
+	requests int               // chat requests served
 }
 
 // answer is how the replay answered one request.
@@ -43,7 +47,9 @@ type answer string
 const (
 	fromCommit answer = "commit"    // the block's text in the commit, which differs from the prompt's
 	noChange   answer = "no change" // the commit's text is the prompt's: the block unchanged
-	absent     answer = "absent"    // the commit has no such block: unchanged
+	absent     answer = "absent"    // the commit has no such block, and the state being fixed none either: unchanged
+	deleted    answer = "deleted"   // the commit lacks the block: ripple: delete
+	renamed    answer = "renamed"   // the commit has the block's body under another name: ripple: rename
 	declared   answer = "declared"  // a name to declare: the commit's declaration
 	undeclared answer = "undeclared"
 )
@@ -53,7 +59,7 @@ func newReplay(fes lang.Set, tree, head gitio.Tree) *replay {
 }
 
 var (
-	blockLineRE = regexp.MustCompile(`ripple-block: path=(\S+) block="([^"]+)"`)
+	blockLineRE = regexp.MustCompile(`(?m)^ripple-block: path=(\S+) block=("(?:[^"\\]|\\.)*")`)
 	// the block closes the prompt (prompt.go): greedy up to the last
 	// fence, so that a block holding a fence of its own is read whole
 	blockTextRE = regexp.MustCompile("(?s)\nThe block \\([^)]*\\):\n```\n(.*)```\n\nReply with the complete new text")
@@ -71,9 +77,26 @@ func (s *replay) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	prompt := req.Messages[len(req.Messages)-1].Content
+	s.mu.Lock()
+	s.requests++
+	s.mu.Unlock()
 	text, lang := "", ""
+	var how answer
+	if ms := blockLineRE.FindAllStringSubmatch(prompt, -1); len(ms) > 1 {
+		text = s.batch(r, prompt, ms)
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(map[string]any{
+			"id": "replay", "object": "chat.completion", "model": req.Model,
+			"choices": []map[string]any{{"index": 0, "finish_reason": "stop",
+				"message": map[string]any{"role": "assistant", "content": text}}},
+			"usage": map[string]any{"prompt_tokens": len(prompt) / 4, "completion_tokens": len(text) / 4, "total_tokens": (len(prompt) + len(text)) / 4},
+		})
+		return
+	}
 	if m := blockLineRE.FindStringSubmatch(prompt); m != nil {
-		var how answer
+		if u, err := strconv.Unquote(m[2]); err == nil {
+			m[2] = u
+		}
 		if fe := s.frontendFor(m[1]); fe != nil {
 			lang = fe.Name()
 		}
@@ -91,26 +114,70 @@ func (s *replay) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.counts[how]++
 		s.mu.Unlock()
 	}
-	fence := "```"
-	for strings.Contains(text, fence) {
-		fence += "`"
-	}
+	content := replyFor(text, how, lang)
 	w.Header().Set("Content-Type", "application/json")
 	json.NewEncoder(w).Encode(map[string]any{
 		"id": "replay", "object": "chat.completion", "model": req.Model,
 		"choices": []map[string]any{{"index": 0, "finish_reason": "stop",
-			"message": map[string]any{"role": "assistant", "content": fence + lang + "\n" + text + fence + "\n"}}},
+			"message": map[string]any{"role": "assistant", "content": content}}},
 		"usage": map[string]any{"prompt_tokens": len(prompt) / 4, "completion_tokens": len(text) / 4, "total_tokens": (len(prompt) + len(text)) / 4},
 	})
 }
 
 func (s *replay) frontendFor(p string) lang.Frontend { return s.fes.For(p) }
 
+// sectionBlockRE is a block's text in its section of a batched review
+// (internal/fix/batch.go): up to the first closing fence.
+var sectionBlockRE = regexp.MustCompile("(?s)\nThe block \\([^)]*\\):\n```\n(.*?)```\n")
+
+// batch answers a batched review (the prompt names several blocks of one
+// file, each in a section opened by "### NAME"): per block, its text in
+// the commit, or "unchanged" where the commit has the block as shown or
+// lacks it, in the reply form the prompt states.
+func (s *replay) batch(r *http.Request, prompt string, ms [][]string) string {
+	var out strings.Builder
+	for i, m := range ms {
+		if u, err := strconv.Unquote(m[2]); err == nil {
+			m[2] = u
+		}
+		shown := ""
+		head := "\n### " + m[2] + "\n"
+		if at := strings.Index(prompt, head); at >= 0 {
+			sec := prompt[at+len(head):]
+			if i+1 < len(ms) {
+				if n, err := strconv.Unquote(ms[i+1][2]); err == nil {
+					if end := strings.Index(sec, "\n### "+n+"\n"); end >= 0 {
+						sec = sec[:end+1]
+					}
+				}
+			}
+			if b := sectionBlockRE.FindStringSubmatch(sec); b != nil {
+				shown = b[1]
+			}
+		}
+		text, how := s.blockAt(r.Context(), m[1], m[2], shown)
+		s.mu.Lock()
+		s.answers[m[1]+"|"+m[2]] = how
+		s.counts[how]++
+		s.mu.Unlock()
+		fmt.Fprintf(&out, "### %s\n", m[2])
+		if how == noChange || how == absent {
+			out.WriteString("unchanged\n\n")
+			continue
+		}
+		out.WriteString(replyFor(text, how, "") + "\n")
+	}
+	return out.String()
+}
+
 // blockAt answers a request for the block named block in path, shown in
 // the prompt as shown: its text in the commit, or shown itself when the
 // commit has the same text or no such block.
 func (s *replay) blockAt(ctx context.Context, path, block, shown string) (string, answer) {
 	fe := s.frontendFor(path)
+	if fix.AtFileScope(block) {
+		return s.statementAt(ctx, fe, path, strings.TrimPrefix(block, fix.StatementBlock("")), shown)
+	}
 	q, _ := fe.(lang.Quoter)
 	ed, _ := fe.(lang.BlockEditor)
 	src, err := s.tree.ReadFile(ctx, path)
@@ -126,7 +193,7 @@ func (s *replay) blockAt(ctx context.Context, path, block, shown string) (string
 		}
 	}
 	if d == nil {
-		return shown, absent
+		return s.goneAt(ctx, fe, q, path, block, shown, src, decls)
 	}
 	ds := append([]*lang.Decl{d}, s.newMethods(ctx, fe, path, decls, d)...)
 	text, err := q.Quote(path, src, ds)
@@ -137,6 +204,57 @@ func (s *replay) blockAt(ctx context.Context, path, block, shown string) (string
 		return shown, noChange
 	}
 	return text, fromCommit
+}
+
+// goneAt answers for a block of the state being fixed that the commit's
+// file lacks: the commit's declaration of the same kind, container and
+// body under another name that the state lacks (renamed), else a
+// deletion. A block the state lacks too is answered as shown.
+func (s *replay) goneAt(ctx context.Context, fe lang.Frontend, q lang.Quoter, path, block, shown string, src []byte, decls []*lang.Decl) (string, answer) {
+	hsrc, err := s.head.ReadFile(ctx, path)
+	if err != nil {
+		return shown, absent
+	}
+	hds, _ := fe.Decls(path, hsrc)
+	var hd *lang.Decl
+	have := map[string]bool{}
+	for _, x := range hds {
+		have[x.Display] = true
+		if x.Display == block {
+			hd = x
+		}
+	}
+	if hd == nil {
+		return shown, absent
+	}
+	var cands []*lang.Decl
+	for _, x := range decls {
+		if !have[x.Display] && x.Kind == hd.Kind && x.Container == hd.Container && x.Body == hd.Body {
+			cands = append(cands, x)
+		}
+	}
+	if len(cands) == 1 {
+		if text, err := q.Quote(path, src, cands); err == nil {
+			return text, renamed
+		}
+	}
+	return "", deleted
+}
+
+// replyFor is the reply text of one block's answer.
+func replyFor(text string, how answer, lang string) string {
+	if how == deleted {
+		return "ripple: delete\n"
+	}
+	fence := "```"
+	for strings.Contains(text, fence) {
+		fence += "`"
+	}
+	out := fence + lang + "\n" + text + fence + "\n"
+	if how == renamed {
+		out = "ripple: rename\n" + out
+	}
+	return out
 }
 
 // declAt answers a request to declare a missing name ("F", "T", "T.M")
@@ -236,4 +354,31 @@ func (s *replay) newMethods(ctx context.Context, fe lang.Frontend, file string, 
 		}
 	}
 	return out
+}
+
+// statementAt answers a request for a top-level statement (its name is
+// its first line, lang.TopLevel): the commit's top-level statement of
+// that name in path, else the statement as shown.
+func (s *replay) statementAt(ctx context.Context, fe lang.Frontend, path, name, shown string) (string, answer) {
+	tl, _ := fe.(lang.TopLevel)
+	src, err := s.tree.ReadFile(ctx, path)
+	if tl == nil || err != nil {
+		return shown, absent
+	}
+	lines := strings.SplitAfter(string(src), "\n")
+	for l := 1; l <= len(lines); l++ {
+		if !strings.HasPrefix(strings.TrimSpace(lines[l-1]), name) {
+			continue
+		}
+		sp, n, ok := tl.Statement(path, src, l)
+		if !ok || sp.StartLine != l || n != name {
+			continue
+		}
+		text := strings.Join(lines[sp.StartLine-1:sp.EndLine], "")
+		if strings.TrimSpace(text) == strings.TrimSpace(shown) {
+			return shown, noChange
+		}
+		return text, fromCommit
+	}
+	return shown, absent
 }

@@ -71,12 +71,24 @@ func (s *sites) reaches(ctx context.Context, ob *fix.Obligation, t truthRec) boo
 	if ob.Path != t.File || ob.Declare != "" {
 		return false
 	}
-	if ob.Block == fix.FileScope {
+	if fix.AtFileScope(ob.Block) {
 		return t.Func == "<module>" && ob.Span.StartLine <= t.EndLine && t.StartLine <= ob.Span.EndLine
 	}
-	d, _ := s.find(ctx, s.st.partial, ob.Path, ob.Block)
+	d, fd := s.find(ctx, s.st.partial, ob.Path, ob.Block)
 	if d == nil {
-		return false
+		// a block the front-end names but does not declare (a member of
+		// an object literal, "method visitor.Identifier"): it counts for
+		// the innermost declaration whose lines hold it
+		for _, x := range fd.ds {
+			if x.Span.StartLine <= ob.Span.StartLine && ob.Span.EndLine <= x.Span.EndLine &&
+				(d == nil || x.Span.EndLine-x.Span.StartLine < d.Span.EndLine-d.Span.StartLine) {
+				d = x
+			}
+		}
+		if d == nil {
+			return false
+		}
+		return d.Key() == t.Func || t.StartLine <= d.NameLine && d.NameLine <= t.EndLine && t.Func == "<module>" && d.Container == ""
 	}
 	key := d.Key()
 	if key == t.Func {

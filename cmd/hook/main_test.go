@@ -69,6 +69,7 @@ func TestScripts(t *testing.T) {
 			"json":     cmdJSON,
 			"repeat":   cmdRepeat,
 			"waitwarm": cmdWaitWarm,
+			"llm":      cmdLLM,
 		},
 	})
 }

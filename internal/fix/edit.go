@@ -120,6 +120,9 @@ func (e *engine) applyModel(ctx context.Context, obs []*Obligation) bool {
 		}
 		return sorted[i].Span.StartLine > sorted[j].Span.StartLine
 	})
+	// a file's review blocks are asked about in one request, before its
+	// edits (they show the blocks as they are now)
+	e.batchReviews(ctx, sorted)
 	edited := false
 	// Blocks of a file are edited bottom-up so that an edit leaves the
 	// spans of the blocks above it in place; imports an edit adds at the
@@ -173,9 +176,28 @@ func (e *engine) editBlock(ctx context.Context, ob *Obligation) (bool, int) {
 		ob.Status, ob.Note = Failed, err.Error()
 		return false, 0
 	}
-	code, imports, ok := e.ask(ctx, ob, e.promptFor(ctx, ob, block))
-	if !ok {
-		return false, 0
+	var code, directive string
+	var imports []string
+	if a := ob.batched; a != nil {
+		// answered with the other review blocks of its file
+		ob.batched = nil
+		switch {
+		case a.note != "":
+			ob.Status, ob.Note = Failed, a.note
+			return false, 0
+		case a.unchanged:
+			ob.Status = Unchanged
+			return false, 0
+		}
+		code, imports, directive = a.code, a.imports, a.directive
+	} else {
+		var ok bool
+		if code, imports, directive, ok = e.askBlock(ctx, ob, e.promptFor(ctx, ob, block)); !ok {
+			return false, 0
+		}
+	}
+	if directive == directiveDelete {
+		return e.deleteBlock(ob, src), 0
 	}
 	ed, _ := e.frontendFor(ob.Path).(lang.BlockEditor)
 	// a reply that opens with a comment brings the block's doc comment:
@@ -200,9 +222,15 @@ func (e *engine) editBlock(ctx context.Context, ob *Obligation) (bool, int) {
 	if err == nil && ed != nil {
 		out, shift, err = ed.AddImports(out, imports)
 	}
+	renamed := ""
 	if err == nil {
 		from += shift
-		err = e.checkBlock(ob, out, from, from+strings.Count(strings.TrimSuffix(code, "\n"), "\n"))
+		to := from + strings.Count(strings.TrimSuffix(code, "\n"), "\n")
+		if directive == directiveRename {
+			renamed, err = e.checkRename(ob, src, out, from, to)
+		} else {
+			err = e.checkBlock(ob, out, from, to)
+		}
 	}
 	if err == nil {
 		err = e.sc.write(ob.Path, out)
@@ -213,6 +241,9 @@ func (e *engine) editBlock(ctx context.Context, ob *Obligation) (bool, int) {
 		return false, 0
 	}
 	ob.Status = Done
+	if renamed != "" {
+		ob.Note = "renamed to " + renamed
+	}
 	ob.Diff = lineDiff(ob.Path, block, code)
 	return true, shift
 }
@@ -270,29 +301,32 @@ func mergeDoc(ed lang.BlockEditor, src []byte, start int, code string) (int, str
 // obligation (a reply without code is counted as rejected) and stops
 // further model calls when the budget is spent or the endpoint is gone.
 func (e *engine) ask(ctx context.Context, ob *Obligation, prompt string) (code string, imports []string, ok bool) {
+	code, imports, directive, ok := e.askBlock(ctx, ob, prompt)
+	if ok && directive != "" {
+		ob.Status, ob.Note = Failed, "rejected: a reply of `ripple: "+directive+"` where new declarations were asked for"
+		e.res.Rejected++
+		return "", nil, false
+	}
+	return code, imports, ok
+}
+
+// askBlock is ask for a block's edit: the reply may also be one of the
+// protocol's directives (replyDirective), delete or rename.
+func (e *engine) askBlock(ctx context.Context, ob *Obligation, prompt string) (code string, imports []string, directive string, ok bool) {
 	reply, err := e.opts.Model.Complete(ctx, []Message{
 		{Role: "system", Content: systemPrompt},
 		{Role: "user", Content: prompt},
 	})
 	ob.In, ob.Out = ob.In+reply.In, ob.Out+reply.Out
-	var down *UnreachableError
-	if errors.As(err, &down) {
-		// no other request can get through: mechanical fixes only from
-		// now on, said once (Result.ModelUnreachable), not per block
-		ob.Status, ob.Note, ob.Method = Failed, modelDown, ""
-		e.noModel = true
-		e.res.ModelUnreachable = down.Error()
-		return "", nil, false
-	}
 	if err != nil {
-		ob.Status, ob.Note = Failed, err.Error()
-		if errors.Is(err, ErrBudget) || ctx.Err() != nil || strings.Contains(err.Error(), "no answer within") {
-			e.noModel = true
-			e.note("model: " + err.Error())
-		}
-		return "", nil, false
+		e.modelFailed(ctx, ob, err)
+		return "", nil, "", false
 	}
-	code, ok = codeBlock(reply.Text)
+	directive, text := replyDirective(reply.Text)
+	if directive == directiveDelete {
+		return "", nil, directive, true
+	}
+	code, ok = codeBlock(text)
 	if ed, isEd := e.frontendFor(ob.Path).(lang.BlockEditor); ok && isEd {
 		if imports, code, err = ed.SplitImports(code); err != nil {
 			ok = false
@@ -303,14 +337,38 @@ func (e *engine) ask(ctx context.Context, ob *Obligation, prompt string) (code s
 	if !ok || strings.TrimSpace(code) == "" && (ob.Declare == "" || len(imports) == 0) {
 		ob.Status, ob.Note = Failed, "rejected: the reply has no code block"
 		e.res.Rejected++
-		return "", nil, false
+		return "", nil, "", false
 	}
-	return code, imports, true
+	return code, imports, directive, true
+}
+
+// modelFailed marks an obligation whose request failed, and stops
+// further model calls when the budget is spent or the endpoint is gone.
+func (e *engine) modelFailed(ctx context.Context, ob *Obligation, err error) {
+	var down *UnreachableError
+	if errors.As(err, &down) {
+		// no other request can get through: mechanical fixes only from
+		// now on, said once (Result.ModelUnreachable), not per block
+		ob.Status, ob.Note, ob.Method = Failed, modelDown, ""
+		e.noModel = true
+		e.res.ModelUnreachable = down.Error()
+		return
+	}
+	ob.Status, ob.Note = Failed, err.Error()
+	if errors.Is(err, ErrBudget) || ctx.Err() != nil || strings.Contains(err.Error(), "no answer within") {
+		if !e.noModel {
+			e.note("model: " + err.Error())
+		}
+		e.noModel = true
+	}
 }
 
 // checkBlock asks the file's front-end to judge a block replacement.
 func (e *engine) checkBlock(ob *Obligation, src []byte, from, to int) error {
 	fe := e.frontendFor(ob.Path)
+	if ob.Block != FileScope && AtFileScope(ob.Block) {
+		return e.checkStatement(ob, src, from, to)
+	}
 	ed, ok := fe.(lang.BlockEditor)
 	if !ok {
 		return fmt.Errorf("no front-end can check edits of %s", ob.Path)

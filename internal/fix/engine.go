@@ -253,7 +253,7 @@ func (e *engine) plan(ctx context.Context, round int) error {
 		if err != nil {
 			return fmt.Errorf("classifying the edits: %w", err)
 		}
-		obs, _ := obligationsFrom(res, e.seeds, e.opts.Review && !e.noModel)
+		obs, _ := obligationsFrom(res, e.seeds, e.opts.Review && !e.noModel, e.statementAt)
 		var todo []*Obligation
 		for _, ob := range obs {
 			if e.attempts[ob.key()] >= maxAttempts {

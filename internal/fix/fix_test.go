@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os/exec"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -32,7 +33,7 @@ type scripted struct {
 	prompts []string
 }
 
-var blockRE = regexp.MustCompile(`ripple-block: path=(\S+) block="([^"]+)"`)
+var blockRE = regexp.MustCompile(`(?m)^ripple-block: path=(\S+) block=("(?:[^"\\]|\\.)*")`)
 
 func (s *scripted) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions" {
@@ -53,8 +54,8 @@ func (s *scripted) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	prompt := req.Messages[1].Content
-	m := blockRE.FindStringSubmatch(prompt)
-	if m == nil {
+	ms := blockRE.FindAllStringSubmatch(prompt, -1)
+	if ms == nil {
 		s.t.Errorf("prompt without a ripple-block line:\n%s", prompt)
 		return
 	}
@@ -63,7 +64,27 @@ func (s *scripted) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	call := s.calls
 	s.prompts = append(s.prompts, prompt)
 	s.mu.Unlock()
-	status, text, delay := s.answer(m[2], prompt, call)
+	var status int
+	var text string
+	var delay time.Duration
+	for _, m := range ms {
+		block, err := strconv.Unquote(m[2])
+		if err != nil {
+			s.t.Errorf("prompt with a block name that is not quoted: %s", m[0])
+			return
+		}
+		st, body, d := s.answer(block, prompt, call)
+		status, delay = st, max(delay, d)
+		if len(ms) == 1 {
+			text = body
+			break
+		}
+		// a batched review: a section per block (batchRule)
+		text += "### " + block + "\n" + body + "\n"
+		if st != http.StatusOK {
+			break
+		}
+	}
 	if delay > 0 {
 		select {
 		case <-time.After(delay):

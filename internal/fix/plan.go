@@ -37,9 +37,26 @@ type Reason struct {
 
 // FileScope is the Block of an obligation on code outside any
 // declaration (a module's top-level statements, as the relation trails
-// call it): its Span runs from the first to the last line its reasons are
-// about. Only mechanical fixes edit it.
+// call it) that mechanical fixes edit: its Span runs from the first to
+// the last line its reasons are about. Code there that needs the model
+// is planned per top-level statement (lang.TopLevel), as a block named
+// StatementBlock(name).
 const FileScope = "file scope"
+
+// StatementBlock is the Block of an obligation on one top-level
+// statement that the model edits: "file scope: " and the statement's
+// name (lang.TopLevel.Statement).
+func StatementBlock(name string) string { return FileScope + ": " + name }
+
+// AtFileScope reports whether a Block is code outside any declaration:
+// FileScope, or a top-level statement's block.
+func AtFileScope(block string) bool {
+	return block == FileScope || strings.HasPrefix(block, FileScope+": ")
+}
+
+// statementFinder gives the top-level statement holding a line of a
+// file of the state being planned (lang.TopLevel): its span and name.
+type statementFinder func(path string, line int) (model.Span, string, bool)
 
 // Obligation is a node of the plan graph: a block to edit and why.
 type Obligation struct {
@@ -63,6 +80,9 @@ type Obligation struct {
 	In       int         `json:"tokens_in,omitempty"`
 	Out      int         `json:"tokens_out,omitempty"`
 	Note     string      `json:"note,omitempty"`
+	// batched is the model's answer for the block in a batched review
+	// of its file, until the block is merged
+	batched *batchAnswer
 }
 
 // Blocks is the plan by block, for reports: one obligation per block,
@@ -170,7 +190,7 @@ func blockKey(path, block string) string { return path + "\x00" + block }
 // (warnings and notes, CodePlan's may-impact blocks) are planned only
 // when review is set: a model judges them and may keep the block as it
 // is.
-func obligationsFrom(res *model.Result, seeds map[string]bool, review bool) (obs []*Obligation, skipped []*model.Finding) {
+func obligationsFrom(res *model.Result, seeds map[string]bool, review bool, stmt statementFinder) (obs []*Obligation, skipped []*model.Finding) {
 	byKey := map[string]*Obligation{}
 	for _, f := range res.Findings {
 		must := f.Level == model.LevelError
@@ -179,6 +199,13 @@ func obligationsFrom(res *model.Result, seeds map[string]bool, review bool) (obs
 		}
 		block, span := f.Site.Enclosing, f.Site.EnclosingSpan
 		outside := block == ""
+		if outside && f.Fix == nil && stmt != nil {
+			// top-level code only the model can fix: the statement
+			// holding it is the block
+			if sp, name, ok := stmt(f.Site.Path, f.Site.Line); ok {
+				block, span, outside = StatementBlock(name), sp, false
+			}
+		}
 		if outside || span.StartLine == 0 {
 			if f.Fix == nil {
 				skipped = append(skipped, f)

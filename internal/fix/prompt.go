@@ -14,14 +14,17 @@ import (
 )
 
 // systemPrompt fixes the model's job and the reply's form.
-const systemPrompt = `You update one block of code (a function, a method or a type) so that it is consistent with changes already made elsewhere in the same repository.
+const systemPrompt = `You update one block of code (a function, a method, a type, or top-level statements of a file) so that it is consistent with changes already made elsewhere in the same repository.
 Rules:
 - Reply with the complete new text of the block, in one fenced code block, and nothing else.
-- Keep the block's name and kind. Do not add or remove other declarations or files; the one exception: a type that must gain methods (an interface it must implement has new ones) may be followed by those new methods, in the same code block.
+- Keep the block's name (unless told below how to rename it) and kind. Do not add or remove other declarations or files; the one exception: a type that must gain methods (an interface it must implement has new ones) may be followed by those new methods, in the same code block.
 - If the new block needs packages the file does not import, start the code block with an import declaration listing them; imports are never removed.
 - Change only what the change requires; keep everything else, comments included, as it is.
 - Never undo the change that was made: adapt this block to it.
-- When asked instead to declare a name the code uses and nothing declares, reply with the new declarations only: that name, and any new helper it needs; never one that exists already.`
+- When asked instead to declare a name the code uses and nothing declares, reply with the new declarations only: that name, and any new helper it needs; never one that exists already.
+- When the change leaves the block with no purpose (what it tests, wraps or overrides is gone and nothing replaces it), reply with the single line ` + "`ripple: delete`" + ` instead of code: the block is removed.
+- When the block must take a new name to follow the change (the test or the override of a renamed function), reply with the line ` + "`ripple: rename`" + ` and then the block's complete new text, under its new name, in one fenced code block.
+- When asked to review several blocks at once, answer every block, in the form the request states.`
 
 // promptFor builds the user message of an obligation: what must become
 // true, the change and the edits that led here (temporal context), the
@@ -56,6 +59,11 @@ func (e *engine) promptFor(ctx context.Context, o *Obligation, block string) str
 // temporal is the diffs on the obligation's plan path: the seed changes
 // behind its reasons (base -> head), then the edits of its ancestors.
 func (e *engine) temporal(ctx context.Context, o *Obligation) string {
+	return strings.Join(e.temporalParts(ctx, o), "")
+}
+
+// temporalParts are temporal's diffs, one per change or edit.
+func (e *engine) temporalParts(ctx context.Context, o *Obligation) []string {
 	var parts []string
 	seen := map[*model.Change]bool{}
 	for _, r := range o.Reasons {
@@ -78,7 +86,7 @@ func (e *engine) temporal(ctx context.Context, o *Obligation) string {
 			parts = append(parts, p.Diff)
 		}
 	}
-	return strings.Join(parts, "")
+	return parts
 }
 
 // changeDiff is the diff of one seed declaration from base to head.

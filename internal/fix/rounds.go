@@ -73,7 +73,13 @@ func (e *engine) oracleObligations(ctx context.Context, ds []oracle.Diagnostic, 
 		}
 		blk := e.enclosing(d.Path, d.Line)
 		if blk == nil {
+			blk = e.statementBlock(d.Path, d.Line)
+		}
+		if blk == nil {
 			e.note("oracle, outside any block: " + d.String())
+			continue
+		}
+		if e.calleeObligation(ctx, d, blk, byKey, &obs, round) {
 			continue
 		}
 		e.receiverFieldObligation(d, blk, byKey, &obs, round)

@@ -137,3 +137,86 @@ export function use(): number {
 		}
 	}
 }
+
+// TestTypeScriptObjectMembers: the methods of exported objects (a
+// visitor's, a plugin's default export's hooks) are blocks keyed by the
+// declaration holding the object ("method visitor.Identifier"), so the
+// model is asked for each member alone and its reply is judged as that
+// member; tsc proves the state. A reply that brings a second member is
+// refused.
+func TestTypeScriptObjectMembers(t *testing.T) {
+	needTSC(t)
+	repo, sc := setup(t, `
+-- old/tsconfig.json --
+{ "compilerOptions": { "strict": true, "noEmit": true, "target": "es2020", "module": "esnext", "moduleResolution": "bundler" }, "include": ["src"] }
+-- old/src/lib.ts --
+export function label(x: string): string {
+  return x;
+}
+-- old/src/visit.ts --
+import { label } from './lib';
+
+export const visitor = {
+  Identifier(node: string): string {
+    return label(node);
+  },
+  Literal: function (node: string): string {
+    return label(node);
+  },
+  Call: (node: string): string => label(node),
+  Keep(): number {
+    return 1;
+  },
+};
+
+export default {
+  setup(x: string): string {
+    return label(x);
+  },
+};
+-- new/src/lib.ts --
+export function label(x: string, depth: number): string {
+  return x + depth;
+}
+`)
+	asked := map[string]int{}
+	s := &scripted{t: t, answer: func(block, _ string, _ int) (int, string, time.Duration) {
+		asked[block]++
+		switch block {
+		case "method visitor.Identifier":
+			return 200, "```ts\n  Identifier(node: string): string {\n    return label(node, 0);\n  },\n```", 0
+		case "method visitor.Literal":
+			return 200, "```ts\n  Literal: function (node: string): string {\n    return label(node, 1);\n  },\n```", 0
+		case "method visitor.Call":
+			if asked[block] == 1 {
+				// a second member beside it: refused
+				return 200, "```ts\n  Call: (node: string): string => label(node, 2),\n  Extra: (): number => 2,\n```", 0
+			}
+			return 200, "```ts\n  Call: (node: string): string => label(node, 2),\n```", 0
+		case "method default.setup":
+			return 200, "```ts\n  setup(x: string): string {\n    return label(x, 3);\n  },\n```", 0
+		}
+		t.Errorf("unexpected block %q", block)
+		return 500, "", 0
+	}}
+	res, err := Run(context.Background(), repo, Options{Base: sc.Base, Head: sc.Head, Model: modelFor(t, s, 5*time.Second, 0),
+		Oracle: &tsc.Compiler{}, Rounds: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Proven {
+		logPlan(t, res)
+		t.Fatalf("not proven: oracle %+v patch:\n%s", res.Oracle, res.Patch)
+	}
+	for _, want := range []string{"+    return label(node, 0);", "+    return label(node, 1);", "+  Call: (node: string): string => label(node, 2),", "+    return label(x, 3);"} {
+		if !strings.Contains(res.Patch, want) {
+			t.Errorf("patch lacks %q:\n%s", want, res.Patch)
+		}
+	}
+	if strings.Contains(res.Patch, "Extra") || res.Rejected == 0 {
+		t.Errorf("the reply with a second member was taken (rejected %d):\n%s", res.Rejected, res.Patch)
+	}
+	if asked["method visitor.Keep"] > 0 {
+		t.Errorf("an unaffected member was planned")
+	}
+}

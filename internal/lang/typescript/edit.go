@@ -34,6 +34,9 @@ func (fe *Frontend) CheckBlock(path string, src []byte, block string, from, to i
 			return fmt.Errorf("the file no longer parses: the block leaves a syntax error at line %d", t.ErrLine)
 		}
 	}
+	if member, err := checkObjectMember(t.Root, block, from, to); member {
+		return err
+	}
 	var kept []*lang.Decl
 	for _, d := range decls(summarize(path, t)) {
 		if d.Kind == model.KindField && d.Container != "" && d.Data.(*declData).kind != dField {

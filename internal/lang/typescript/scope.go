@@ -336,7 +336,19 @@ func enclosing(n *treesit.Node) *encl {
 		switch p.Kind {
 		case "function_declaration", "generator_function_declaration":
 			return &encl{"function " + p.Child("name").Text(), int(p.Line), int(p.EndLine)}
+		case "pair":
+			if b := objectMemberBlock(p); b != "" {
+				return &encl{b, int(p.Line), int(p.EndLine)}
+			}
 		case "method_definition", "public_field_definition":
+			if p.Kind == "method_definition" && p.Parent != nil && p.Parent.Kind == "object" {
+				// an object literal's method: a block when a top-level
+				// declaration holds the object, else part of what does
+				if b := objectMemberBlock(p); b != "" {
+					return &encl{b, int(p.Line), int(p.EndLine)}
+				}
+				continue
+			}
 			cls := ""
 			for c := p.Parent; c != nil; c = c.Parent {
 				if c.Kind == "class_declaration" || c.Kind == "class" || c.Kind == "abstract_class_declaration" {
