@@ -72,7 +72,7 @@ func (a callJudge) callSites(f *jfile, name string, base *jtype) []*callSite {
 				if obj := n.Child("object"); obj != nil {
 					cs.recv = a.ix.typeOf(f, obj, 0)
 				} else {
-					cs.recv, cs.implicit = a.b.implicitReceiver(f, n, name), true
+					cs.recv, cs.implicit = a.b.implicitReceiver(f, n, name, base), true
 				}
 			}
 		case "method_reference":
@@ -97,8 +97,11 @@ func (a callJudge) callSites(f *jfile, name string, base *jtype) []*callSite {
 
 // implicitReceiver is the type an unqualified call of name binds in: the
 // innermost enclosing type that has a method of that name, else the type
-// a static import names.
-func (ix binder) implicitReceiver(f *jfile, n *treesit.Node, name string) rtype {
+// a static import names. base is the class that declared name in the
+// base state (nil: none): an enclosing type deriving from it had the
+// method there, so the call bound in it even where the head declares no
+// method of the name any more (a deleted or renamed method).
+func (ix binder) implicitReceiver(f *jfile, n *treesit.Node, name string, base *jtype) rtype {
 	scope, anon := enclosingType(f, n)
 	open := false
 	if anon != nil {
@@ -110,12 +113,8 @@ func (ix binder) implicitReceiver(f *jfile, n *treesit.Node, name string) rtype 
 			}
 		}
 		if st := ix.resolveType(f, at.outer, typeText(at.super)); st.state == known {
-			for _, x := range ix.ancestors(st.t) {
-				for _, m := range x.methods {
-					if !m.ctor && m.name == name {
-						return rtype{state: known, t: st.t}
-					}
-				}
+			if hasMethod(ix, st.t, name) || base != nil && ix.subtypeOf(st.t, base) {
+				return rtype{state: known, t: st.t}
 			}
 			open = ix.openAncestry(st.t)
 		} else {
@@ -124,15 +123,11 @@ func (ix binder) implicitReceiver(f *jfile, n *treesit.Node, name string) rtype 
 		scope = at.outer
 	}
 	for s := scope; s != nil; s = s.outer {
-		for _, x := range ix.ancestors(s) {
-			for _, m := range x.methods {
-				if !m.ctor && m.name == name {
-					if open {
-						return rtype{why: "the anonymous class's supertype, outside the repository, may declare " + name}
-					}
-					return rtype{state: known, t: s}
-				}
+		if hasMethod(ix, s, name) || base != nil && ix.subtypeOf(s, base) {
+			if open {
+				return rtype{why: "the anonymous class's supertype, outside the repository, may declare " + name}
 			}
+			return rtype{state: known, t: s}
 		}
 		open = open || ix.openAncestry(s)
 	}
@@ -143,6 +138,19 @@ func (ix binder) implicitReceiver(f *jfile, n *treesit.Node, name string) rtype 
 		return rtype{why: "the enclosing class may inherit " + name + " from outside the repository"}
 	}
 	return rtype{state: outside}
+}
+
+// hasMethod reports a method named name that t declares or inherits
+// from a repository supertype.
+func hasMethod(ix binder, t *jtype, name string) bool {
+	for _, x := range ix.ancestors(t) {
+		for _, m := range x.methods {
+			if !m.ctor && m.name == name {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // staticImport is the type a static import of name binds it to: a

@@ -19,11 +19,14 @@ import (
 type index struct {
 	ctx    context.Context
 	byBase map[string][]string // "Calc.java" -> paths
+	// resolving holds the types whose inherited member types are being
+	// read for a nested type's supertype (resolveNoInherit), against cycles
+	resolving map[*jtype]bool
 	*corpus.Corpus[*jfile]
 }
 
 func newIndex(ctx context.Context, t gitio.Tree, ignored func(string) bool, diag func(model.Diagnostic), cache *corpus.Memo[*jfile]) (*index, error) {
-	ix := &index{ctx: ctx, byBase: map[string][]string{}}
+	ix := &index{ctx: ctx, byBase: map[string][]string{}, resolving: map[*jtype]bool{}}
 	ix.Corpus = corpus.New(corpus.Config[*jfile]{
 		Tree: t, Pathspecs: []string{"*.java"}, Diag: diag,
 		Usable: func(p string) bool { return ignored == nil || !ignored(p) },

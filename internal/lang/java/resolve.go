@@ -113,8 +113,11 @@ func (ix *index) supertypes(t *jtype) []*jtype {
 }
 
 // resolveNoInherit resolves a supertype's name written in the header of
-// scope: from the enclosing types outward, without looking at inherited
-// member types (which would loop through the supertypes being resolved).
+// scope: from the enclosing types outward, without looking at scope's
+// own inherited member types (which would loop through the supertypes
+// being resolved); an enclosing type's inherited member types are seen
+// (class T extends Base { static class X extends Helper {} }, where
+// Helper is a member type of Base).
 func (ix *index) resolveNoInherit(f *jfile, scope *jtype, name string) *jtype {
 	name = baseName(name)
 	first, rest, dotted := strings.Cut(name, ".")
@@ -122,8 +125,10 @@ func (ix *index) resolveNoInherit(f *jfile, scope *jtype, name string) *jtype {
 	for s := scope.outer; s != nil && t == nil; s = s.outer {
 		if s.name == first {
 			t = s
-		} else {
-			t = f.typeByQual(s.qual + "." + first)
+		} else if t = f.typeByQual(s.qual + "." + first); t == nil && !ix.resolving[s] {
+			ix.resolving[s] = true
+			t = ix.inheritedMember(s, first, 0)
+			delete(ix.resolving, s)
 		}
 	}
 	if t == nil {

@@ -168,22 +168,48 @@ func (a useJudge) typeGone(ctx context.Context, t *target) ([]*lang.Ref, error) 
 	}
 	var out []*lang.Ref
 	for _, f := range files {
-		imported := false
+		imported, byName := false, false
 		for _, im := range f.imports {
 			if im.name == fqn || strings.HasPrefix(im.name, fqn+".") {
 				imported = true
+				byName = byName || im.name == fqn && !im.static
 				out = append(out, a.ref(t, f, im.node, model.ImportedBy, model.Inconsistent, model.PrecisionSyntax, "imports "+fqn+", "+t.gone(), ""))
 			}
 		}
 		// a top-level type is seen by its package; a nested one by simple
 		// name only in its own file (or through an import)
 		sees := f.pkg == old.file.pkg && (old.outer == nil || f.path == old.file.path)
-		if imported || !sees && !wildcardOf(f, old) {
-			continue
+		switch {
+		case byName:
+			// a single-type import names the type for the whole file:
+			// each of its uses that the file's own types do not shadow
+			// and no other import or the package supplies is broken too
+			if a.otherSupplier(f, old.name) == nil {
+				out = append(out, a.typeNames(t, f, old, true)...)
+			}
+		case imported || !sees && !wildcardOf(f, old):
+		default:
+			out = append(out, a.typeNames(t, f, old, false)...)
 		}
-		out = append(out, a.typeNames(t, f, old)...)
 	}
 	return out, nil
+}
+
+// otherSupplier is a head-state type that f's package or its wildcard
+// imports supply under name, which the deleted type's import shadowed
+// (a type moved into the file's package leaves only the import broken).
+func (a useJudge) otherSupplier(f *jfile, name string) *jtype {
+	if t := a.ix.typeByFQN(qualify(f.pkg, name), f); t != nil {
+		return t
+	}
+	for _, im := range f.imports {
+		if im.wildcard && !im.static {
+			if t := a.ix.typeByFQN(im.name+"."+name, f); t != nil {
+				return t
+			}
+		}
+	}
+	return nil
 }
 
 // wildcardOf reports a file importing every type of old's package (or
@@ -198,16 +224,18 @@ func wildcardOf(f *jfile, old *jtype) bool {
 }
 
 // typeNames reports the names of a deleted type in a file that sees it
-// without importing it by name.
-func (a useJudge) typeNames(t *target, f *jfile, old *jtype) []*lang.Ref {
+// without an import (its package, a wildcard import) or, byImport,
+// through a single-type import of it: in types, static receivers and
+// annotations.
+func (a useJudge) typeNames(t *target, f *jfile, old *jtype, byImport bool) []*lang.Ref {
 	var out []*lang.Ref
 	lines := map[int]bool{}
-	samePkg := f.pkg == old.file.pkg && (old.outer == nil || f.path == old.file.path)
+	sure := byImport || f.pkg == old.file.pkg && (old.outer == nil || f.path == old.file.path)
 	treesit.Walk(f.t.Root, func(n *treesit.Node) bool {
 		if n.Bad || n.Kind == "import_declaration" || n.Kind == "package_declaration" {
 			return false
 		}
-		if n.Kind != "type_identifier" && !(n.Kind == "identifier" && n.Field == "object") || n.Text() != old.name || lines[int(n.Line)] {
+		if n.Kind != "type_identifier" && !(n.Kind == "identifier" && (n.Field == "object" || annotationName(n))) || n.Text() != old.name || lines[int(n.Line)] {
 			return true
 		}
 		if n.Parent != nil && n.Parent.Kind == "scoped_type_identifier" && n.Parent.NamedKids()[0] != n {
@@ -230,7 +258,7 @@ func (a useJudge) typeNames(t *target, f *jfile, old *jtype) []*lang.Ref {
 		case p != nil && (p.Kind == "superclass" || p.Kind == "type_list" && p.Parent != nil && (p.Parent.Kind == "super_interfaces" || p.Parent.Kind == "extends_interfaces")):
 			rel, verb = model.EmbeddedBy, "derives from "
 		}
-		if samePkg {
+		if sure {
 			out = append(out, a.ref(t, f, n, rel, model.Inconsistent, model.PrecisionSyntax, verb+old.qual+", "+t.gone(), ""))
 		} else {
 			out = append(out, a.ref(t, f, n, rel, model.MayBeImpacted, model.PrecisionSyntax, verb+old.qual+", "+t.gone()+", through a wildcard import", "whether another wildcard import or java.lang supplies the name"))
@@ -262,6 +290,12 @@ func (a useJudge) fieldChanged(t *target, f *jfile, n *treesit.Node, r rtype, ve
 		return nil
 	}
 	return a.ref(t, f, n, model.UsedBy, model.Consistent, prec, verb+" "+display+", which it may still use", "")
+}
+
+// annotationName reports the name of an annotation (@Name, @Name(...)).
+func annotationName(n *treesit.Node) bool {
+	p := n.Parent
+	return p != nil && (p.Kind == "marker_annotation" || p.Kind == "annotation") && n.Field == "name"
 }
 
 // typeParamInScope reports a type variable named name declared by a
