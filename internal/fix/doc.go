@@ -49,6 +49,30 @@
 // loop stops when the oracle passes or a budget (rounds, tokens, time) is
 // spent.
 //
+// Four more ways the plan reaches what the change leaves to be done:
+//
+//   - A callee whose result the developer's call now needs differently
+//     (`a, b := split(s)` of a split that returns one value, `return
+//     parse(s)` from a function whose result gained an error) is the
+//     obligation, not the call's block: the oracle's diagnostic stands
+//     in a block that changed (the developer's, or one the engine
+//     edited), the callee did not, and the side that changed is the one
+//     the other follows (callee.go, lang.ResultReader). The callee's
+//     other callers are then planned by the check, as its result changed.
+//   - Code outside any declaration that only the model can fix (a call
+//     under `if __name__ == "__main__":`, a module-level assignment) is a
+//     block per top-level statement, named StatementBlock(its first
+//     line) and judged by lang.TopLevel.CheckStatement (toplevel.go);
+//     what mechanical fixes settle there stays one FileScope obligation
+//     per file.
+//   - The review blocks of one file (warnings and notes the model may keep)
+//     cost one request: a section per block, answered `unchanged` or with
+//     the new text (batch.go, batchRule).
+//   - A reply may delete its block (`ripple: delete`) or rename it
+//     (`ripple: rename` and the new text: one declaration of the block's
+//     kind under a name the scope lacks), as the system prompt documents
+//     (reshape.go).
+//
 // An oracle's pass proves only the files whose front-end has an oracle
 // (lang.Provable): an edit of a file of any other language leaves the
 // run unproven, and the result says which files nothing judged.

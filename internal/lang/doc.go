@@ -45,5 +45,8 @@
 // move its imports), ImportPruner (drop an import an edit left unused)
 // and Declarer (read the oracle's "undefined" messages and judge new
 // declarations appended to a file; Go declares per package directory,
-// Python per module).
+// Python per module), ResultReader (name the callee whose result an
+// oracle message says does not fit its use: the engine plans the callee)
+// and TopLevel (the top-level statement holding a line, and a judge of
+// its replacement: code outside any declaration the model may edit).
 package lang

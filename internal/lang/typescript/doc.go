@@ -260,6 +260,15 @@
 // must parse (errors the file already had elsewhere are tolerated: the
 // grammar has gaps) and hold exactly the planned declaration; import
 // declarations a reply opens with are added after the file's imports.
+// The members of an object a module declares (`export const visitor =
+// { Identifier(node) {...}, Call: (n) => ... }`, `export default {
+// setup() {...} }`, `module.exports = {...}`) are blocks of their own,
+// named by the declaration holding the object ("method
+// visitor.Identifier", "method default.setup": objmembers.go): a site
+// inside one is reported with that block and a reply for it must hold
+// that member alone; an object a function builds stays part of the
+// function. They are not declarations (Decls): the classifier sees the
+// variable's value change, as before.
 // Not provided: lang.ImportPruner (tsc reports unused imports only under
-// noUnusedLocals, in the same words as unused locals) and lang.Declarer.
+// noUnusedLocals, in the same words as unused locals), lang.TopLevel.
 package typescript
