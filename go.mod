@@ -19,7 +19,7 @@ require github.com/tree-sitter/tree-sitter-typescript v0.23.2
 
 require github.com/tree-sitter/tree-sitter-java v0.23.5
 
-require github.com/BurntSushi/toml v1.6.0 // indirect
+require github.com/BurntSushi/toml v1.6.0
 
 require (
 	dario.cat/mergo v1.0.0 // indirect
