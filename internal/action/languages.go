@@ -75,7 +75,12 @@ func languageLines(files []string, res *model.Result, cfg *config.Config, getenv
 		}
 		switch lang {
 		case "Python":
-			l := "**Python**: syntax (Ripple's own resolution of names, imports and calls); pyright proves fix mode's edits"
+			l := "**Python**: types (pyright), syntax where it cannot settle a site; pyright proves fix mode's edits"
+			if ns := notes("python: types not checked", "python: type checking stopped", "not type-checked: pyright"); len(ns) > 0 {
+				l = "**Python**: syntax (Ripple's own resolution of names, imports and calls); lacked: " + strings.Join(ns, "; ") + "; pyright proves fix mode's edits"
+			} else if cfg.Precision == config.PrecisionSyntax {
+				l = "**Python**: syntax (precision: syntax); pyright proves fix mode's edits"
+			}
 			if py := getenv(pyright.PythonEnv); py != "" {
 				l += ", in the environment of `" + py + "`"
 			} else {
@@ -84,6 +89,16 @@ func languageLines(files []string, res *model.Result, cfg *config.Config, getenv
 			lines = append(lines, l)
 		default:
 			lines = append(lines, "**"+lang+"**: syntax")
+		case "Java":
+			l := "**Java**: types (javac), syntax where it cannot settle a site"
+			if ns := notes("java: types not checked", "java: type checking stopped", "not type-checked: javac"); len(ns) > 0 {
+				l = "**Java**: syntax; lacked: " + strings.Join(ns, "; ")
+			} else if cfg.Precision == config.PrecisionSyntax {
+				l = "**Java**: syntax (precision: syntax)"
+			} else if ns := notes("java: javac checked the sites without"); len(ns) > 0 {
+				l += "; lacked: " + strings.Join(ns, "; ")
+			}
+			lines = append(lines, l)
 		case "TypeScript/JavaScript":
 			l := "**TypeScript/JavaScript**: types (tsc, TypeScript 7), syntax where it cannot settle a site"
 			if ns := notes("typescript: types not checked", "not type-checked"); len(ns) > 0 {

@@ -202,7 +202,7 @@ func TestPythonReview(t *testing.T) {
 	for _, id := range []string{"modules", "download", "deps", "install"} {
 		w.wantStep(t, id, "skipped")
 	}
-	w.wantSummary(t, "**Python**: syntax", "lacked: a virtual environment of the project's requirements")
+	w.wantSummary(t, "**Python**: types (pyright)", "lacked: a virtual environment of the project's requirements")
 	w.wantOutput(t, "review", "posted")
 	if rs := w.srv.Reviews(); len(rs) != 1 || !strings.Contains(rs[0].Body, "app/use.py:5") {
 		t.Errorf("reviews: %+v", rs)
