@@ -8,7 +8,8 @@
 // warnings the syntax leaves: javac's error at a site that concerns the
 // change is an error, a file javac compiled whole is consistent, and a
 // site whose file lacked a jar keeps the syntax's verdict and says so
-// (docs/java.md). Mechanical fixes of arity-broken calls are fixes.go.
+// (docs/java.md). A javac stopped at the time budget proves the sites
+// it had reported errors at; the others keep the syntax's verdict. Mechanical fixes of arity-broken calls are fixes.go.
 //
 // # Parsing (frontend.go, parse_cgo.go, parse_nocgo.go, syntax.go)
 //

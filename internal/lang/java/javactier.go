@@ -97,6 +97,28 @@ func (a *analyzer) typecheck(ctx context.Context, refs []*lang.Ref) {
 		return
 	}
 	res, err := a.runJavac(ctx, changed, fresh)
+	if err != nil && res != nil && res.Stopped {
+		// stopped at the budget: the errors javac printed before are
+		// proof, its silence on the rest is not
+		proved := 0
+		for _, s := range todo {
+			if v := a.judged.Files[s.ref.Site.Path]; v != nil && v.Compiled {
+				a.settle(s, a.judged) // an earlier round's complete verdict
+				continue
+			}
+			if v := res.Files[s.ref.Site.Path]; v != nil {
+				a.settle(s, res)
+			}
+			if s.ref.Verdict == model.Inconsistent && s.ref.Precision == model.PrecisionTypes {
+				proved++
+			} else {
+				s.ref.Missing = "a javac check that completed (javac was stopped at the time budget)"
+			}
+		}
+		a.note("java-javac", fmt.Sprintf("java: type checking stopped at the time budget: javac proved %s broken before it was stopped, %s keep their syntactic verdict (raise budget, or use precision: types)",
+			model.Plural(proved, "site", "sites"), model.Plural(len(todo)-proved, "site", "sites")))
+		return
+	}
 	if err != nil {
 		why := "java: types not checked: " + err.Error()
 		if ctx.Err() != nil {
@@ -154,6 +176,9 @@ func (a *analyzer) runJavac(ctx context.Context, changed []string, todo []*jsite
 	}
 	res, err := a.compileSites(ctx, changed, todo)
 	if err != nil {
+		if res != nil && res.Stopped {
+			return res, err // what javac established before the deadline
+		}
 		return nil, err
 	}
 	a.typed++

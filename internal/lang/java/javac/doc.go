@@ -24,7 +24,10 @@
 // into a scratch folder that is removed; the work tree is never written.
 // Compiler.CheckSites is the type tier: only the site and changed files
 // are compiled, javac reading what they reference through -sourcepath,
-// and each file gets a verdict.
+// and each file gets a verdict. A javac stopped by the context's
+// deadline still yields the errors it had printed (Sites.Stopped, its
+// last, possibly cut-off diagnostic dropped): each is javac's, while
+// its silence on the files of that module proves nothing.
 //
 // What it proves: a file that compiles, in a module whose dependencies
 // all resolved, is consistent by javac's types (overloads, generics,

@@ -118,6 +118,10 @@ type run struct {
 	// levelNote says the project asks for a Java level this javac does
 	// not know, and that it compiled at its own.
 	levelNote string
+	// stopped says javac was stopped (the context's deadline) before it
+	// finished: out holds the diagnostics it had printed, each of them
+	// javac's, and its silence on the rest proves nothing.
+	stopped bool
 }
 
 // maxErrs is javac's -Xmaxerrs: every error, not the first 100.
@@ -173,7 +177,15 @@ func (c *Compiler) compile(ctx context.Context, dir string, u unit) (*run, error
 		r.cmd = strings.ReplaceAll(r.cmd, sh, root)
 	}
 	if ctx.Err() != nil {
-		return nil, fmt.Errorf("javac: out of time after %v: %w", time.Since(start).Round(time.Millisecond), ctx.Err())
+		// javac prints each error as it attributes a class: what it had
+		// printed is kept (the last diagnostic may be cut off, so it is
+		// dropped), for a caller that takes errors as proof
+		b := completeDiagnostics(out.Bytes())
+		for sh, root := range back {
+			b = bytes.ReplaceAll(b, []byte(sh+string(filepath.Separator)), []byte(root+"/"))
+		}
+		r.out, r.stopped = bytes.ReplaceAll(b, []byte(tmp), []byte("<tmp>")), true
+		return r, fmt.Errorf("javac: out of time after %v: %w", time.Since(start).Round(time.Millisecond), ctx.Err())
 	}
 	var ee *exec.ExitError
 	if err != nil && !errors.As(err, &ee) {
@@ -345,4 +357,26 @@ func lastLines(b []byte, n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, " / ")
+}
+
+// completeDiagnostics is the output of a javac stopped midway up to the
+// start of its last diagnostic, which may have been cut off before its
+// message's last lines (the symbol and location javac adds): only
+// diagnostics another one followed are whole.
+func completeDiagnostics(out []byte) []byte {
+	last := -1
+	for i := 0; i < len(out); {
+		j := bytes.IndexByte(out[i:], '\n')
+		if j < 0 {
+			break
+		}
+		if headRE.Match(bytes.TrimRight(out[i:i+j], "\r")) {
+			last = i
+		}
+		i += j + 1
+	}
+	if last < 0 {
+		return nil
+	}
+	return out[:last]
 }

@@ -25,6 +25,10 @@ type Sites struct {
 	// Ran are the javac command lines; Took the time of the whole check.
 	Ran  []string
 	Took time.Duration
+	// Stopped says the check ran out of time: CheckSitesIn returned its
+	// error with these Sites, whose files of the module javac was
+	// stopped in are Stopped and whose later modules' files are absent.
+	Stopped bool
 }
 
 // FileVerdict is javac's verdict on one file.
@@ -39,12 +43,16 @@ type FileVerdict struct {
 	// org.foo.Bar"); the file is then not proven consistent, whatever
 	// Errors says.
 	Unresolved []string
+	// Stopped says javac was stopped at the deadline before it finished
+	// the file's module: Errors are those it had printed (each one
+	// javac's), and no error proves nothing.
+	Stopped bool
 }
 
 // Consistent reports a file javac compiled with everything it needed
 // and found no error in: consistent by types.
 func (v *FileVerdict) Consistent() bool {
-	return v != nil && v.Compiled && len(v.Errors) == 0 && len(v.Unresolved) == 0
+	return v != nil && v.Compiled && !v.Stopped && len(v.Errors) == 0 && len(v.Unresolved) == 0
 }
 
 // CheckSites is the type-precise check the front-end's type tier asks
@@ -63,7 +71,9 @@ func (c *Compiler) CheckSites(ctx context.Context, dir string, changed, sites []
 // -sourcepath over the module's roots and its dependency modules' so
 // that javac reads what they reference, and the module's jars. It
 // returns a verdict for each file; a Project from Discover can be kept
-// across checks of one state.
+// across checks of one state. When the context ends while javac runs,
+// it returns the error together with the Sites established so far
+// (Sites.Stopped): the errors javac had printed are still proof.
 func (c *Compiler) CheckSitesIn(ctx context.Context, p *Project, changed, sites []string) (*Sites, error) {
 	start := time.Now()
 	if _, err := c.Locate(ctx); err != nil {
@@ -84,6 +94,25 @@ func (c *Compiler) CheckSitesIn(ctx context.Context, p *Project, changed, sites 
 			res.Files[f] = &FileVerdict{Compiled: true}
 		}
 		r, err := c.compile(ctx, p.Dir, u)
+		if err != nil && r != nil && r.stopped {
+			// out of time: the errors javac had printed are proof; the
+			// files of this module and of those not reached are not judged
+			real, missing := acc.add(p, m, r)
+			oracle.AddSources(p.Dir, real)
+			for _, d := range real {
+				res.verdict(d.Path).Errors = append(res.verdict(d.Path).Errors, d)
+			}
+			for _, d := range missing {
+				v := res.verdict(d.Path)
+				v.Unresolved = appendNew(v.Unresolved, acc.files[d.Path]...)
+			}
+			for _, f := range u.files {
+				res.Files[f].Stopped = true
+			}
+			res.Stopped = true
+			res.Took = time.Since(start)
+			return res, fmt.Errorf("javac on %s: %w", m.Name, err)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("javac on %s: %w", m.Name, err)
 		}
