@@ -97,29 +97,10 @@ func (a *analyzer) typecheck(ctx context.Context, refs []*lang.Ref) {
 		return
 	}
 	res, err := a.runJavac(ctx, changed, fresh)
-	if err != nil && res != nil && res.Stopped {
-		// stopped at the budget: the errors javac printed before are
-		// proof, its silence on the rest is not
-		proved := 0
-		for _, s := range todo {
-			if v := a.judged.Files[s.ref.Site.Path]; v != nil && v.Compiled {
-				a.settle(s, a.judged) // an earlier round's complete verdict
-				continue
-			}
-			if v := res.Files[s.ref.Site.Path]; v != nil {
-				a.settle(s, res)
-			}
-			if s.ref.Verdict == model.Inconsistent && s.ref.Precision == model.PrecisionTypes {
-				proved++
-			} else {
-				s.ref.Missing = "a javac check that completed (javac was stopped at the time budget)"
-			}
-		}
-		a.note("java-javac", fmt.Sprintf("java: type checking stopped at the time budget: javac proved %s broken before it was stopped, %s keep their syntactic verdict (raise budget, or use precision: types)",
-			model.Plural(proved, "site", "sites"), model.Plural(len(todo)-proved, "site", "sites")))
-		return
-	}
-	if err != nil {
+	// stopped at the budget: the errors javac printed before are proof,
+	// its silence on the rest is not
+	stopped := err != nil && res != nil && res.Stopped
+	if err != nil && !stopped {
 		why := "java: types not checked: " + err.Error()
 		if ctx.Err() != nil {
 			why = fmt.Sprintf("java: type checking stopped at the time budget: %s keep their syntactic verdict (raise budget, or use precision: types)", model.Plural(len(fresh), "site", "sites"))
@@ -129,11 +110,31 @@ func (a *analyzer) typecheck(ctx context.Context, refs []*lang.Ref) {
 		a.settleJudged(todo)
 		return
 	}
+	proved, left := 0, 0
 	for _, s := range todo {
-		a.settle(s, res)
-		if s.applied && s.ref.Fix == nil {
-			s.ref.Fix = a.argsFix(s)
+		from := res
+		if v := a.judged.Files[s.ref.Site.Path]; stopped && v != nil && v.Compiled {
+			from = a.judged // an earlier round's complete verdict
 		}
+		if v := from.Files[s.ref.Site.Path]; v != nil || !stopped {
+			a.settle(s, from)
+			if s.applied && s.ref.Fix == nil {
+				s.ref.Fix = a.argsFix(s)
+			}
+		}
+		if stopped && from == res {
+			if s.ref.Verdict == model.Inconsistent && s.ref.Precision == model.PrecisionTypes {
+				proved++
+			} else {
+				left++
+				s.ref.Missing = "a javac check that completed (javac was stopped at the time budget)"
+			}
+		}
+	}
+	if stopped {
+		a.note("java-javac", fmt.Sprintf("java: type checking stopped at the time budget: javac proved %s broken before it was stopped, %s keep their syntactic verdict (raise budget, or use precision: types)",
+			model.Plural(proved, "site", "sites"), model.Plural(left, "site", "sites")))
+		return
 	}
 	if len(res.Missing) > 0 {
 		var coords []string

@@ -180,11 +180,7 @@ func (c *Compiler) compile(ctx context.Context, dir string, u unit) (*run, error
 		// javac prints each error as it attributes a class: what it had
 		// printed is kept (the last diagnostic may be cut off, so it is
 		// dropped), for a caller that takes errors as proof
-		b := completeDiagnostics(out.Bytes())
-		for sh, root := range back {
-			b = bytes.ReplaceAll(b, []byte(sh+string(filepath.Separator)), []byte(root+"/"))
-		}
-		r.out, r.stopped = bytes.ReplaceAll(b, []byte(tmp), []byte("<tmp>")), true
+		r.out, r.stopped = unshadow(completeDiagnostics(out.Bytes()), back, tmp), true
 		return r, fmt.Errorf("javac: out of time after %v: %w", time.Since(start).Round(time.Millisecond), ctx.Err())
 	}
 	var ee *exec.ExitError
@@ -196,12 +192,17 @@ func (c *Compiler) compile(ctx context.Context, dir string, u unit) (*run, error
 		return nil, fmt.Errorf("javac exited with status %d: %s", ee.ExitCode(), strings.ReplaceAll(lastLines(out.Bytes(), 3), tmp, "<tmp>"))
 	}
 	cds.keep()
-	b := out.Bytes()
+	r.out = unshadow(out.Bytes(), back, tmp)
+	return r, nil
+}
+
+// unshadow writes javac's output with the shadowed module roots back at
+// their own paths and the scratch folder elided.
+func unshadow(b []byte, back map[string]string, tmp string) []byte {
 	for sh, root := range back {
 		b = bytes.ReplaceAll(b, []byte(sh+string(filepath.Separator)), []byte(root+"/"))
 	}
-	r.out = bytes.ReplaceAll(b, []byte(tmp), []byte("<tmp>"))
-	return r, nil
+	return bytes.ReplaceAll(b, []byte(tmp), []byte("<tmp>"))
 }
 
 // javacArgs are the arguments of a unit's javac (its argument file).

@@ -94,26 +94,8 @@ func (c *Compiler) CheckSitesIn(ctx context.Context, p *Project, changed, sites 
 			res.Files[f] = &FileVerdict{Compiled: true}
 		}
 		r, err := c.compile(ctx, p.Dir, u)
-		if err != nil && r != nil && r.stopped {
-			// out of time: the errors javac had printed are proof; the
-			// files of this module and of those not reached are not judged
-			real, missing := acc.add(p, m, r)
-			oracle.AddSources(p.Dir, real)
-			for _, d := range real {
-				res.verdict(d.Path).Errors = append(res.verdict(d.Path).Errors, d)
-			}
-			for _, d := range missing {
-				v := res.verdict(d.Path)
-				v.Unresolved = appendNew(v.Unresolved, acc.files[d.Path]...)
-			}
-			for _, f := range u.files {
-				res.Files[f].Stopped = true
-			}
-			res.Stopped = true
-			res.Took = time.Since(start)
-			return res, fmt.Errorf("javac on %s: %w", m.Name, err)
-		}
-		if err != nil {
+		stopped := err != nil && r != nil && r.stopped
+		if err != nil && !stopped {
 			return nil, fmt.Errorf("javac on %s: %w", m.Name, err)
 		}
 		res.Ran = append(res.Ran, r.cmd)
@@ -125,6 +107,16 @@ func (c *Compiler) CheckSitesIn(ctx context.Context, p *Project, changed, sites 
 		for _, d := range missing {
 			v := res.verdict(d.Path)
 			v.Unresolved = appendNew(v.Unresolved, acc.files[d.Path]...)
+		}
+		if stopped {
+			// out of time: the errors javac had printed are proof; the
+			// files of this module and of those not reached are not judged
+			for _, f := range u.files {
+				res.Files[f].Stopped = true
+			}
+			res.Stopped = true
+			res.Took = time.Since(start)
+			return res, fmt.Errorf("javac on %s: %w", m.Name, err)
 		}
 		miss, notes := p.missingOf(m)
 		for _, mi := range miss {
